@@ -1,0 +1,78 @@
+/**
+ * The declarative roster: roles, traits, characters and teams, loaded from JSON files at start
+ * (`roles/`, `traits/`, `characters/`, `teams/`) and validated against the schemas beside the loader.
+ */
+import type { ReasoningEffort } from '../model/language-model.js';
+
+export interface Role {
+  /** File id, e.g. `developer` for roles/developer.json. */
+  name: string;
+  displayName: string;
+  description: string;
+  systemPrompt: string;
+  /** Tools this role may use at all. */
+  allowedTools: string[];
+  /** Tools offered from the first round; the rest of `allowedTools` are loaded on demand with `load_tools`. */
+  coreTools?: string[];
+  reasoningEffort?: ReasoningEffort;
+}
+
+export interface Trait {
+  name: string;
+  displayName: string;
+  description: string;
+  stylePrompt: string;
+}
+
+export interface Character {
+  /** File id, e.g. `geordi`. */
+  name: string;
+  /** The name the character answers to in chat (`@Geordi`). */
+  aiName: string;
+  displayName: string;
+  /** What the /goal planner reads to pick agents. */
+  description: string;
+  roles: string[];
+  activeRole: string;
+  trait: string;
+  reasoningEffort?: ReasoningEffort;
+  /** An emoji shortcode (`:wrench:`), a unicode emoji, or an https URL. */
+  avatar: string;
+}
+
+export type TeamMode = 'orchestrated' | 'round-robin' | 'pipeline' | 'hybrid';
+
+export type AcceptanceCheck =
+  | { type: 'command'; command: string; timeoutMs?: number }
+  | { type: 'file-exists'; path: string }
+  | { type: 'json-valid'; path: string };
+
+export interface TeamStation {
+  member: string;
+  task?: string;
+  acceptance?: AcceptanceCheck[];
+  maxAttempts?: number;
+}
+
+export interface Team {
+  name: string;
+  displayName: string;
+  description: string;
+  members: string[];
+  mode: TeamMode;
+  orchestrator?: string;
+  rounds?: number;
+  discussionRounds?: number;
+  voting?: boolean;
+  maxRoundsPerMember?: number;
+  acceptance?: AcceptanceCheck[];
+  stations?: TeamStation[];
+}
+
+/** Everything loaded from the data folders, cross-checked. */
+export interface Roster {
+  roles: Map<string, Role>;
+  traits: Map<string, Trait>;
+  characters: Map<string, Character>;
+  teams: Map<string, Team>;
+}

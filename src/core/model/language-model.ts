@@ -1,0 +1,66 @@
+/**
+ * The language-model port: streaming chat with tools. The provider (OpenAI-compatible) and the
+ * scripted fake model used in tests both implement it. Reasoning never reaches `text-delta`.
+ */
+
+export type ReasoningEffort = 'none' | 'low' | 'medium' | 'xhigh';
+
+/** A tool call as the model emitted it, with its arguments already assembled across chunks. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The raw argument text as the model sent it (possibly repaired, see `ModelToolCallPart`). */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string; name?: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; name?: string }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** JSON Schema object describing a tool's parameters. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  effort?: ReasoningEffort;
+  temperature?: number;
+  maxOutputTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface ModelUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
+
+export type ModelStreamPart =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  /**
+   * A complete tool call. `input` is the parsed (and, if needed, repaired) arguments;
+   * when the arguments could not be parsed at all, `input` is undefined and `inputError` says why.
+   */
+  | { type: 'tool-call'; toolCall: ToolCall; input: unknown; inputError?: string; repaired?: boolean }
+  | { type: 'usage'; usage: ModelUsage }
+  | { type: 'finish'; reason: FinishReason };
+
+export interface LanguageModel {
+  /** Provider id from the catalogue (e.g. `ollama`), or `scripted` in tests. */
+  readonly providerId: string;
+  readonly modelId: string;
+  /** The context window in tokens when known (read from the server at discovery). */
+  readonly contextWindow?: number;
+  /** Streams one generation. Throws `ModelError` (or `AbortedError` when `request.signal` fires). */
+  stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+}

@@ -1,0 +1,39 @@
+/**
+ * The permission port: how the core asks a person before a risky tool call runs.
+ * Chat adapters answer with buttons, the CLI with `--yes`; with no port attached, everything
+ * that is not SAFE is denied (fail closed).
+ */
+import type { RiskLevel } from '../tools/tool.js';
+
+export interface PermissionRequest {
+  /** Unique per tool call; the approval record and its buttons are keyed on it. */
+  id: string;
+  runId: string;
+  toolCallId: string;
+  toolName: string;
+  riskLevel: Exclude<RiskLevel, 'SAFE'>;
+  /** Why the call needs approval (the classifier's reason). */
+  reason: string;
+  summary: string;
+  details: string[];
+  /** The agent asking. */
+  agentName: string;
+  /** Opaque platform user id of whoever started the run (`slack:U123`); only they or an admin may decide. */
+  requesterId?: string;
+  /** Whether "approve for this run" may be offered (RESTRICTED only). */
+  allowForRun: boolean;
+}
+
+export type PermissionOutcome = 'approved' | 'approved-for-run' | 'denied' | 'expired';
+
+export interface PermissionDecision {
+  outcome: PermissionOutcome;
+  /** Opaque user id of whoever decided, when a person did. */
+  decidedBy?: string;
+  /** Shown to the agent on denial. */
+  note?: string;
+}
+
+export interface PermissionPrompt {
+  ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
+}
