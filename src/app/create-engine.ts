@@ -1,0 +1,125 @@
+/**
+ * The composition root of the engine: everything the CLI and every adapter share, built once from
+ * the configuration. Adapters and commands receive the pieces they need from here.
+ */
+import path from 'node:path';
+import type { AppConfig } from '../config/app-config.js';
+import type { Logger } from '../core/logger.js';
+import type { LanguageModel } from '../core/model/language-model.js';
+import type { ModelTier, ToolRegistry, Workspace } from '../core/tools/tool.js';
+import type { Roster } from '../core/data/types.js';
+import { loadRoster } from '../core/data/load-roster.js';
+import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
+import { createToolRegistry } from '../core/tools/create-tool-registry.js';
+import { builtinToolImplementations } from '../core/tools/builtin-tools.js';
+import { memoryToolImplementations } from '../core/tools/impl/memory-tools.js';
+import { createWorkspace } from '../core/safety/workspace-jail.js';
+import { createChildEnv } from '../core/safety/child-env.js';
+import { createSecretMasker } from '../core/safety/secret-mask.js';
+import { openStore, type Store } from '../core/store/open-store.js';
+import { createMemoryStore, type MemoryStore } from '../core/memory/memory-store.js';
+import { createSessionStore } from '../core/store/session-store.js';
+import { createRunStore } from '../core/store/run-store.js';
+import { createApprovalStore } from '../core/store/approval-store.js';
+import { createDedupeStore } from '../core/store/dedupe-store.js';
+import { loadProviderCatalogue } from '../core/provider/catalogue.js';
+import { discoverModel, type DiscoveryResult } from '../core/provider/discovery.js';
+import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-model.js';
+import { resolveModelTier } from '../core/provider/model-tier.js';
+
+export interface Engine {
+  config: AppConfig;
+  logger: Logger;
+  store: Store;
+  memory: MemoryStore;
+  sessions: ReturnType<typeof createSessionStore>;
+  runs: ReturnType<typeof createRunStore>;
+  approvals: ReturnType<typeof createApprovalStore>;
+  dedupe: ReturnType<typeof createDedupeStore>;
+  roster: Roster;
+  tools: ToolRegistry;
+  workspace: Workspace;
+  childEnv: NodeJS.ProcessEnv;
+  maskSecrets: (text: string) => string;
+  /** Undefined when no model server answered; callers say so to the user. */
+  model?: LanguageModel;
+  modelInfo?: DiscoveryResult;
+  tier: ModelTier;
+  close(): Promise<void>;
+}
+
+export interface CreateEngineOptions {
+  config: AppConfig;
+  logger: Logger;
+  maskSecrets: (text: string) => string;
+  /** Injected in tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Skip model discovery (doctor probes by itself). */
+  discover?: boolean;
+}
+
+export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
+  const { config, logger } = options;
+  const toolSchemas = await loadToolSchemas(path.join(config.rootDirectory, 'tools_schemas'));
+  const implementations = [
+    ...builtinToolImplementations({ enableCreateTool: config.enableCreateTool, fetch: options.fetch, searchUrl: config.searchUrl }),
+    ...memoryToolImplementations(),
+  ];
+  const schemas = new Map([...toolSchemas].filter(([name]) => implementations.some((tool) => tool.name === name)));
+  const tools = createToolRegistry({ schemas, implementations, logger });
+  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set(toolSchemas.keys()) });
+  const workspace = await createWorkspace(config.workspace);
+  const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
+  const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });
+
+  let model: LanguageModel | undefined;
+  let modelInfo: DiscoveryResult | undefined;
+  if (options.discover !== false) {
+    const catalogue = await loadProviderCatalogue(path.join(config.rootDirectory, 'providers.json'));
+    const apiKeys = Object.fromEntries(catalogue.filter((p) => p.apiKeyEnv).map((p) => [p.id, config.environment[p.apiKeyEnv!]]));
+    modelInfo =
+      (await discoverModel({
+        catalogue,
+        configured: config.llm.baseURL ? { baseURL: config.llm.baseURL, modelId: config.llm.modelId, apiKey: config.llm.apiKey } : undefined,
+        fetch: options.fetch,
+        apiKeys,
+      })) ?? undefined;
+    if (modelInfo) {
+      const apiKey = config.llm.baseURL ? config.llm.apiKey : apiKeys[modelInfo.providerId];
+      model = createOpenAICompatibleModel({
+        providerId: modelInfo.providerId,
+        baseURL: modelInfo.baseURL,
+        modelId: config.llm.modelId ?? modelInfo.modelId,
+        apiKey,
+        contextWindow: modelInfo.contextWindow,
+        fetch: options.fetch,
+        firstTokenTimeoutMs: config.llm.firstTokenTimeoutMs,
+        generationTimeoutMs: config.llm.generationTimeoutMs,
+        logger,
+      });
+      logger.info('model selected', { provider: modelInfo.providerId, model: model.modelId, contextWindow: modelInfo.contextWindow });
+    } else {
+      logger.warn('no model server answered');
+    }
+  }
+
+  return {
+    config,
+    logger,
+    store,
+    memory,
+    sessions: createSessionStore(store),
+    runs: createRunStore(store),
+    approvals: createApprovalStore(store),
+    dedupe: createDedupeStore(store),
+    roster,
+    tools,
+    workspace,
+    childEnv: createChildEnv(config.environment),
+    maskSecrets: options.maskSecrets,
+    model,
+    modelInfo,
+    tier: model ? resolveModelTier(model.modelId) : 'MEDIUM',
+    close: () => store.close(),
+  };
+}

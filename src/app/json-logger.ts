@@ -1,0 +1,38 @@
+/** The process logger: JSON lines on stderr, filtered by level, with secret values masked. */
+import type { Logger } from '../core/logger.js';
+import type { LogLevel } from '../config/app-config.js';
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export function createJsonLogger(options: {
+  level: LogLevel;
+  maskSecrets: (text: string) => string;
+  write?: (line: string) => void;
+  now?: () => Date;
+}): Logger {
+  const write = options.write ?? ((line: string) => process.stderr.write(line));
+  const now = options.now ?? (() => new Date());
+  const make = (base: Record<string, unknown>): Logger => {
+    const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
+      if (ORDER[level] < ORDER[options.level]) return;
+      const entry: Record<string, unknown> = { time: now().toISOString(), level, message, ...base, ...fields };
+      for (const [key, value] of Object.entries(entry)) {
+        if (value instanceof Error) entry[key] = { name: value.name, message: value.message, stack: value.stack, cause: describeCause(value.cause) };
+      }
+      write(`${options.maskSecrets(JSON.stringify(entry))}\n`);
+    };
+    return {
+      debug: (message, fields) => emit('debug', message, fields),
+      info: (message, fields) => emit('info', message, fields),
+      warn: (message, fields) => emit('warn', message, fields),
+      error: (message, fields) => emit('error', message, fields),
+      child: (fields) => make({ ...base, ...fields }),
+    };
+  };
+  return make({});
+}
+
+function describeCause(cause: unknown): unknown {
+  if (cause instanceof Error) return { name: cause.name, message: cause.message, cause: describeCause(cause.cause) };
+  return cause === undefined ? undefined : String(cause);
+}

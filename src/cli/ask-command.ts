@@ -1,0 +1,104 @@
+/**
+ * `tsuka ask <character> "<prompt>" [--yes[=all]]`: one headless turn in the terminal.
+ * Reply text on stdout, one line per tool call on stderr; anything not SAFE is denied unless --yes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppConfig } from '../config/app-config.js';
+import type { CliIo } from './main.js';
+import { createEngine } from '../app/create-engine.js';
+import { createJsonLogger } from '../app/json-logger.js';
+import { createSecretMasker } from '../core/safety/secret-mask.js';
+import { createPermissionManager } from '../core/safety/permission-manager.js';
+import { createAgentRunner } from '../core/agent/create-agent-runner.js';
+import { findCharacter, suggestCharacters } from '../core/data/character-lookup.js';
+import type { PermissionPrompt } from '../core/safety/permission-port.js';
+import { noModelMessage } from '../app/no-model-message.js';
+
+export async function runAsk(args: string[], config: AppConfig, io: CliIo): Promise<number> {
+  const yesFlag = args.find((arg) => arg === '--yes' || arg.startsWith('--yes='));
+  const positional = args.filter((arg) => !arg.startsWith('--'));
+  const [characterName, ...promptWords] = positional;
+  const prompt = promptWords.join(' ').trim();
+  if (!characterName || !prompt) {
+    io.stderr('Usage: tsuka ask <character> "<prompt>" [--yes[=all]] [--workspace DIR]\n');
+    return 2;
+  }
+  if (yesFlag && yesFlag !== '--yes' && yesFlag !== '--yes=all') {
+    io.stderr(`Unknown flag ${yesFlag}: use --yes (RESTRICTED tools) or --yes=all (everything).\n`);
+    return 2;
+  }
+  const maskSecrets = createSecretMasker(config.environment);
+  const logger = createJsonLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, maskSecrets, write: io.stderr });
+  const engine = await createEngine({ config, logger, maskSecrets });
+  try {
+    const character = findCharacter(engine.roster, characterName);
+    if (!character) {
+      const suggestions = suggestCharacters(engine.roster, characterName);
+      io.stderr(`Unknown character "${characterName}".${suggestions.length ? ` Did you mean ${suggestions.join(', ')}?` : ''} Characters: ${[...engine.roster.characters.keys()].join(', ')}\n`);
+      return 2;
+    }
+    if (!engine.model) {
+      io.stderr(`${noModelMessage(config)}\n`);
+      return 3;
+    }
+    const prompter: PermissionPrompt = {
+      async ask(request) {
+        const allowed = yesFlag === '--yes=all' || (yesFlag === '--yes' && request.riskLevel === 'RESTRICTED');
+        io.stderr(`${allowed ? '✅ approved' : '⛔ denied'} (${request.riskLevel}) ${request.summary} — ${request.reason}\n`);
+        if (!allowed) {
+          const hint = request.riskLevel === 'RESTRICTED' ? '--yes' : '--yes=all';
+          return { outcome: 'denied', note: `not allowed in headless mode (run again with ${hint} to allow)` };
+        }
+        return { outcome: 'approved', decidedBy: 'cli' };
+      },
+    };
+    const permissions = createPermissionManager({ prompt: prompter, logger });
+    const runner = createAgentRunner({
+      model: engine.model,
+      tools: engine.tools,
+      permissions,
+      memory: engine.memory,
+      logger,
+      settings: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, tier: engine.tier, defaultEffort: config.llm.defaultEffort },
+    });
+    const run = await engine.runs.create({ id: randomUUID(), kind: 'ask', title: prompt.slice(0, 80), startedBy: 'cli:local', where: { platform: 'cli', channelId: 'terminal' }, status: 'running', createdAt: Date.now() });
+    await engine.runs.appendEvent(run.id, { type: 'message', agent: 'user', text: prompt });
+    const abort = new AbortController();
+    const onSignal = () => abort.abort();
+    process.once('SIGINT', onSignal);
+    let wroteText = false;
+    const result = await runner.runTurn({
+      character,
+      roster: engine.roster,
+      history: [],
+      userMessage: prompt,
+      runId: run.id,
+      requesterId: 'cli:local',
+      toolContext: { workspace: engine.workspace, childEnv: engine.childEnv, maskSecrets, logger, services: { memory: engine.memory, memoryScope: engine.workspace.root } },
+      memoryScope: engine.workspace.root,
+      signal: abort.signal,
+      onEvent: (event) => {
+        if (event.type === 'text-delta') {
+          wroteText = true;
+          io.stdout(maskSecrets(event.text));
+        } else if (event.type === 'tool-call-finished') {
+          const mark = event.outcome === 'ok' ? '🔧' : event.outcome === 'denied' ? '⛔' : '⚠️';
+          io.stderr(`${mark} ${event.summary} — ${event.display}\n`);
+          void engine.runs.appendEvent(run.id, { type: 'tool-result', agent: character.name, tool: event.toolCall.name, outcome: event.outcome, display: event.display });
+        }
+      },
+    });
+    process.removeListener('SIGINT', onSignal);
+    if (wroteText) io.stdout('\n');
+    await engine.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: result.text });
+    const status = result.finishReason === 'stop' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
+    await engine.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage } }));
+    if (result.finishReason === 'stop') return 0;
+    if (result.finishReason === 'error') io.stderr(`Error: ${result.error?.message ?? 'the model failed'}\n`);
+    else if (result.finishReason === 'max-rounds') io.stderr('Stopped: the tool-round limit was reached.\n');
+    else if (result.finishReason === 'aborted') io.stderr('Stopped.\n');
+    return 1;
+  } finally {
+    await engine.close();
+  }
+}

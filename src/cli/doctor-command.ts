@@ -1,0 +1,103 @@
+/**
+ * `tsuka doctor`: checks configuration, every data file, the store and the model servers, and
+ * prints what works (✓) and what to fix (✗ … → fix). Exit status 0 only when nothing is broken.
+ */
+import path from 'node:path';
+import type { AppConfig } from '../config/app-config.js';
+import type { CliIo } from './main.js';
+import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
+import { loadRoster } from '../core/data/load-roster.js';
+import { loadProviderCatalogue } from '../core/provider/catalogue.js';
+import { probeServer } from '../core/provider/discovery.js';
+import { openStore } from '../core/store/open-store.js';
+import { DataFileError, TsukaError } from '../core/errors.js';
+
+export interface DoctorOptions {
+  io: CliIo;
+  config?: AppConfig;
+  configProblems?: string[];
+  fetch?: typeof fetch;
+}
+
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const { io, config } = options;
+  let failures = 0;
+  const ok = (text: string) => io.stdout(`✓ ${text}\n`);
+  const bad = (text: string, fix?: string) => {
+    failures++;
+    io.stdout(`✗ ${text}${fix ? `\n    → ${fix}` : ''}\n`);
+  };
+  const info = (text: string) => io.stdout(`· ${text}\n`);
+
+  io.stdout('TSUKA doctor\n\nConfiguration\n');
+  if (!config) {
+    for (const problem of options.configProblems ?? []) bad(problem);
+    io.stdout('\nFix the configuration first; the other checks need it.\n');
+    return 1;
+  }
+  ok('configuration is valid');
+  info(config.slack ? `Slack: ${config.slack.appToken ? 'Socket Mode' : 'HTTP Events API'} via ${config.slack.apiUrl}` : 'Slack: not configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN)');
+  info(config.discord ? `Discord: via ${config.discord.apiUrl}` : 'Discord: not configured (set DISCORD_BOT_TOKEN)');
+  info(`workspace (the agents' jail): ${config.workspace}`);
+  info(`data: ${config.dataDirectory}`);
+
+  io.stdout('\nData files\n');
+  let knownTools = new Set<string>();
+  try {
+    const schemas = await loadToolSchemas(path.join(config.rootDirectory, 'tools_schemas'));
+    knownTools = new Set(schemas.keys());
+    ok(`${schemas.size} tool schemas`);
+  } catch (error) {
+    reportDataError('tools_schemas/', error, bad);
+  }
+  try {
+    const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools });
+    ok(`${roster.roles.size} roles, ${roster.traits.size} traits, ${roster.characters.size} characters, ${roster.teams.size} teams`);
+    if (!roster.characters.has(config.defaultCharacter)) bad(`the default character "${config.defaultCharacter}" does not exist`, `set TSUKA_DEFAULT_CHARACTER to one of ${[...roster.characters.keys()].join(', ')}`);
+  } catch (error) {
+    reportDataError('roster', error, bad);
+  }
+
+  io.stdout('\nState\n');
+  try {
+    const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory });
+    ok(`store opens: ${store.location}`);
+    await store.close();
+  } catch (error) {
+    bad(error instanceof Error ? error.message : String(error), 'move the damaged file aside or point TSUKA_DATA_DIR / TSUKA_STORE_URL elsewhere');
+  }
+
+  io.stdout('\nModel servers\n');
+  try {
+    const catalogue = await loadProviderCatalogue(path.join(config.rootDirectory, 'providers.json'));
+    const targets = config.llm.baseURL
+      ? [{ id: 'configured', displayName: 'TSUKA_LLM_BASE_URL', baseURL: config.llm.baseURL, apiKey: config.llm.apiKey }]
+      : catalogue.map((entry) => ({ id: entry.id, displayName: entry.displayName, baseURL: entry.baseURL, apiKey: entry.apiKeyEnv ? config.environment[entry.apiKeyEnv] : undefined, cloud: entry.class === 'CLOUD', apiKeyEnv: entry.apiKeyEnv }));
+    let reachable = 0;
+    for (const target of targets) {
+      if ('cloud' in target && target.cloud && !target.apiKey) {
+        info(`${target.displayName}: skipped (set ${target.apiKeyEnv} to use it)`);
+        continue;
+      }
+      const probe = await probeServer({ baseURL: target.baseURL, apiKey: target.apiKey, fetch: options.fetch, modelId: config.llm.modelId });
+      if (probe.reachable) {
+        reachable++;
+        ok(`${target.displayName} at ${target.baseURL}: ${probe.models.length} model(s)${probe.loadedModel ? `, loaded: ${probe.loadedModel}` : ''}${probe.contextWindow ? `, context ${probe.contextWindow} tokens` : ''}`);
+        for (const message of probe.problems) bad(`${target.displayName}: ${message}`);
+      } else info(`${target.displayName} at ${target.baseURL}: not reachable`);
+    }
+    if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');
+  } catch (error) {
+    reportDataError('providers.json', error, bad);
+  }
+
+  io.stdout(failures === 0 ? '\nEverything checked works.\n' : `\n${failures} problem(s) to fix.\n`);
+  return failures === 0 ? 0 : 1;
+}
+
+function reportDataError(what: string, error: unknown, bad: (text: string, fix?: string) => void): void {
+  if (error instanceof DataFileError) {
+    for (const problem of error.problems) bad(`${problem.file} ${problem.field}: ${problem.message}`);
+  } else if (error instanceof TsukaError) bad(`${what}: ${error.message}`);
+  else bad(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,143 @@
+/**
+ * Approvals in chat (design §2.2): a prompt message with Approve / Approve for this run / Deny,
+ * decided only by the requester or an admin, once; edited to show the decision; expired after the
+ * timeout; cancelled when the run stops. Fails closed everywhere.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ApprovalStore } from '../core/store/approval-store.js';
+import type { RunStore } from '../core/store/run-store.js';
+import type { Logger } from '../core/logger.js';
+import type { PermissionDecision, PermissionPrompt, PermissionRequest } from '../core/safety/permission-port.js';
+import type { Button, ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
+import type { ButtonActionEvent } from './inbound-event.js';
+
+export const APPROVE_ACTION = 'tsuka_approve';
+export const APPROVE_RUN_ACTION = 'tsuka_approve_run';
+export const DENY_ACTION = 'tsuka_deny';
+const ACTIONS = new Set([APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION]);
+
+export interface ApprovalFlowOptions {
+  approvals: ApprovalStore;
+  runs: RunStore;
+  admins: string[];
+  timeoutMs: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+interface Waiter {
+  resolve(decision: PermissionDecision): void;
+  surface: ChatSurface;
+  text: string;
+}
+
+export interface ApprovalFlow {
+  /** A permission prompt that asks in `thread` on behalf of `requester`. */
+  promptFor(context: { surface: ChatSurface; thread: ThreadRef; requester: UserRef }): PermissionPrompt;
+  /** Handles a click; false when the button is not an approval button. */
+  handleButton(event: ButtonActionEvent, surface: ChatSurface): Promise<boolean>;
+  pendingCount(): number;
+}
+
+const clock = (time: number): string => new Date(time).toISOString().slice(11, 16) + ' UTC';
+
+export function describeRequest(request: PermissionRequest, surface: ChatSurface): string {
+  const icon = request.riskLevel === 'DANGEROUS' ? '🛑' : '⚠️';
+  const lines = [
+    `${icon} *${request.agentName}* wants to run \`${request.toolName}\` (${request.riskLevel})`,
+    `> ${request.summary}`,
+    ...request.details.map((line) => `> ${line}`),
+    `Why it asks: ${request.reason}`,
+    request.requesterId ? `Only ${surface.mention(request.requesterId)} or an admin can decide.` : 'Only an admin can decide.',
+  ];
+  return lines.join('\n');
+}
+
+export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
+  const now = options.now ?? Date.now;
+  const waiters = new Map<string, Waiter>();
+
+  async function settleAndShow(id: string, decision: PermissionDecision, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', banner: string): Promise<PermissionDecision | undefined> {
+    const result = await options.approvals.settle(id, { status, decidedBy: decision.decidedBy });
+    if (!result.ok) return undefined;
+    const waiter = waiters.get(id);
+    waiters.delete(id);
+    await options.runs.appendEvent(result.record.runId, { type: 'approval', tool: result.record.toolName, outcome: status, decidedBy: decision.decidedBy });
+    if (waiter && result.record.messageRef) {
+      await waiter.surface
+        .edit({ message: result.record.messageRef, text: `${banner}\n${waiter.text}`, buttons: [] })
+        .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
+    }
+    waiter?.resolve(decision);
+    return decision;
+  }
+
+  return {
+    pendingCount: () => waiters.size,
+    promptFor({ surface, thread, requester }) {
+      return {
+        async ask(request, signal) {
+          const id = randomBytes(6).toString('hex');
+          const text = describeRequest({ ...request, requesterId: requester }, surface);
+          const buttons: Button[] = [
+            { actionId: APPROVE_ACTION, label: 'Approve', style: 'success', value: id },
+            ...(request.allowForRun && request.riskLevel === 'RESTRICTED' ? [{ actionId: APPROVE_RUN_ACTION, label: 'Approve for this run', style: 'primary' as const, value: id }] : []),
+            { actionId: DENY_ACTION, label: 'Deny', style: 'danger', value: id },
+          ];
+          await options.approvals.create({ id, runId: request.runId, toolCallId: request.toolCallId, toolName: request.toolName, riskLevel: request.riskLevel, summary: request.summary, requesterId: requester, expiresAt: now() + options.timeoutMs });
+          const decided = new Promise<PermissionDecision>((resolve) => waiters.set(id, { resolve, surface, text }));
+          const messageRef = await surface.post({ thread, text, buttons });
+          await options.approvals.setMessageRef(id, messageRef);
+          const timer = setTimeout(() => {
+            void settleAndShow(id, { outcome: 'expired', note: 'nobody decided in time' }, 'expired', `⌛ Expired after ${Math.round(options.timeoutMs / 1000)} s without a decision — denied.`);
+          }, options.timeoutMs);
+          const onAbort = () => void settleAndShow(id, { outcome: 'denied', note: 'the run was stopped' }, 'denied', '⏹ Cancelled — the run was stopped.');
+          signal.addEventListener('abort', onAbort, { once: true });
+          if (signal.aborted) onAbort();
+          try {
+            return await decided;
+          } finally {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', onAbort);
+          }
+        },
+      };
+    },
+    async handleButton(event, surface) {
+      if (!ACTIONS.has(event.actionId)) return false;
+      const record = await options.approvals.get(event.value);
+      if (!record) {
+        await event.replyEphemeral('This approval is no longer active.');
+        return true;
+      }
+      if (record.status !== 'pending') {
+        const who = record.decidedBy ? ` by ${surface.mention(record.decidedBy)}` : '';
+        await event.replyEphemeral(`This was already decided: ${record.status}${who}.`);
+        return true;
+      }
+      const allowed = event.user === record.requesterId || options.admins.includes(event.user);
+      if (!allowed) {
+        await event.replyEphemeral(`Only the requester${record.requesterId ? ` (${surface.mention(record.requesterId)})` : ''} or an admin can approve this.`);
+        return true;
+      }
+      if (event.actionId === APPROVE_RUN_ACTION && record.riskLevel !== 'RESTRICTED') {
+        await event.replyEphemeral('"Approve for this run" is not available for dangerous actions.');
+        return true;
+      }
+      const by = surface.mention(event.user);
+      const at = clock(now());
+      const [status, banner]: ['approved' | 'approved-for-run' | 'denied', string] =
+        event.actionId === APPROVE_ACTION ? ['approved', `✅ Approved by ${by} · ${at}`]
+        : event.actionId === APPROVE_RUN_ACTION ? ['approved-for-run', `✅ Approved for this run (${record.toolName}) by ${by} · ${at}`]
+        : ['denied', `⛔ Denied by ${by} · ${at}`];
+      const hadWaiter = waiters.has(record.id);
+      const decision = await settleAndShow(record.id, { outcome: status, decidedBy: event.user, note: status === 'denied' ? `denied by ${event.userName ?? event.user}` : undefined }, status, banner);
+      if (!decision) await event.replyEphemeral('This was already decided.');
+      else if (!hadWaiter && record.messageRef) {
+        // Decided but nobody in this process waits for it (it belonged to an earlier process): show the decision anyway.
+        await surface.edit({ message: record.messageRef, text: `${banner}\n> ${record.summary}`, buttons: [] }).catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
+      }
+      return true;
+    },
+  };
+}

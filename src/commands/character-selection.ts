@@ -1,0 +1,22 @@
+/** Which character a message speaks to: a leading name, else the thread's, the channel's, the configured default. */
+import type { Character, Roster } from '../core/data/types.js';
+import { findCharacter } from '../core/data/character-lookup.js';
+
+/** Strips a leading character name (`geordi`, `@Geordi`, `geordi:`) and returns it with the rest. */
+export function takeLeadingCharacter(roster: Roster, text: string): { character?: Character; rest: string } {
+  const match = /^\s*@?([\p{L}\p{N}_.-]+)[,:]?(?:\s+|$)/u.exec(text);
+  if (!match) return { rest: text.trim() };
+  const character = findCharacter(roster, match[1]!.replace(/[.]+$/, ''));
+  if (!character) return { rest: text.trim() };
+  return { character, rest: text.slice(match[0].length).trim() };
+}
+
+/** A plain-text `@name` at the very start (plain mentions): only with the `@`. */
+export function takePlainMention(roster: Roster, text: string): { character?: Character; rest: string } {
+  if (!/^\s*@[\p{L}]/u.test(text)) return { rest: text.trim() };
+  return takeLeadingCharacter(roster, text);
+}
+
+export function identityOf(character: Character): { name: string; avatar: string } {
+  return { name: character.aiName, avatar: character.avatar };
+}

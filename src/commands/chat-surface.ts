@@ -1,0 +1,79 @@
+/**
+ * The chat-surface port: everything the command layer needs from a chat platform. Slack, Discord
+ * and the local playground each implement it with the same file names. Ids are opaque strings
+ * (`slack:T0/C1/1712345.0001`) that only the adapter that made them decodes.
+ */
+
+/** Opaque id of a thread (Slack: channel + parent ts; Discord: the thread channel). */
+export type ThreadRef = string;
+/** Opaque id of one message (Slack: channel + ts; Discord: channel + message id, + webhook when posted through one). */
+export type MessageRef = string;
+/** Opaque id of a channel (`slack:T0/C123`, `discord:G1/456`, `playground:general`). */
+export type ChannelRef = string;
+/** Opaque id of a user (`slack:U123`, `discord:81234`, `playground:local`): the form `TSUKA_ADMINS` uses. */
+export type UserRef = string;
+
+export type Platform = 'slack' | 'discord' | 'playground';
+
+/** Who a message is posted as: a character's name and avatar, or the bot itself when absent. */
+export interface Identity {
+  name: string;
+  /** An emoji (`🔧` or `:wrench:`) or an https URL. */
+  avatar?: string;
+}
+
+export type ButtonStyle = 'primary' | 'success' | 'danger' | 'secondary';
+
+export interface Button {
+  /** Routed back as `button-action.actionId`; ≤ 64 characters, no secrets. */
+  actionId: string;
+  label: string;
+  style: ButtonStyle;
+  /** Routed back as `button-action.value`; ≤ 64 characters, no secrets. */
+  value: string;
+}
+
+export interface SurfaceLimits {
+  /** Longest text part the adapter posts in one message (Slack 3,900; Discord 2,000). */
+  maxMessageLength: number;
+  /** Minimum time between two edits of one message. */
+  editIntervalMs: number;
+}
+
+export interface PostOptions {
+  thread: ThreadRef;
+  text: string;
+  identity?: Identity;
+  buttons?: Button[];
+}
+
+export interface EditOptions {
+  message: MessageRef;
+  text: string;
+  identity?: Identity;
+  /** Replaces the buttons; an empty array removes them; undefined keeps none. */
+  buttons?: Button[];
+}
+
+export interface ChatSurface {
+  readonly platform: Platform;
+  readonly limits: SurfaceLimits;
+  /**
+   * The thread for a message: the thread it is already in, else one started from it
+   * (Slack: the message's ts; Discord: a public thread named `title`).
+   */
+  threadFor(options: { channel: ChannelRef; message: MessageRef; existingThread?: ThreadRef; title: string }): Promise<ThreadRef>;
+  /** Posts a root message in a channel and returns it and the thread started from it (slash-command runs). */
+  postRoot(options: { channel: ChannelRef; text: string; identity?: Identity; threadTitle: string }): Promise<{ message: MessageRef; thread: ThreadRef }>;
+  post(options: PostOptions): Promise<MessageRef>;
+  edit(options: EditOptions): Promise<void>;
+  /** A message only `user` sees. */
+  postEphemeral(options: { channel: ChannelRef; thread?: ThreadRef; user: UserRef; text: string }): Promise<void>;
+  uploadFile(options: { channel: ChannelRef; thread?: ThreadRef; fileName: string; title: string; content: string }): Promise<void>;
+  /** A transient status under the thread ("thinking… 12 s"); '' clears it. Adapters without one may ignore it. */
+  setStatus(options: { thread: ThreadRef; text: string }): Promise<void>;
+  /** The channel a thread belongs to. */
+  channelOf(thread: ThreadRef): ChannelRef;
+  /** How to mention a user in text (`<@U123>`). */
+  mention(user: UserRef): string;
+}

@@ -1,0 +1,57 @@
+/**
+ * What the command layer needs from the engine, injected by the composition root. Only core
+ * types here: the command layer knows threads, runs and approvals, never platforms.
+ */
+import type { Logger } from '../core/logger.js';
+import type { LanguageModel } from '../core/model/language-model.js';
+import type { Roster } from '../core/data/types.js';
+import type { ModelTier, ToolRegistry, Workspace } from '../core/tools/tool.js';
+import type { MemoryStore } from '../core/memory/memory-store.js';
+import type { SessionStore } from '../core/store/session-store.js';
+import type { RunStore } from '../core/store/run-store.js';
+import type { ApprovalStore } from '../core/store/approval-store.js';
+import type { Store } from '../core/store/open-store.js';
+import type { AgentSettings } from '../core/agent/agent-defaults.js';
+
+/** The model currently in use, switchable with `/tsuka model`. */
+export interface ModelControl {
+  current(): { model: LanguageModel; tier: ModelTier; providerName: string } | undefined;
+  /** Model ids the server offers (empty when unknown). */
+  available(): Promise<string[]>;
+  select(modelId: string): Promise<void>;
+  /** Shown when no model is available: how to start one. */
+  unavailableMessage(): string;
+}
+
+export interface CommandSettings {
+  /** Opaque user ids allowed to approve anything and run admin commands. */
+  admins: string[];
+  /** Allowed channels (opaque ids or the platform's raw ids); undefined = all. */
+  channels?: string[];
+  approvalTimeoutMs: number;
+  defaultCharacter: string;
+  plainMentions: boolean;
+  /** Requests per user per minute before the rate limit answers. */
+  userEventsPerMinute: number;
+  agent: Partial<AgentSettings>;
+}
+
+export interface CommandDependencies {
+  roster: Roster;
+  tools: ToolRegistry;
+  workspace: Workspace;
+  childEnv: NodeJS.ProcessEnv;
+  maskSecrets(text: string): string;
+  memory: MemoryStore;
+  sessions: SessionStore;
+  runs: RunStore;
+  approvals: ApprovalStore;
+  /** Seen event ids; true the first time an id is seen. */
+  dedupe: { markSeen(eventId: string): Promise<boolean> };
+  /** For small settings of the command layer (channel defaults, the effort pin). */
+  store: Store;
+  models: ModelControl;
+  logger: Logger;
+  settings: CommandSettings;
+  now?: () => number;
+}

@@ -1,0 +1,67 @@
+/**
+ * The command layer: one entry point for every inbound event from every adapter, behind the
+ * middleware pipeline (errors, bots, allowlist, de-duplication, rate limit).
+ */
+import type { ChatSurface } from './chat-surface.js';
+import type { InboundEvent, SlashCommandEvent } from './inbound-event.js';
+import type { CommandDependencies } from './command-dependencies.js';
+import { compose, type Middleware } from './middleware/compose.js';
+import { errorReply } from './middleware/error-reply.js';
+import { ignoreBots } from './middleware/ignore-bots.js';
+import { channelAllowlist } from './middleware/channel-allowlist.js';
+import { deduplicate } from './middleware/deduplicate.js';
+import { userRateLimit } from './middleware/user-rate-limit.js';
+import { createApprovalFlow, type ApprovalFlow } from './approval-flow.js';
+import { createConversations, type Conversations } from './conversations.js';
+import { handleTsukaCommand } from './tsuka-command.js';
+
+/** Handlers of /call, /team and /goal, supplied once the workflows exist. */
+export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
+
+export interface CommandLayer {
+  handle(event: InboundEvent, surface: ChatSurface): Promise<void>;
+  conversations: Conversations;
+  approvals: ApprovalFlow;
+  /** Stops every running turn (shutdown). */
+  stopAll(): Promise<void>;
+}
+
+export function createCommandLayer(deps: CommandDependencies, workflows: Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>> = {}): CommandLayer {
+  const approvals = createApprovalFlow({ approvals: deps.approvals, runs: deps.runs, admins: deps.settings.admins, timeoutMs: deps.settings.approvalTimeoutMs, logger: deps.logger, now: deps.now });
+  const conversations = createConversations(deps, approvals);
+  const startedAt = Date.now();
+
+  const route = async (event: InboundEvent, surface: ChatSurface): Promise<void> => {
+    switch (event.type) {
+      case 'mention':
+      case 'thread-message':
+        return conversations.handleMessage(event, surface);
+      case 'button-action':
+        if (await approvals.handleButton(event, surface)) return;
+        if (await conversations.handleStopButton(event)) return;
+        return event.replyEphemeral('This button is no longer active.');
+      case 'slash-command': {
+        if (event.command === 'tsuka') return handleTsukaCommand(event, surface, { deps, conversations, startedAt });
+        const workflow = workflows[event.command];
+        if (workflow) return workflow(event, surface);
+        return event.reply(`/${event.command} is not available yet in this version of TSUKA; mention a character instead (e.g. @TSUKA geordi …).`);
+      }
+    }
+  };
+
+  const middlewares: Middleware[] = [
+    errorReply,
+    ignoreBots,
+    channelAllowlist(deps.settings.channels),
+    deduplicate(deps.dedupe),
+    userRateLimit(deps.settings.userEventsPerMinute, deps.now),
+  ];
+  const pipeline = compose(middlewares, (event, context) => route(event, context.surface));
+
+  return {
+    conversations,
+    approvals,
+    handle: (event, surface) => pipeline(event, { surface, logger: deps.logger }),
+    stopAll: () => conversations.stopAll(),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Renders one streaming turn into a thread: a placeholder at once, then the text growing by
+ * edits coalesced to the surface's edit budget, compact tool lines in order, a thinking status
+ * while the model reasons, and continuation messages when the reply outgrows one message.
+ */
+import type { AgentEvent } from '../core/agent/agent-events.js';
+import type { Button, ChatSurface, Identity, MessageRef, ThreadRef } from './chat-surface.js';
+import { splitMessage } from './split-message.js';
+
+export interface ReplyRendererOptions {
+  surface: ChatSurface;
+  thread: ThreadRef;
+  identity?: Identity;
+  /** Buttons shown while the turn runs (Stop); removed by `finish`. */
+  runningButtons?: Button[];
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}
+
+export interface ReplyRenderer {
+  start(): Promise<MessageRef>;
+  handle(event: AgentEvent): void;
+  /** Appends a note line (queued, stopped, errors) to the reply. */
+  note(text: string): void;
+  /** Final edit: everything visible, buttons removed. */
+  finish(trailer?: string): Promise<void>;
+  /** How many platform calls this renderer made (for the benchmark). */
+  readonly calls: { posts: number; edits: number };
+}
+
+const TOOL_ICONS: Record<string, string> = { ok: '🔧', error: '⚠️', denied: '⛔', refused: '⚠️', aborted: '⏹' };
+
+export function createReplyRenderer(options: ReplyRendererOptions): ReplyRenderer {
+  const { surface, thread, identity } = options;
+  const now = options.now ?? Date.now;
+  const interval = surface.limits.editIntervalMs;
+  const max = surface.limits.maxMessageLength;
+  const startedAt = now();
+  const calls = { posts: 0, edits: 0 };
+  let current: MessageRef | undefined;
+  let currentShown = '';
+  let pending = '';
+  let reasoningSince: number | undefined;
+  let lastEditAt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> | undefined;
+  let finished = false;
+  let buttons: Button[] | undefined = options.runningButtons;
+  const openToolLines = new Map<string, string>();
+
+  const body = (): string => {
+    if (pending.trim().length > 0) return pending;
+    if (reasoningSince !== undefined) return `💭 thinking… ${Math.round((now() - reasoningSince) / 1000)} s`;
+    return '💭 …';
+  };
+
+  async function render(): Promise<void> {
+    const text = body();
+    const parts = splitMessage(text, max);
+    // Seal every part but the last: the current message gets its final text, a new one continues.
+    while (parts.length > 1) {
+      const sealedPart = parts.shift()!;
+      await edit(sealedPart, []);
+      pending = parts.join('\n');
+      current = await surface.post({ thread, text: '…', identity, buttons });
+      calls.posts++;
+      currentShown = '…';
+    }
+    await edit(parts[0] ?? '', finished ? [] : buttons);
+  }
+
+  async function edit(text: string, withButtons: Button[] | undefined): Promise<void> {
+    if (current === undefined || (text === currentShown && !finished)) return;
+    await surface.edit({ message: current, text, identity, buttons: withButtons });
+    calls.edits++;
+    currentShown = text;
+    lastEditAt = now();
+  }
+
+  function schedule(): void {
+    if (finished || timer || inFlight) return;
+    const wait = Math.max(0, lastEditAt + interval - now());
+    timer = setTimeout(() => {
+      timer = undefined;
+      inFlight = render()
+        .catch((error: unknown) => options.onError?.(error))
+        .finally(() => {
+          inFlight = undefined;
+          if (!finished && body() !== currentShown) schedule();
+        });
+    }, wait);
+  }
+
+  function append(text: string): void {
+    pending += text;
+    schedule();
+  }
+
+  return {
+    calls,
+    async start() {
+      current = await surface.post({ thread, text: body(), identity, buttons });
+      calls.posts++;
+      currentShown = body();
+      lastEditAt = now();
+      return current;
+    },
+    handle(event) {
+      switch (event.type) {
+        case 'text-delta':
+          append(event.text);
+          break;
+        case 'reasoning-delta':
+          reasoningSince ??= now();
+          if (pending.trim().length === 0) schedule();
+          break;
+        case 'tool-call-started': {
+          const line = `🔧 ${event.summary} …`;
+          openToolLines.set(event.toolCall.id, line);
+          append(`${pending && !pending.endsWith('\n') ? '\n' : ''}${line}\n`);
+          break;
+        }
+        case 'tool-call-finished': {
+          const started = openToolLines.get(event.toolCall.id);
+          const line = `${TOOL_ICONS[event.outcome] ?? '🔧'} ${event.summary} — ${event.display}`;
+          openToolLines.delete(event.toolCall.id);
+          const at = started ? pending.lastIndexOf(started) : -1;
+          if (started && at >= 0) pending = pending.slice(0, at) + line + pending.slice(at + started.length);
+          else append(`\n${line}\n`);
+          schedule();
+          break;
+        }
+        default:
+          break;
+      }
+    },
+    note(text) {
+      append(`${pending && !pending.endsWith('\n') ? '\n' : ''}${text}\n`);
+    },
+    async finish(trailer) {
+      if (trailer) pending += `${pending && !pending.endsWith('\n') ? '\n' : ''}${trailer}`;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await inFlight;
+      finished = true;
+      buttons = undefined;
+      if (pending.trim().length === 0) pending = `_(no answer — ${Math.round((now() - startedAt) / 1000)} s)_`;
+      await render();
+    },
+  };
+}

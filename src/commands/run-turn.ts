@@ -1,0 +1,130 @@
+/**
+ * One character's turn in a thread: a run record, the streamed reply, approvals in the thread,
+ * the session saved afterwards. Every tool event is stored before it is shown.
+ */
+import { createAgentRunner } from '../core/agent/create-agent-runner.js';
+import { createPermissionManager } from '../core/safety/permission-manager.js';
+import type { AgentEvent } from '../core/agent/agent-events.js';
+import type { Character } from '../core/data/types.js';
+import type { ReasoningEffort } from '../core/model/language-model.js';
+import type { ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
+import type { CommandDependencies } from './command-dependencies.js';
+import type { ApprovalFlow } from './approval-flow.js';
+import { createReplyRenderer } from './reply-renderer.js';
+import { identityOf } from './character-selection.js';
+import { readEffortPin } from './settings-store.js';
+
+export const STOP_ACTION = 'tsuka_stop';
+
+export interface TurnRequest {
+  surface: ChatSurface;
+  thread: ThreadRef;
+  channel: string;
+  character: Character;
+  text: string;
+  user: UserRef;
+  userName?: string;
+  abort: AbortController;
+  onRunCreated(runId: string): void;
+}
+
+const OUTCOME_FOR_STORE = { ok: 'success', error: 'error', denied: 'denied', refused: 'error', aborted: 'aborted' } as const;
+
+export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
+  const { surface, thread, character } = request;
+  const current = deps.models.current();
+  if (!current) {
+    await surface.post({ thread, text: `⚠️ ${deps.models.unavailableMessage()}`, identity: identityOf(character) });
+    return;
+  }
+  const session = await deps.sessions.get(thread);
+  const run = await deps.runs.create({
+    kind: 'ask',
+    title: request.text.slice(0, 80) || character.aiName,
+    startedBy: request.user,
+    where: { platform: surface.platform, channelId: request.channel, threadId: thread },
+  });
+  request.onRunCreated(run.id);
+  await deps.runs.appendEvent(run.id, { type: 'message', agent: request.userName ?? request.user, text: request.text });
+
+  const renderer = createReplyRenderer({
+    surface,
+    thread,
+    identity: identityOf(character),
+    runningButtons: [{ actionId: STOP_ACTION, label: 'Stop', style: 'secondary', value: run.id }],
+    onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),
+  });
+  await renderer.start();
+
+  const permissions = createPermissionManager({ prompt: approvals.promptFor({ surface, thread, requester: request.user }), logger: deps.logger });
+  const runner = createAgentRunner({
+    model: current.model,
+    tools: deps.tools,
+    permissions,
+    memory: deps.memory,
+    logger: deps.logger,
+    settings: { ...deps.settings.agent, tier: current.tier },
+  });
+  const pin = (await readEffortPin(deps.store)) ?? (session?.effortPin && session.effortPin !== 'auto' ? session.effortPin : undefined);
+
+  let chain: Promise<void> = Promise.resolve();
+  const onEvent = (event: AgentEvent) => {
+    chain = chain
+      .then(() => recordEvent(deps, run.id, character.name, event))
+      .then(() => renderer.handle(event))
+      .catch((error: unknown) => deps.logger.warn('could not record or render an event', { runId: run.id, error }));
+  };
+  const sameCharacter = session?.character === character.name;
+  const result = await runner.runTurn({
+    character,
+    roster: deps.roster,
+    history: session?.history ?? [],
+    userMessage: request.text,
+    userName: request.userName,
+    activeRole: sameCharacter ? session?.activeRole : undefined,
+    runId: run.id,
+    requesterId: request.user,
+    toolContext: {
+      workspace: deps.workspace,
+      childEnv: deps.childEnv,
+      maskSecrets: deps.maskSecrets,
+      logger: deps.logger.child({ runId: run.id }),
+      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: deps.tools.names() },
+    },
+    memoryScope: deps.workspace.root,
+    effort: { pin: pin as ReasoningEffort | undefined },
+    signal: request.abort.signal,
+    onEvent,
+  });
+  await chain;
+  permissions.clearRun(run.id);
+
+  await deps.sessions.save({
+    threadId: thread,
+    character: character.name,
+    activeRole: result.activeRole,
+    effortPin: session?.effortPin,
+    history: result.history,
+    updatedAt: Date.now(),
+  });
+  await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
+  const status = result.finishReason === 'stop' || result.finishReason === 'max-rounds' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
+  await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage, finishReason: result.finishReason } }));
+  await deps.runs.appendEvent(run.id, { type: 'status', status });
+
+  const trailer =
+    result.finishReason === 'error' ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
+    : result.finishReason === 'aborted' ? '⏹ Stopped.'
+    : result.finishReason === 'length' ? "⚠️ The answer reached the model's output limit and was cut."
+    : undefined;
+  await renderer.finish(trailer);
+  deps.logger.info('turn finished', { runId: run.id, character: character.name, finishReason: result.finishReason, ...result.usage });
+}
+
+async function recordEvent(deps: CommandDependencies, runId: string, agent: string, event: AgentEvent): Promise<void> {
+  if (event.type === 'tool-call-started') {
+    await deps.runs.appendEvent(runId, { type: 'tool-call', agent, tool: event.toolCall.name, summary: deps.maskSecrets(event.summary) });
+  } else if (event.type === 'tool-call-finished') {
+    await deps.runs.appendEvent(runId, { type: 'tool-result', agent, tool: event.toolCall.name, outcome: OUTCOME_FOR_STORE[event.outcome], display: deps.maskSecrets(event.display) });
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * `/tsuka <subcommand>`: help, characters, teams, status, model, effort, memory, forget, pin,
+ * unpin, runs, export, stop, default, reset. Answers go only to the user who typed it.
+ */
+import type { SlashCommandEvent } from './inbound-event.js';
+import type { ChatSurface } from './chat-surface.js';
+import type { CommandDependencies } from './command-dependencies.js';
+import type { Conversations } from './conversations.js';
+import { findCharacter } from '../core/data/character-lookup.js';
+import { characterCatalogue, teamCatalogue } from '../core/data/roster-summary.js';
+import { exportRunMarkdown } from '../core/store/run-export.js';
+import { readEffortPin, writeChannelDefault, writeEffortPin } from './settings-store.js';
+
+export const TSUKA_HELP = [
+  '*TSUKA* — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
+  'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
+  '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
+  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] | stop [run] | default <character> | reset`',
+].join('\n');
+
+const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
+
+export interface TsukaCommandContext {
+  deps: CommandDependencies;
+  conversations: Conversations;
+  startedAt: number;
+}
+
+export async function handleTsukaCommand(event: SlashCommandEvent, surface: ChatSurface, context: TsukaCommandContext): Promise<void> {
+  const { deps } = context;
+  const [subcommand = 'help', ...args] = event.text.trim().split(/\s+/).filter(Boolean);
+  const argument = args.join(' ');
+  const isAdmin = deps.settings.admins.includes(event.user);
+  const reply = (text: string) => event.reply(deps.maskSecrets(text));
+
+  switch (subcommand.toLowerCase()) {
+    case 'help':
+      return reply(TSUKA_HELP);
+    case 'characters':
+      return reply(`*Characters*\n${characterCatalogue(deps.roster)}`);
+    case 'teams':
+      return reply(`*Teams*\n${teamCatalogue(deps.roster)}`);
+    case 'status': {
+      const model = deps.models.current();
+      const running = await deps.runs.list({ status: 'running', limit: 50 });
+      return reply([
+        `Model: ${model ? `${model.model.modelId} on ${model.providerName} (tier ${model.tier}${model.model.contextWindow ? `, context ${model.model.contextWindow}` : ''})` : 'none — ' + deps.models.unavailableMessage().split('\n')[0]}`,
+        `Effort pin: ${(await readEffortPin(deps.store)) ?? 'auto'}`,
+        `Active threads: ${context.conversations.activeThreads()} · queued messages: ${context.conversations.queuedMessages()} · running runs: ${running.length}`,
+        `Up for ${Math.round((Date.now() - context.startedAt) / 60_000)} min`,
+      ].join('\n'));
+    }
+    case 'model': {
+      if (!argument) {
+        const available = await deps.models.available();
+        const current = deps.models.current();
+        return reply(`Current model: ${current?.model.modelId ?? 'none'}\nAvailable: ${available.join(', ') || 'unknown'}`);
+      }
+      if (!isAdmin) return reply('Only an admin can change the model.');
+      await deps.models.select(argument);
+      return reply(`Model set to ${argument}.`);
+    }
+    case 'effort': {
+      if (!argument) return reply(`Effort pin: ${(await readEffortPin(deps.store)) ?? 'auto'} (one of ${EFFORTS.join(', ')})`);
+      if (!EFFORTS.includes(argument)) return reply(`Unknown effort "${argument}": use one of ${EFFORTS.join(', ')}.`);
+      if (!isAdmin && deps.settings.admins.length > 0) return reply('Only an admin can pin the reasoning effort.');
+      await writeEffortPin(deps.store, argument);
+      return reply(argument === 'auto' ? 'Effort pin removed: each character uses its own.' : `Reasoning effort pinned to ${argument} for every character.`);
+    }
+    case 'memory': {
+      const scope = deps.workspace.root;
+      const facts = argument ? await deps.memory.recall(argument, { scope, limit: 10 }) : (await deps.memory.list(scope)).slice(0, 15);
+      if (facts.length === 0) return reply(argument ? `No memory matches "${argument}".` : 'Memory is empty.');
+      return reply(facts.map((fact) => `\`${fact.id}\` ${fact.pinned ? '📌 ' : ''}[${fact.kind}] ${fact.summary}`).join('\n'));
+    }
+    case 'forget': {
+      if (!argument) return reply('Usage: /tsuka forget <id>');
+      return reply((await deps.memory.forget(argument)) ? `Forgot ${argument}.` : `No fact with id ${argument}.`);
+    }
+    case 'pin':
+    case 'unpin': {
+      if (!argument) return reply(`Usage: /tsuka ${subcommand} <id>`);
+      const fact = subcommand === 'pin' ? await deps.memory.pin(argument) : await deps.memory.unpin(argument);
+      return reply(fact ? `${subcommand === 'pin' ? 'Pinned' : 'Unpinned'} ${argument}.` : `No fact with id ${argument}.`);
+    }
+    case 'runs': {
+      const runs = await deps.runs.list({ limit: 10 });
+      if (runs.length === 0) return reply('No runs yet.');
+      return reply(runs.map((run) => `\`${run.id}\` ${run.kind} · ${run.status} · ${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} · ${run.title}`).join('\n'));
+    }
+    case 'export': {
+      const run = argument ? await deps.runs.get(argument) : (await deps.runs.list({ limit: 50 })).find((candidate) => candidate.where.channelId === event.channel);
+      if (!run) return reply(argument ? `No run ${argument}.` : 'No run in this channel yet.');
+      const markdown = deps.maskSecrets(exportRunMarkdown(run, await deps.runs.events(run.id)));
+      await surface.uploadFile({ channel: event.channel, fileName: `${run.id}.md`, title: `Transcript of ${run.id}`, content: markdown });
+      return reply(`Uploaded the transcript of ${run.id}.`);
+    }
+    case 'stop': {
+      const targets = argument ? [argument] : (await deps.runs.list({ status: 'running', limit: 50 })).filter((run) => run.startedBy === event.user).map((run) => run.id);
+      const stopped = targets.filter((runId) => context.conversations.stopRun(runId, event.user));
+      return reply(stopped.length ? `Stopping ${stopped.join(', ')}.` : 'Nothing of yours is running here (or you may not stop it).');
+    }
+    case 'default': {
+      if (!argument) return reply(`Usage: /tsuka default <character> — one of ${[...deps.roster.characters.keys()].join(', ')}`);
+      const character = findCharacter(deps.roster, argument);
+      if (!character) return reply(`Unknown character "${argument}". Try /tsuka characters.`);
+      await writeChannelDefault(deps.store, event.channel, character.name);
+      return reply(`${character.aiName} now answers mentions without a name in this channel.`);
+    }
+    case 'reset': {
+      await writeChannelDefault(deps.store, event.channel, undefined);
+      return reply('This channel is back to the configured default character. (To reset a conversation, write `reset` in its thread.)');
+    }
+    default:
+      return reply(`Unknown subcommand "${subcommand}".\n${TSUKA_HELP}`);
+  }
+}

@@ -1,0 +1,57 @@
+/** The whole configuration, read once at start by `loadConfig` and injected everywhere else. */
+import type { ReasoningEffort } from '../core/model/language-model.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface SlackConfig {
+  botToken: string;
+  /** Socket Mode when set; otherwise the HTTP Events API with `signingSecret`. */
+  appToken?: string;
+  signingSecret?: string;
+  apiUrl: string;
+}
+
+export interface DiscordConfig {
+  botToken: string;
+  apiUrl: string;
+  guildIds: string[];
+}
+
+export interface LlmConfig {
+  baseURL?: string;
+  modelId?: string;
+  apiKey?: string;
+  firstTokenTimeoutMs: number;
+  generationTimeoutMs: number;
+  /** Generations at once per endpoint (LOCAL servers usually run one at a time). */
+  concurrency: number;
+  defaultEffort?: ReasoningEffort;
+}
+
+export interface AppConfig {
+  /** The folder that holds roles/, traits/, characters/, teams/, tools_schemas/ and providers.json. */
+  rootDirectory: string;
+  slack?: SlackConfig;
+  discord?: DiscordConfig;
+  httpPort: number;
+  llm: LlmConfig;
+  dataDirectory: string;
+  workspace: string;
+  storeUrl?: string;
+  /** Opaque platform user ids (`slack:U0123`, `discord:81234`). */
+  admins: string[];
+  /** Channel ids allowed (opaque or raw); undefined = every channel the bot is in. */
+  channels?: string[];
+  approvalTimeoutMs: number;
+  plainMentions: boolean;
+  logLevel: LogLevel;
+  defaultCharacter: string;
+  streamEditIntervalMs: number;
+  maxToolRounds: number;
+  maxToolResultTokens: number;
+  memoryMaxFacts: number;
+  enableCreateTool: boolean;
+  searchUrl?: string;
+  /** Every environment variable, kept only to build the scrubbed child environment and the secret masker. */
+  environment: NodeJS.ProcessEnv;
+}
