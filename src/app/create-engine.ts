@@ -56,6 +56,8 @@ export interface CreateEngineOptions {
   fetch?: typeof fetch;
   /** Skip model discovery (doctor probes by itself). */
   discover?: boolean;
+  /** Use this model instead of discovering one (tests, the scripted playground). */
+  model?: LanguageModel;
 }
 
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
@@ -72,9 +74,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
   const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });
 
-  let model: LanguageModel | undefined;
+  let model: LanguageModel | undefined = options.model;
   let modelInfo: DiscoveryResult | undefined;
-  if (options.discover !== false) {
+  if (!model && options.discover !== false) {
     const catalogue = await loadProviderCatalogue(path.join(config.rootDirectory, 'providers.json'));
     const apiKeys = Object.fromEntries(catalogue.filter((p) => p.apiKeyEnv).map((p) => [p.id, config.environment[p.apiKeyEnv!]]));
     modelInfo =

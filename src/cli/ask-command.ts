@@ -13,6 +13,7 @@ import { createAgentRunner } from '../core/agent/create-agent-runner.js';
 import { findCharacter, suggestCharacters } from '../core/data/character-lookup.js';
 import type { PermissionPrompt } from '../core/safety/permission-port.js';
 import { noModelMessage } from '../app/no-model-message.js';
+import { recordAgentEvent } from '../commands/record-agent-event.js';
 
 export async function runAsk(args: string[], config: AppConfig, io: CliIo): Promise<number> {
   const yesFlag = args.find((arg) => arg === '--yes' || arg.startsWith('--yes='));
@@ -34,7 +35,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     const character = findCharacter(engine.roster, characterName);
     if (!character) {
       const suggestions = suggestCharacters(engine.roster, characterName);
-      io.stderr(`Unknown character "${characterName}".${suggestions.length ? ` Did you mean ${suggestions.join(', ')}?` : ''} Characters: ${[...engine.roster.characters.keys()].join(', ')}\n`);
+      io.stderr(`Unknown character "${characterName}".${suggestions.length ? ` Did you mean ${suggestions.map((c) => c.name).join(', ')}?` : ''} Characters: ${[...engine.roster.characters.keys()].join(', ')}\n`);
       return 2;
     }
     if (!engine.model) {
@@ -67,6 +68,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
     let wroteText = false;
+    let events: Promise<void> = Promise.resolve();
     const result = await runner.runTurn({
       character,
       roster: engine.roster,
@@ -78,17 +80,18 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       memoryScope: engine.workspace.root,
       signal: abort.signal,
       onEvent: (event) => {
+        events = events.then(() => recordAgentEvent(engine.runs, maskSecrets, run.id, character.name, event));
         if (event.type === 'text-delta') {
           wroteText = true;
           io.stdout(maskSecrets(event.text));
         } else if (event.type === 'tool-call-finished') {
           const mark = event.outcome === 'ok' ? '🔧' : event.outcome === 'denied' ? '⛔' : '⚠️';
           io.stderr(`${mark} ${event.summary} — ${event.display}\n`);
-          void engine.runs.appendEvent(run.id, { type: 'tool-result', agent: character.name, tool: event.toolCall.name, outcome: event.outcome, display: event.display });
         }
       },
     });
     process.removeListener('SIGINT', onSignal);
+    await events;
     if (wroteText) io.stdout('\n');
     await engine.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: result.text });
     const status = result.finishReason === 'stop' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';

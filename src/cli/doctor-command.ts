@@ -8,7 +8,7 @@ import type { CliIo } from './main.js';
 import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
 import { loadRoster } from '../core/data/load-roster.js';
 import { loadProviderCatalogue } from '../core/provider/catalogue.js';
-import { probeServer } from '../core/provider/discovery.js';
+import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
 import { DataFileError, TsukaError } from '../core/errors.js';
 
@@ -82,8 +82,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       const probe = await probeServer({ baseURL: target.baseURL, apiKey: target.apiKey, fetch: options.fetch, modelId: config.llm.modelId });
       if (probe.reachable) {
         reachable++;
-        ok(`${target.displayName} at ${target.baseURL}: ${probe.models.length} model(s)${probe.loadedModel ? `, loaded: ${probe.loadedModel}` : ''}${probe.contextWindow ? `, context ${probe.contextWindow} tokens` : ''}`);
-        for (const message of probe.problems) bad(`${target.displayName}: ${message}`);
+        ok(`${target.displayName} at ${target.baseURL}: ${probe.models.length} model(s)${probe.modelId ? `, would use ${probe.modelId}${probe.loaded ? ' (loaded)' : ''}` : ''}${probe.contextWindow ? `, context ${probe.contextWindow} tokens` : ''}`);
+        if (config.llm.modelId && !probe.models.some((model) => model.id === config.llm.modelId)) bad(`${target.displayName} does not list the model ${config.llm.modelId}`, `pull or load it, or set TSUKA_LLM_MODEL to one of: ${probe.models.map((model) => model.id).join(', ')}`);
+        for (const step of probe.steps.filter((candidate) => !candidate.ok && candidate.step !== 'reachable')) info(`${target.displayName}: ${step.message}`);
       } else info(`${target.displayName} at ${target.baseURL}: not reachable`);
     }
     if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');

@@ -13,6 +13,7 @@ import type { ApprovalFlow } from './approval-flow.js';
 import { createReplyRenderer } from './reply-renderer.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
+import { recordAgentEvent } from './record-agent-event.js';
 
 export const STOP_ACTION = 'tsuka_stop';
 
@@ -27,8 +28,6 @@ export interface TurnRequest {
   abort: AbortController;
   onRunCreated(runId: string): void;
 }
-
-const OUTCOME_FOR_STORE = { ok: 'success', error: 'error', denied: 'denied', refused: 'error', aborted: 'aborted' } as const;
 
 export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
   const { surface, thread, character } = request;
@@ -70,7 +69,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   let chain: Promise<void> = Promise.resolve();
   const onEvent = (event: AgentEvent) => {
     chain = chain
-      .then(() => recordEvent(deps, run.id, character.name, event))
+      .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, character.name, event))
       .then(() => renderer.handle(event))
       .catch((error: unknown) => deps.logger.warn('could not record or render an event', { runId: run.id, error }));
   };
@@ -119,12 +118,4 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     : undefined;
   await renderer.finish(trailer);
   deps.logger.info('turn finished', { runId: run.id, character: character.name, finishReason: result.finishReason, ...result.usage });
-}
-
-async function recordEvent(deps: CommandDependencies, runId: string, agent: string, event: AgentEvent): Promise<void> {
-  if (event.type === 'tool-call-started') {
-    await deps.runs.appendEvent(runId, { type: 'tool-call', agent, tool: event.toolCall.name, summary: deps.maskSecrets(event.summary) });
-  } else if (event.type === 'tool-call-finished') {
-    await deps.runs.appendEvent(runId, { type: 'tool-result', agent, tool: event.toolCall.name, outcome: OUTCOME_FOR_STORE[event.outcome], display: deps.maskSecrets(event.display) });
-  }
 }

@@ -1,0 +1,131 @@
+/**
+ * Translates Bolt's events, commands and actions into the command layer's inbound events.
+ * Every listener acknowledges first and hands the work on without awaiting it, so Slack's
+ * 3-second deadline is always met.
+ */
+import type { App } from '@slack/bolt';
+import type { InboundEvent, SlashCommandName } from '../../commands/inbound-event.js';
+import type { Logger } from '../../core/logger.js';
+import { channelRef, messageRef, userRef } from './ids.js';
+import { toSlackMrkdwn } from './markdown.js';
+
+export const SLACK_COMMANDS: SlashCommandName[] = ['call', 'team', 'goal', 'tsuka'];
+
+export interface SlackEventOptions {
+  app: App;
+  botUserId: () => string;
+  plainMentions: boolean;
+  dispatch: (event: InboundEvent) => Promise<void>;
+  logger: Logger;
+}
+
+interface SlackMessageLike {
+  type?: string;
+  subtype?: string;
+  text?: string;
+  user?: string;
+  bot_id?: string;
+  ts: string;
+  thread_ts?: string;
+  channel: string;
+  team?: string;
+}
+
+export function registerSlackListeners(options: SlackEventOptions): void {
+  const { app, logger } = options;
+  const fire = (event: InboundEvent) => {
+    void options.dispatch(event).catch((error: unknown) => logger.error('Slack event handling failed', { error }));
+  };
+  const stripBotMention = (text: string) => text.replace(new RegExp(`<@${options.botUserId()}(\\|[^>]*)?>`, 'g'), '').trim();
+
+  app.event('app_mention', async ({ event, body }) => {
+    const message = event as unknown as SlackMessageLike;
+    const team = (body as { team_id?: string }).team_id ?? message.team ?? 'T';
+    fire({
+      type: 'mention',
+      id: (body as { event_id?: string }).event_id ?? `${message.channel}:${message.ts}`,
+      platform: 'slack',
+      channel: channelRef(team, message.channel),
+      user: userRef(message.user ?? 'unknown'),
+      fromBot: Boolean(message.bot_id) || message.user === options.botUserId(),
+      message: messageRef(team, message.channel, message.ts),
+      thread: message.thread_ts ? messageRef(team, message.channel, message.thread_ts) : undefined,
+      text: stripBotMention(message.text ?? ''),
+    });
+  });
+
+  app.message(async ({ message: raw, body }) => {
+    const message = raw as unknown as SlackMessageLike;
+    if (message.subtype && message.subtype !== 'thread_broadcast' && message.subtype !== 'file_share') return;
+    const text = message.text ?? '';
+    // A message that mentions the bot also arrives as app_mention: answer that one only.
+    if (text.includes(`<@${options.botUserId()}`)) return;
+    const team = (body as { team_id?: string }).team_id ?? message.team ?? 'T';
+    const base = {
+      id: (body as { event_id?: string }).event_id ?? `${message.channel}:${message.ts}`,
+      platform: 'slack' as const,
+      channel: channelRef(team, message.channel),
+      user: userRef(message.user ?? 'unknown'),
+      fromBot: Boolean(message.bot_id) || message.user === options.botUserId(),
+      message: messageRef(team, message.channel, message.ts),
+      text: text.trim(),
+    };
+    if (message.thread_ts && message.thread_ts !== message.ts) {
+      fire({ ...base, type: 'thread-message', thread: messageRef(team, message.channel, message.thread_ts) });
+    } else if (options.plainMentions && /^\s*@\w/.test(text)) {
+      fire({ ...base, type: 'mention', plain: true });
+    }
+  });
+
+  for (const name of SLACK_COMMANDS) {
+    app.command(`/${name}`, async ({ ack, command, respond }) => {
+      await ack();
+      fire({
+        type: 'slash-command',
+        id: command.trigger_id,
+        platform: 'slack',
+        channel: channelRef(command.team_id, command.channel_id),
+        user: userRef(command.user_id),
+        userName: command.user_name,
+        fromBot: false,
+        command: name,
+        text: command.text ?? '',
+        reply: async (text) => {
+          await respond({ response_type: 'ephemeral', text: toSlackMrkdwn(text) });
+        },
+      });
+    });
+  }
+
+  app.action(/^tsuka_/, async ({ ack, body, action, client }) => {
+    await ack();
+    const payload = body as unknown as {
+      user: { id: string; name?: string; team_id?: string };
+      team?: { id: string };
+      channel?: { id: string };
+      container?: { message_ts?: string; thread_ts?: string; channel_id?: string };
+      message?: { ts: string; thread_ts?: string };
+    };
+    const button = action as unknown as { action_id: string; value?: string; action_ts?: string };
+    const team = payload.team?.id ?? payload.user.team_id ?? 'T';
+    const channel = payload.channel?.id ?? payload.container?.channel_id ?? '';
+    const messageTs = payload.message?.ts ?? payload.container?.message_ts ?? '';
+    const threadTs = payload.message?.thread_ts ?? payload.container?.thread_ts;
+    fire({
+      type: 'button-action',
+      id: `${messageTs}:${button.action_id}:${button.action_ts ?? ''}`,
+      platform: 'slack',
+      channel: channelRef(team, channel),
+      user: userRef(payload.user.id),
+      userName: payload.user.name,
+      fromBot: false,
+      actionId: button.action_id,
+      value: button.value ?? '',
+      message: messageRef(team, channel, messageTs),
+      thread: threadTs ? messageRef(team, channel, threadTs) : undefined,
+      replyEphemeral: async (text) => {
+        await client.chat.postEphemeral({ channel, user: payload.user.id, text: toSlackMrkdwn(text), ...(threadTs ? { thread_ts: threadTs } : {}) });
+      },
+    });
+  });
+}

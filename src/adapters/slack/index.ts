@@ -1,0 +1,117 @@
+/**
+ * The Slack adapter: Bolt in Socket Mode when an app token is set (no public URL needed),
+ * otherwise the HTTP Events API with signatures checked (stale and future timestamps rejected).
+ */
+import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SlackConfig } from '../../config/app-config.js';
+import type { ChatSurface } from '../../commands/chat-surface.js';
+import type { InboundEvent } from '../../commands/inbound-event.js';
+import type { Logger } from '../../core/logger.js';
+import { registerSlackListeners } from './events.js';
+import { createSlackSurface } from './surface.js';
+import { createSlackCallLimiter, SLACK_DEFAULT_RATE_LIMITS, type SlackRateLimits } from './rate-limits.js';
+import { verifySlackSignature } from './signature.js';
+
+export interface SlackAdapterOptions {
+  config: SlackConfig;
+  handle: (event: InboundEvent, surface: ChatSurface) => Promise<void>;
+  logger: Logger;
+  editIntervalMs: number;
+  plainMentions: boolean;
+  rateLimits?: Partial<SlackRateLimits>;
+  /** Web client retries on network errors (0 in tests). */
+  retries?: number;
+}
+
+export interface SlackAdapter {
+  readonly surface: ChatSurface;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** HTTP mode only: the handler for POST /slack/events, mounted by the app's HTTP server. */
+  readonly httpHandler?: (request: IncomingMessage, response: ServerResponse) => void;
+  readonly connected: () => boolean;
+  readonly rateLimitedCount: () => number;
+}
+
+function boltLogger(logger: Logger): BoltLogger {
+  const child = logger.child({ component: 'bolt' });
+  return {
+    debug: (...args: unknown[]) => child.debug(args.map(String).join(' ')),
+    info: (...args: unknown[]) => child.debug(args.map(String).join(' ')),
+    warn: (...args: unknown[]) => child.warn(args.map(String).join(' ')),
+    error: (...args: unknown[]) => child.error(args.map(String).join(' ')),
+    setLevel: () => undefined,
+    getLevel: () => LogLevel.INFO,
+    setName: () => undefined,
+  };
+}
+
+export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
+  const { config, logger } = options;
+  const clientOptions = {
+    slackApiUrl: config.apiUrl,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: options.retries ?? 3 },
+  };
+  const socketMode = Boolean(config.appToken);
+  const receiver = socketMode ? undefined : new HTTPReceiver({ signingSecret: config.signingSecret ?? '', endpoints: '/slack/events', logger: boltLogger(logger) });
+  const app = new App({
+    token: config.botToken,
+    ...(socketMode ? { appToken: config.appToken, socketMode: true } : { receiver }),
+    clientOptions,
+    logger: boltLogger(logger),
+  });
+  const limiter = createSlackCallLimiter({ ...SLACK_DEFAULT_RATE_LIMITS, ...options.rateLimits }, logger);
+  const surface = createSlackSurface({ client: app.client, limiter, editIntervalMs: options.editIntervalMs, logger });
+  let botUserId = '';
+  let connected = false;
+  registerSlackListeners({ app, botUserId: () => botUserId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), logger });
+  app.error(async (error) => {
+    logger.error('Slack listener error', { error });
+  });
+
+  const httpHandler = receiver
+    ? (request: IncomingMessage, response: ServerResponse) => {
+        verifySlackSignature(request, config.signingSecret ?? '').then(
+          (verdict) => {
+            if (!verdict.ok) {
+              logger.warn('Slack request refused', { reason: verdict.reason });
+              response.writeHead(401, { 'content-type': 'text/plain' }).end(verdict.reason);
+              return;
+            }
+            receiver.requestListener(request, response);
+          },
+          (error: unknown) => {
+            logger.error('Slack request could not be read', { error });
+            response.writeHead(400).end();
+          },
+        );
+      }
+    : undefined;
+
+  return {
+    surface,
+    httpHandler,
+    connected: () => connected,
+    rateLimitedCount: () => limiter.rateLimitedCount,
+    async start() {
+      const identity = await app.client.auth.test();
+      botUserId = String(identity.user_id ?? '');
+      if (socketMode) await app.start();
+      else await app.init();
+      connected = true;
+      logger.info('Slack connected', { mode: socketMode ? 'socket' : 'http', botUserId, team: identity.team });
+    },
+    async stop() {
+      connected = false;
+      await limiter.stop();
+      if (socketMode) {
+        await app.stop();
+        // Bolt's stop() does not wait for the socket to close (platform notes): disconnect explicitly.
+        const socketReceiver = (app as unknown as { receiver?: { client?: { disconnect?: () => Promise<void> } } }).receiver;
+        await socketReceiver?.client?.disconnect?.().catch(() => undefined);
+      }
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** Builds the command layer's dependencies from the engine and the configuration. */
+import type { CommandDependencies, ModelControl } from '../commands/command-dependencies.js';
+import type { Engine } from './create-engine.js';
+
+export function commandDependencies(engine: Engine, models: ModelControl, overrides: Partial<CommandDependencies['settings']> = {}): CommandDependencies {
+  const { config } = engine;
+  return {
+    roster: engine.roster,
+    tools: engine.tools,
+    workspace: engine.workspace,
+    childEnv: engine.childEnv,
+    maskSecrets: engine.maskSecrets,
+    memory: engine.memory,
+    sessions: engine.sessions,
+    runs: engine.runs,
+    approvals: engine.approvals,
+    dedupe: engine.dedupe,
+    store: engine.store,
+    models,
+    logger: engine.logger,
+    settings: {
+      admins: config.admins,
+      channels: config.channels,
+      approvalTimeoutMs: config.approvalTimeoutMs,
+      defaultCharacter: config.defaultCharacter,
+      plainMentions: config.plainMentions,
+      userEventsPerMinute: 20,
+      agent: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, defaultEffort: config.llm.defaultEffort },
+      ...overrides,
+    },
+  };
+}

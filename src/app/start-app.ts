@@ -1,0 +1,101 @@
+/**
+ * `tsuka start`: builds the engine and the command layer, tells threads about runs a previous
+ * process left behind, and starts every adapter whose credentials are set (none: the playground).
+ */
+import type { AppConfig } from '../config/app-config.js';
+import type { CliIo } from '../cli/main.js';
+import type { ChatSurface, Platform } from '../commands/chat-surface.js';
+import { createCommandLayer, type CommandLayer } from '../commands/create-command-layer.js';
+import { createEngine, type Engine } from './create-engine.js';
+import { createJsonLogger } from './json-logger.js';
+import { createModelControl } from './model-control.js';
+import { commandDependencies } from './command-wiring.js';
+import { createSecretMasker } from '../core/safety/secret-mask.js';
+import { recoverAfterRestart } from '../core/store/recover-after-restart.js';
+import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.js';
+import { startHttpServer, type HttpServer } from './http-server.js';
+import type { LanguageModel } from '../core/model/language-model.js';
+
+export interface RunningApp {
+  engine: Engine;
+  layer: CommandLayer;
+  surfaces: Partial<Record<Platform, ChatSurface>>;
+  http: HttpServer;
+  stop(): Promise<void>;
+}
+
+export interface StartAppOptions {
+  config: AppConfig;
+  io: CliIo;
+  /** Tests inject these. */
+  fetch?: typeof fetch;
+  model?: LanguageModel;
+  slackRetries?: number;
+  slackRateLimits?: Parameters<typeof createSlackAdapter>[0]['rateLimits'];
+}
+
+export async function startApp(options: StartAppOptions): Promise<RunningApp> {
+  const { config, io } = options;
+  const maskSecrets = createSecretMasker(config.environment);
+  const logger = createJsonLogger({ level: config.logLevel, maskSecrets, write: io.stderr });
+  const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model });
+  const models = createModelControl(engine, options.fetch);
+  const layer = createCommandLayer(commandDependencies(engine, models));
+  const surfaces: Partial<Record<Platform, ChatSurface>> = {};
+  const stoppers: (() => Promise<void>)[] = [];
+
+  let slack: SlackAdapter | undefined;
+  if (config.slack) {
+    slack = createSlackAdapter({ config: config.slack, handle: layer.handle, logger, editIntervalMs: config.streamEditIntervalMs, plainMentions: config.plainMentions, retries: options.slackRetries, rateLimits: options.slackRateLimits });
+    surfaces.slack = slack.surface;
+  }
+  const http = await startHttpServer({
+    port: config.httpPort,
+    logger,
+    routes: slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {},
+    health: () => ({ ok: true }),
+    ready: () => ({ slack: slack ? slack.connected() : 'off', model: models.current()?.model.modelId ?? null }),
+  });
+
+  await tellInterruptedThreads(engine, surfaces);
+  if (slack) {
+    await slack.start();
+    stoppers.push(() => slack!.stop());
+  }
+  if (!config.slack && !config.discord) {
+    io.stderr(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set. The local playground is not part of this version yet; set the Slack variables (see README) or use \`npx tsuka ask geordi "…"\`.\n`);
+  }
+  io.stderr(`TSUKA is running: ${[slack ? 'Slack' : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
+
+  return {
+    engine,
+    layer,
+    surfaces,
+    http,
+    async stop() {
+      await layer.stopAll();
+      for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
+      await http.close();
+      await engine.close();
+    },
+  };
+}
+
+async function tellInterruptedThreads(engine: Engine, surfaces: Partial<Record<Platform, ChatSurface>>): Promise<void> {
+  const report = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
+  for (const run of report.interruptedRuns) {
+    const surface = surfaces[run.where.platform as Platform];
+    if (!surface || !run.where.threadId) continue;
+    await surface
+      .post({ thread: run.where.threadId, text: '⚠️ TSUKA restarted — this run was interrupted. Ask again to continue.' })
+      .catch((error: unknown) => engine.logger.warn('could not tell an interrupted thread', { runId: run.id, error }));
+  }
+  for (const approval of report.expiredApprovals) {
+    const run = await engine.runs.get(approval.runId);
+    const surface = run ? surfaces[run.where.platform as Platform] : undefined;
+    if (!surface || !approval.messageRef) continue;
+    await surface
+      .edit({ message: approval.messageRef, text: `⌛ Expired — TSUKA restarted before a decision.\n> ${approval.summary}`, buttons: [] })
+      .catch((error: unknown) => engine.logger.warn('could not mark an approval expired', { approvalId: approval.id, error }));
+  }
+}

@@ -1,0 +1,69 @@
+import type { Character, Role, Roster } from '../data/types.js';
+import type { AgentControlService, ModelTier, ToolRegistry } from '../tools/tool.js';
+
+/** The part of a turn that tools may change: the active role and the loaded tools. */
+export interface AgentSessionState {
+  character: Character;
+  roster: Roster;
+  /** Roles added with `create_role` in this runner's lifetime. */
+  extraRoles: Map<string, Role>;
+  activeRole: string;
+  loadedTools: Set<string>;
+  tools: ToolRegistry;
+  tier: ModelTier;
+}
+
+/** A role by name: the roster's, else one added in this session. */
+export function findRole(state: Pick<AgentSessionState, 'roster' | 'extraRoles'>, name: string): Role | undefined {
+  return state.roster.roles.get(name) ?? state.extraRoles.get(name);
+}
+
+function switchableRoles(state: AgentSessionState): string[] {
+  return [...new Set([...state.character.roles, ...state.extraRoles.keys()])];
+}
+
+function isValidRole(role: Role): boolean {
+  return (
+    typeof role.name === 'string' &&
+    /^[a-z0-9_-]+$/i.test(role.name) &&
+    typeof role.systemPrompt === 'string' &&
+    Array.isArray(role.allowedTools) &&
+    role.allowedTools.every((name) => typeof name === 'string')
+  );
+}
+
+/** The `context.services.agent` tools use to change the running agent; changes apply from the next model call. */
+export function createAgentControl(state: AgentSessionState): AgentControlService {
+  return {
+    loadTools(names) {
+      const role = findRole(state, state.activeRole);
+      const loaded: string[] = [];
+      const rejected: { name: string; reason: string }[] = [];
+      for (const name of names) {
+        if (!state.tools.has(name)) rejected.push({ name, reason: 'no such tool' });
+        else if (!role?.allowedTools.includes(name)) rejected.push({ name, reason: `not allowed for the role ${state.activeRole}` });
+        else if (state.tools.definitionsFor([name], state.tier).length === 0) rejected.push({ name, reason: 'needs a larger model' });
+        else {
+          state.loadedTools.add(name);
+          loaded.push(name);
+        }
+      }
+      return { loaded, rejected };
+    },
+    switchRole(roleName) {
+      const candidates = switchableRoles(state);
+      if (!candidates.includes(roleName) || findRole(state, roleName) === undefined) {
+        return { ok: false, message: `There is no role "${roleName}" for you. Roles you can switch to: ${candidates.join(', ')}.` };
+      }
+      if (roleName === state.activeRole) return { ok: true, message: `You already act as ${roleName}.` };
+      state.activeRole = roleName;
+      return { ok: true, message: `Switched to the role ${roleName}; its tools are offered from your next step.` };
+    },
+    addRole(role) {
+      if (!isValidRole(role)) return { ok: false, message: 'The role needs a name (letters, digits, _ or -), a systemPrompt and allowedTools.' };
+      if (findRole(state, role.name) !== undefined) return { ok: false, message: `A role named ${role.name} already exists.` };
+      state.extraRoles.set(role.name, role);
+      return { ok: true, message: `Added the role ${role.name}; switch_skill can switch to it in this session.` };
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { AbortedError, ToolInputError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { ChatMessage, ToolCall } from '../model/language-model.js';
+import type { PermissionDecision } from '../safety/permission-port.js';
+import type { CallRisk, RiskLevel, ToolContext, ToolRegistry } from '../tools/tool.js';
+import { raceWithAbort } from './abortable.js';
+import type { AgentEvent } from './agent-events.js';
+import { capToolResult } from './cap-tool-result.js';
+import type { PermissionGate } from './permission-gate.js';
+
+export type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+export type ToolCallOutcome = Extract<AgentEvent, { type: 'tool-call-finished' }>['outcome'];
+
+/** One tool call as the model made it (native part or parsed text block). */
+export interface ToolCallRequest {
+  toolCall: ToolCall;
+  input: unknown;
+  inputError?: string;
+}
+
+export interface ToolExecutorOptions {
+  tools: ToolRegistry;
+  permissions: PermissionGate;
+  /** Names of the tools offered this round; anything else is refused. */
+  offeredNames: ReadonlySet<string>;
+  /** The context tools run with; its `signal` is the turn's. */
+  context: ToolContext;
+  requesterId?: string;
+  maxToolResultTokens: number;
+  charsPerToken: number;
+  emit(event: AgentEvent): void;
+  logger: Logger;
+}
+
+/** The tool message for the history and how the call ended. */
+export interface ToolExecution {
+  message: ToolMessage;
+  outcome: ToolCallOutcome;
+}
+
+/** The tool result put in the history for a call cut short by Stop. */
+export const ABORTED_TOOL_RESULT = 'Aborted by the user.';
+
+const firstLine = (text: string): string => text.split('\n', 1)[0]!.slice(0, 200);
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+function formatSize(text: string): string {
+  const bytes = Buffer.byteLength(text);
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+function denialNote(decision: PermissionDecision): string {
+  if (decision.note) return decision.note;
+  return decision.outcome === 'expired' ? 'nobody decided in time (expired)' : 'no reason given';
+}
+
+function denialDisplay(decision: PermissionDecision): string {
+  if (decision.outcome === 'expired') return 'expired';
+  return decision.decidedBy ? `denied by ${decision.decidedBy}` : 'denied';
+}
+
+/**
+ * Runs one tool call through the pipeline: offered? → parsable? → valid? → risk → permission →
+ * execute → cap. Never throws for a tool's failure: every path ends in a tool message the model
+ * reads, and a `tool-call-finished` event.
+ */
+export async function executeToolCall(request: ToolCallRequest, options: ToolExecutorOptions): Promise<ToolExecution> {
+  const { tools, permissions, offeredNames, context, emit, logger } = options;
+  const { toolCall } = request;
+  const started = performance.now();
+  let summary = toolCall.name;
+  let startedEmitted = false;
+
+  const emitStarted = (riskLevel: RiskLevel): void => {
+    startedEmitted = true;
+    emit({ type: 'tool-call-started', toolCall, summary, riskLevel });
+  };
+  const finish = (content: string, outcome: ToolCallOutcome, display: string): ToolExecution => {
+    if (!startedEmitted) emitStarted(tools.schema(toolCall.name)?.riskLevel ?? 'SAFE');
+    emit({ type: 'tool-call-finished', toolCall, summary, outcome, display, durationMs: performance.now() - started });
+    return { message: { role: 'tool', toolCallId: toolCall.id, name: toolCall.name, content }, outcome };
+  };
+
+  if (!offeredNames.has(toolCall.name)) {
+    const available = offeredNames.size > 0 ? [...offeredNames].join(', ') : 'none';
+    return finish(
+      `Error: the tool ${toolCall.name} is not available to you. Available tools: ${available}.`,
+      'refused',
+      'not available',
+    );
+  }
+  if (request.inputError !== undefined || request.input === undefined) {
+    const reason = request.inputError ?? 'no arguments were given';
+    return finish(
+      `Error: the arguments for ${toolCall.name} could not be read (${reason}). Call it again with the arguments as one JSON object matching its parameters.`,
+      'refused',
+      'unreadable arguments',
+    );
+  }
+
+  let input: Record<string, unknown>;
+  try {
+    input = tools.validate(toolCall.name, request.input);
+  } catch (error) {
+    if (!(error instanceof ToolInputError)) {
+      logger.error('tool validation failed unexpectedly', { tool: toolCall.name, error });
+      return finish(`Error: ${errorMessage(error)}`, 'error', firstLine(errorMessage(error)));
+    }
+    return finish(`Error: ${error.message}\nFix the arguments and call ${toolCall.name} again.`, 'refused', 'invalid arguments');
+  }
+
+  try {
+    const risk: CallRisk = await tools.classify(toolCall.name, input, context);
+    const preview = await tools.preview(toolCall.name, input, context);
+    summary = preview.summary;
+    emitStarted(risk.level);
+
+    if (risk.level !== 'SAFE') {
+      const decision = await raceWithAbort(
+        permissions.check(
+          {
+            id: `${context.runId}:${toolCall.id}`,
+            runId: context.runId,
+            toolCallId: toolCall.id,
+            toolName: toolCall.name,
+            riskLevel: risk.level,
+            reason: risk.reason,
+            summary: preview.summary,
+            details: preview.details ?? [],
+            agentName: context.agentName,
+            requesterId: options.requesterId,
+            allowForRun: risk.level === 'RESTRICTED',
+          },
+          context.signal,
+        ),
+        context.signal,
+        logger,
+        'permission check',
+      );
+      if (decision.outcome === 'denied' || decision.outcome === 'expired') {
+        return finish(
+          `Denied by the user: ${denialNote(decision)}. Do not retry the same call; choose another approach or ask.`,
+          'denied',
+          denialDisplay(decision),
+        );
+      }
+    }
+
+    const result = await raceWithAbort(tools.execute(toolCall.name, input, context), context.signal, logger, toolCall.name);
+    const capped = capToolResult(result.output, {
+      toolName: toolCall.name,
+      schema: tools.schema(toolCall.name),
+      maxTokens: options.maxToolResultTokens,
+      charsPerToken: options.charsPerToken,
+    });
+    if (result.isError) return finish(capped.text, 'error', result.display ?? firstLine(result.output));
+    return finish(capped.text, 'ok', result.display ?? formatSize(result.output));
+  } catch (error) {
+    if (error instanceof AbortedError || context.signal.aborted) return finish(ABORTED_TOOL_RESULT, 'aborted', 'stopped');
+    logger.warn('tool call failed', { tool: toolCall.name, error });
+    const message = errorMessage(error);
+    return finish(`Error: ${message}`, 'error', firstLine(message));
+  }
+}

@@ -1,0 +1,159 @@
+import path from 'node:path';
+import { DataFileError } from '../errors.js';
+import type { DataProblem } from './data-problem.js';
+import { readJsonFolder, type JsonDataFile, type JsonFolderContents } from './read-json-folder.js';
+import { checkRosterReferences, type RosterSources } from './roster-references.js';
+import { getRosterValidators, schemaProblems } from './roster-schemas.js';
+import type { Character, Role, Roster, Team, Trait } from './types.js';
+import type { ValidateFunction } from 'ajv';
+
+/** Where to read the roster from, and the tools that exist (the registry's names). */
+export interface LoadRosterOptions {
+  /** Folder holding `roles/`, `traits/`, `characters/` and `teams/`. */
+  rootDirectory: string;
+  knownTools: ReadonlySet<string>;
+  /** Further folders of role files (e.g. roles made at runtime by `create_role`); missing folders are skipped. */
+  extraRoleDirectories?: string[];
+}
+
+const ENTRY_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * Reads and validates every roster file. Collects every problem — invalid JSON, schema errors, broken
+ * references — and throws them together as one `DataFileError`, so a broken roster is fixed in one pass.
+ */
+export async function loadRoster(options: LoadRosterOptions): Promise<Roster> {
+  const root = path.resolve(options.rootDirectory);
+  const validators = await getRosterValidators();
+  const [roleFolder, traitFolder, characterFolder, teamFolder, ...extraRoleFolders] = await Promise.all([
+    readJsonFolder(root, path.join(root, 'roles')),
+    readJsonFolder(root, path.join(root, 'traits')),
+    readJsonFolder(root, path.join(root, 'characters')),
+    readJsonFolder(root, path.join(root, 'teams')),
+    ...(options.extraRoleDirectories ?? []).map((directory) => readJsonFolder(root, path.resolve(root, directory), { optional: true })),
+  ]);
+  const problems: DataProblem[] = [];
+  const roleFiles = mergeRoleFolders([roleFolder, ...extraRoleFolders], problems);
+
+  const roles = buildEntries(roleFiles, validators.role, problems, (file, name): Role =>
+    withoutUndefined({
+      name,
+      displayName: file.displayName,
+      description: file.description,
+      systemPrompt: joinLines(file.systemPrompt),
+      allowedTools: [...file.allowedTools],
+      coreTools: file.coreTools && [...file.coreTools],
+      reasoningEffort: file.reasoningEffort,
+    }),
+  );
+  const traits = buildEntries(collect(traitFolder, problems), validators.trait, problems, (file, name): Trait => ({
+    name,
+    displayName: file.displayName,
+    description: file.description,
+    stylePrompt: joinLines(file.stylePrompt),
+  }));
+  const characters = buildEntries(collect(characterFolder, problems), validators.character, problems, (file, name): Character =>
+    withoutUndefined({
+      name,
+      aiName: file.aiName,
+      displayName: file.displayName,
+      description: file.description,
+      roles: [...file.roles],
+      activeRole: file.activeRole,
+      trait: file.trait,
+      reasoningEffort: file.reasoningEffort,
+      avatar: file.avatar,
+    }),
+  );
+  const teams = buildEntries(collect(teamFolder, problems), validators.team, problems, (file, name): Team =>
+    withoutUndefined({
+      name,
+      displayName: file.displayName,
+      description: file.description,
+      members: [...file.members],
+      mode: file.mode,
+      orchestrator: file.orchestrator,
+      rounds: file.rounds,
+      discussionRounds: file.discussionRounds,
+      voting: file.voting,
+      maxRoundsPerMember: file.maxRoundsPerMember,
+      acceptance: file.acceptance && structuredClone(file.acceptance),
+      stations: file.stations && structuredClone(file.stations),
+    }),
+  );
+
+  const roster: Roster = { roles: roles.entries, traits: traits.entries, characters: characters.entries, teams: teams.entries };
+  const sources: RosterSources = {
+    files: { role: roles.files, trait: traits.files, character: characters.files, team: teams.files },
+    existing: {
+      role: new Set([roleFolder, ...extraRoleFolders].flatMap((folder) => [...folder.names])),
+      trait: traitFolder.names,
+      character: characterFolder.names,
+    },
+  };
+  problems.push(...checkRosterReferences(roster, sources, options.knownTools));
+  if (problems.length > 0) throw new DataFileError(problems);
+  return roster;
+}
+
+function collect(folder: JsonFolderContents, problems: DataProblem[]): JsonDataFile[] {
+  problems.push(...folder.problems);
+  return folder.files;
+}
+
+/** Shipped roles come first; a runtime role may not silently replace one of them or another runtime role. */
+function mergeRoleFolders(folders: JsonFolderContents[], problems: DataProblem[]): JsonDataFile[] {
+  const merged: JsonDataFile[] = [];
+  const definedIn = new Map<string, string>();
+  for (const folder of folders) {
+    problems.push(...folder.problems);
+    for (const file of folder.files) {
+      const earlier = definedIn.get(file.name);
+      if (earlier !== undefined) {
+        problems.push({ file: file.file, field: '/', message: `The role "${file.name}" is already defined in ${earlier}.` });
+        continue;
+      }
+      definedIn.set(file.name, file.file);
+      merged.push(file);
+    }
+  }
+  return merged;
+}
+
+function buildEntries<FileShape extends { name?: string }, Entry>(
+  files: readonly JsonDataFile[],
+  validate: ValidateFunction<FileShape>,
+  problems: DataProblem[],
+  build: (file: FileShape, name: string) => Entry,
+): { entries: Map<string, Entry>; files: Map<string, string> } {
+  const entries = new Map<string, Entry>();
+  const sourceFiles = new Map<string, string>();
+  for (const { file, name, value } of files) {
+    let valid = true;
+    if (!ENTRY_NAME_PATTERN.test(name)) {
+      problems.push({ file, field: '/', message: `The file name "${name}" must be lower case letters, digits and _ (starting with a letter).` });
+      valid = false;
+    }
+    if (!validate(value)) {
+      problems.push(...schemaProblems(file, validate.errors));
+      continue;
+    }
+    if (value.name !== undefined && value.name !== name) {
+      problems.push({ file, field: '/name', message: `"${value.name}" does not match the file name "${name}" (the file name is the id).` });
+      valid = false;
+    }
+    if (!valid) continue;
+    entries.set(name, build(value, name));
+    sourceFiles.set(name, file);
+  }
+  return { entries, files: sourceFiles };
+}
+
+/** Drops keys whose value is undefined, so optional settings that were not written stay absent. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
+
+function joinLines(text: string | string[]): string {
+  return typeof text === 'string' ? text : text.join('\n');
+}

@@ -1,0 +1,154 @@
+import { readFile } from 'node:fs/promises';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ReasoningEffort } from '../model/language-model.js';
+import type { AcceptanceCheck, TeamMode, TeamStation } from './types.js';
+import type { DataProblem } from './data-problem.js';
+
+/** The four kinds of roster file, each with its schema beside this module (`<kind>.schema.json`). */
+export type RosterFileKind = 'role' | 'trait' | 'character' | 'team';
+
+/** Shape of a valid role file (prompts may be written as arrays of lines). */
+export interface RoleFile {
+  name?: string;
+  displayName: string;
+  description: string;
+  systemPrompt: string | string[];
+  allowedTools: string[];
+  coreTools?: string[];
+  reasoningEffort?: ReasoningEffort;
+}
+
+/** Shape of a valid trait file. */
+export interface TraitFile {
+  name?: string;
+  displayName: string;
+  description: string;
+  stylePrompt: string | string[];
+}
+
+/** Shape of a valid character file. */
+export interface CharacterFile {
+  name?: string;
+  aiName: string;
+  displayName: string;
+  description: string;
+  roles: string[];
+  activeRole: string;
+  trait: string;
+  reasoningEffort?: ReasoningEffort;
+  avatar: string;
+}
+
+/** Shape of a valid team file. */
+export interface TeamFile {
+  name?: string;
+  displayName: string;
+  description: string;
+  members: string[];
+  mode: TeamMode;
+  orchestrator?: string;
+  rounds?: number;
+  discussionRounds?: number;
+  voting?: boolean;
+  maxRoundsPerMember?: number;
+  acceptance?: AcceptanceCheck[];
+  stations?: TeamStation[];
+}
+
+/** One compiled validator per file kind. */
+export interface RosterValidators {
+  role: ValidateFunction<RoleFile>;
+  trait: ValidateFunction<TraitFile>;
+  character: ValidateFunction<CharacterFile>;
+  team: ValidateFunction<TeamFile>;
+}
+
+let validatorsPromise: Promise<RosterValidators> | undefined;
+
+/** Compiles the four schemas once per process; later calls share the result. */
+export function getRosterValidators(): Promise<RosterValidators> {
+  validatorsPromise ??= compileValidators().catch((error: unknown) => {
+    validatorsPromise = undefined;
+    throw error;
+  });
+  return validatorsPromise;
+}
+
+async function compileValidators(): Promise<RosterValidators> {
+  const ajv = new Ajv({ allErrors: true, strict: true, discriminator: true, verbose: true });
+  const load = async (kind: RosterFileKind): Promise<Record<string, unknown>> =>
+    JSON.parse(await readFile(new URL(`./${kind}.schema.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  const [role, trait, character, team] = await Promise.all([load('role'), load('trait'), load('character'), load('team')]);
+  return {
+    role: ajv.compile<RoleFile>(role),
+    trait: ajv.compile<TraitFile>(trait),
+    character: ajv.compile<CharacterFile>(character),
+    team: ajv.compile<TeamFile>(team),
+  };
+}
+
+/** Turns ajv's errors into one problem per real mistake, with the JSON pointer of the offending field. */
+export function schemaProblems(file: string, errors: readonly ErrorObject[] | null | undefined): DataProblem[] {
+  const all = errors ?? [];
+  // Alternatives (anyOf) report every branch's failure; keep only the summary, worded from the schema's description.
+  const alternatives = all.filter((error) => error.keyword === 'anyOf').map((error) => `${error.schemaPath}/`);
+  const problems: DataProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of all) {
+    if (alternatives.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
+    const problem = { file, ...describeError(error) };
+    const key = `${problem.field}\u0000${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+function describeError(error: ErrorObject): { field: string; message: string } {
+  const at = error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  const description = schemaDescription(error.parentSchema);
+  switch (error.keyword) {
+    case 'required':
+      return { field: `${at}/${String(params.missingProperty)}`, message: 'is required.' };
+    case 'additionalProperties':
+      return { field: `${at}/${String(params.additionalProperty)}`, message: 'is not a known field.' };
+    case 'enum':
+      return { field: at || '/', message: `must be one of: ${formatList(params.allowedValues)}.` };
+    case 'const':
+      return { field: at || '/', message: `must be ${JSON.stringify(params.allowedValue)}.` };
+    case 'discriminator':
+      return {
+        field: `${at}/${String(params.tag)}`,
+        message: `must be one of: ${formatList(discriminatorValues(error.parentSchema))}.`,
+      };
+    case 'pattern':
+    case 'anyOf':
+      if (description) return { field: at || '/', message: `must be ${description}.` };
+      break;
+    default:
+      break;
+  }
+  return { field: at || '/', message: `${error.message ?? 'is invalid'}.` };
+}
+
+function schemaDescription(schema: unknown): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const description = (schema as { description?: unknown }).description;
+  return typeof description === 'string' ? description : undefined;
+}
+
+function discriminatorValues(schema: unknown): unknown[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const branches = (schema as { oneOf?: unknown }).oneOf;
+  if (!Array.isArray(branches)) return [];
+  return branches.map((branch: unknown) => {
+    const properties = (branch as { properties?: Record<string, { const?: unknown }> }).properties;
+    return properties?.type?.const;
+  });
+}
+
+function formatList(values: unknown): string {
+  return Array.isArray(values) ? values.map((value) => String(value)).join(', ') : String(values);
+}

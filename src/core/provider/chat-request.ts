@@ -1,0 +1,77 @@
+/**
+ * Translation of our `ModelRequest` into an OpenAI `chat.completions` streaming body. Kept apart
+ * from the transport so the wire format can be checked without a server.
+ */
+import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatMessage, ModelRequest } from '../model/language-model.js';
+
+/** Sampling parameters that some OpenAI-compatible servers reject; dropped once a server says so. */
+export const DROPPABLE_PARAMETERS = ['top_k', 'min_p', 'repetition_penalty', 'reasoning_effort'] as const;
+export type DroppableParameter = (typeof DROPPABLE_PARAMETERS)[number];
+
+/** Maps our messages to OpenAI's: assistant `tool_calls` of type function, tool `tool_call_id`. */
+export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((message): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case 'system':
+        return { role: 'system', content: message.content };
+      case 'user':
+        return message.name ? { role: 'user', content: message.content, name: message.name } : { role: 'user', content: message.content };
+      case 'assistant': {
+        const toolCalls = message.toolCalls ?? [];
+        if (toolCalls.length === 0) return { role: 'assistant', content: message.content };
+        return {
+          role: 'assistant',
+          // The API allows null content beside tool calls; an empty string confuses some templates.
+          content: message.content === '' ? null : message.content,
+          tool_calls: toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        };
+      }
+      case 'tool':
+        return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    }
+  });
+}
+
+export interface BuildBodyInput {
+  modelId: string;
+  request: ModelRequest;
+  samplingDefaults: Record<string, unknown>;
+  dropped: ReadonlySet<string>;
+}
+
+/**
+ * The streaming request body. Request values win over the sampling defaults; parameters the server
+ * rejected earlier are left out.
+ */
+export function buildChatBody({ modelId, request, samplingDefaults, dropped }: BuildBodyInput): ChatCompletionCreateParamsStreaming {
+  const extra: Record<string, unknown> = { ...samplingDefaults };
+  if (request.temperature !== undefined) extra.temperature = request.temperature;
+  if (request.maxOutputTokens !== undefined) extra.max_tokens = request.maxOutputTokens;
+  if (request.effort !== undefined) extra.reasoning_effort = request.effort;
+  for (const name of dropped) delete extra[name];
+  const body: Record<string, unknown> = {
+    ...extra,
+    model: modelId,
+    messages: toOpenAIMessages(request.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+  }
+  // The SDK's types know OpenAI's parameters only; local servers accept more (top_k, min_p…).
+  return body as unknown as ChatCompletionCreateParamsStreaming;
+}
+
+/** The droppable parameter a 400 answer names, among those this body actually sent. */
+export function findRejectedParameter(errorText: string, body: Record<string, unknown>): DroppableParameter | undefined {
+  return DROPPABLE_PARAMETERS.find((name) => name in body && new RegExp(`(^|[^a-z_])${name}($|[^a-z_])`, 'i').test(errorText));
+}

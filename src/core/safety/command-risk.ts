@@ -1,0 +1,194 @@
+/**
+ * The command classifier (design §5 "Risk", §6.8). Conservative by construction: a line is SAFE
+ * or RESTRICTED only when it is one known program with literal arguments that stay inside the
+ * workspace; everything else is DANGEROUS and always asks a person.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CallRisk, RiskLevel } from '../tools/tool.js';
+import { DANGEROUS_PROGRAM_REASONS, PROGRAM_RULES, type ProgramRule } from './command-rules.js';
+import { isInside, realpathAllowMissingSync } from './real-path.js';
+import { lexShellCommand, type ShellWord } from './shell-lexer.js';
+
+/** Where the command would run. */
+export interface CommandLocation {
+  workspaceRoot: string;
+  /** Working directory, absolute or relative to the root (default: the root). */
+  cwd?: string;
+}
+
+interface PathContext {
+  root: string;
+  realRoot: string;
+  cwd: string;
+}
+
+const RANK: Readonly<Record<RiskLevel, number>> = { SAFE: 0, RESTRICTED: 1, DANGEROUS: 2 };
+const dangerous = (reason: string): CallRisk => ({ level: 'DANGEROUS', reason });
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+function realRootOf(root: string): string {
+  try {
+    return fs.realpathSync(root);
+  } catch (error) {
+    // A workspace that does not exist yet has no symlinks to follow; judge it by its name.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return root;
+    throw error;
+  }
+}
+
+/** Why `text`, used as a path from the command's cwd, lands outside the workspace; undefined when inside. */
+function outsideReason(text: string, context: PathContext): string | undefined {
+  if (text === '') return undefined;
+  const lexical = path.resolve(context.cwd, text);
+  const outside = `It refers to "${text}", which is outside the workspace.`;
+  if (!isInside(context.root, lexical) && !isInside(context.realRoot, lexical)) return outside;
+  try {
+    if (!isInside(context.realRoot, realpathAllowMissingSync(lexical))) return `"${text}" leads outside the workspace through a symbolic link.`;
+  } catch {
+    return `"${text}" cannot be resolved safely (symbolic link loop or unreadable folder).`;
+  }
+  return undefined;
+}
+
+/** Glob and brace expansion can reach paths the literal text does not show. */
+function expansionReason(word: ShellWord): string | undefined {
+  if (word.hasBraceExpansion) return 'It uses brace expansion (`{a,b}`), so the real arguments are not shown.';
+  if (!word.hasGlob) return undefined;
+  if (path.isAbsolute(word.text)) return 'It expands a wildcard in an absolute path, outside the workspace.';
+  for (const segment of word.text.split('/')) {
+    if (segment === '..') return 'It expands a wildcard next to `..`, which may leave the workspace.';
+    if (/[*?[]/.test(segment) && /^[.[]/.test(segment)) return 'Its wildcard may match `..`, which leaves the workspace.';
+  }
+  return undefined;
+}
+
+function flagName(word: string): string {
+  const equals = word.indexOf('=');
+  return equals === -1 ? word : word.slice(0, equals);
+}
+
+/** Whether `word` sets `flag`: exactly, as `--flag=…`, as an abbreviation of a long flag, or inside a short cluster. */
+function matchesFlag(word: string, flag: string): boolean {
+  const name = flagName(word);
+  if (name === flag) return true;
+  if (flag.startsWith('--')) return name.startsWith('--') && name.length >= 4 && flag.startsWith(name);
+  if (flag.length === 2 && /^-[A-Za-z]{2,}/.test(word) && !word.startsWith('--')) return word.includes(flag[1] as string);
+  return false;
+}
+
+function findFlag<T>(word: string, flags: Readonly<Record<string, T>> | undefined): T | undefined {
+  if (!flags) return undefined;
+  for (const [flag, value] of Object.entries(flags)) if (matchesFlag(word, flag)) return value;
+  return undefined;
+}
+
+/** The value an option word carries itself (`--out=x` → `x`, `-C..` → `..`), to check like a path. */
+function attachedValue(word: string): string | undefined {
+  const equals = word.indexOf('=');
+  if (equals !== -1) return word.slice(equals + 1);
+  if (!word.startsWith('--') && word.length > 2) return word.slice(2);
+  return undefined;
+}
+
+function evaluate(command: string, rule: ProgramRule, args: readonly ShellWord[], context: PathContext): CallRisk {
+  for (const variant of rule.variants ?? []) {
+    if (variant.prefix.every((part, index) => args[index]?.text === part)) {
+      return evaluate(`${command} ${variant.prefix.join(' ')}`, variant.rule, args.slice(variant.prefix.length), context);
+    }
+  }
+  if (rule.subcommands) {
+    const first = args[0];
+    if (!first) return dangerous(`\`${command}\` without a subcommand is not one TSUKA knows.`);
+    if (first.text.startsWith('-')) {
+      const reasons = rule.globalOptionReasons ?? {};
+      return dangerous(findFlag(first.text, reasons) ?? own(reasons, '*') ?? rule.reason);
+    }
+    const subRule = own(rule.subcommands, first.text);
+    if (!subRule) return dangerous(`\`${command} ${first.text}\` is not a command TSUKA knows to be harmless.`);
+    return evaluate(`${command} ${first.text}`, subRule, args.slice(1), context);
+  }
+  if (rule.level === 'DANGEROUS') return dangerous(rule.reason);
+
+  const checkPaths = rule.checkPaths ?? true;
+  let level = rule.level;
+  let patternGiven = false;
+  let endOfOptions = false;
+  const positionals: ShellWord[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const word = args[index] as ShellWord;
+    const text = word.text;
+    if (!endOfOptions && text === '--') {
+      endOfOptions = true;
+      continue;
+    }
+    if (endOfOptions || !text.startsWith('-') || text === '-') {
+      positionals.push(word);
+      continue;
+    }
+    const danger = findFlag(text, rule.dangerousFlags);
+    if (danger) return dangerous(danger);
+    if (rule.restrictedFlags?.some((flag) => matchesFlag(text, flag))) level = RANK[level] < RANK.RESTRICTED ? 'RESTRICTED' : level;
+    if (rule.patternFlags?.some((flag) => matchesFlag(text, flag))) patternGiven = true;
+    if (rule.textValueFlags?.includes(text)) {
+      index += 1;
+      continue;
+    }
+    const value = attachedValue(text);
+    if (checkPaths && value !== undefined) {
+      const reason = outsideReason(value, context);
+      if (reason) return dangerous(reason);
+    }
+  }
+  if (rule.requiresPositional && positionals.length === 0) return dangerous(rule.requiresPositional);
+  if (rule.positionalsAreRestricted && positionals.length > 0 && level === 'SAFE') level = 'RESTRICTED';
+  const pathArguments = rule.patternFirst && !patternGiven ? positionals.slice(1) : positionals;
+  if (checkPaths) {
+    for (const word of pathArguments) {
+      const reason = outsideReason(word.text, context);
+      if (reason) return dangerous(reason);
+    }
+  }
+  const reason = level === rule.level ? rule.reason : `\`${command}\` with these arguments changes the repository or workspace.`;
+  return { level, reason };
+}
+
+/**
+ * Classifies one command line for `execute_command`. SAFE: read-only inspection of workspace
+ * paths; RESTRICTED: builds, tests and ordinary workspace changes; DANGEROUS: everything else,
+ * including any shell operator, expansion, unknown program or path outside the workspace.
+ */
+export function classifyCommand(command: string, options: CommandLocation): CallRisk {
+  if (command.trim() === '') return dangerous('The command is empty.');
+  const lexed = lexShellCommand(command);
+  if (!lexed.ok) return dangerous(lexed.reason);
+  const [program, ...args] = lexed.words;
+  if (!program) return dangerous('The command is empty.');
+
+  const root = path.resolve(options.workspaceRoot);
+  let realRoot: string;
+  try {
+    realRoot = realRootOf(root);
+  } catch {
+    return dangerous('The workspace folder cannot be resolved, so nothing can be proven safe.');
+  }
+  const context: PathContext = { root, realRoot, cwd: path.resolve(root, options.cwd ?? '.') };
+  if (outsideReason(context.cwd, context)) return dangerous('The working directory is outside the workspace.');
+
+  for (const word of lexed.words) {
+    const reason = expansionReason(word);
+    if (reason) return dangerous(reason);
+  }
+  if (!program.quoted && ASSIGNMENT.test(program.text)) return dangerous('It sets environment variables for the command.');
+  if (program.text.includes('/')) return dangerous('It runs a program by its path, which TSUKA cannot vouch for.');
+
+  const rule = own(PROGRAM_RULES, program.text);
+  if (rule) return evaluate(program.text, rule, args, context);
+  const knownDanger = own(DANGEROUS_PROGRAM_REASONS, program.text);
+  if (knownDanger) return dangerous(`\`${program.text}\`: ${knownDanger}`);
+  return dangerous(`\`${program.text}\` is not a command TSUKA knows, so it is treated as dangerous.`);
+}

@@ -1,0 +1,137 @@
+/**
+ * Permission policy in front of the permission port (design §2.2, §6.7, §6.12): fail closed,
+ * "approve for this run" per run and per tool and only for RESTRICTED, and one open question per
+ * run at a time so that prompts in a thread arrive in the order the calls were made.
+ */
+import type { Logger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import type { PermissionDecision, PermissionOutcome, PermissionPrompt, PermissionRequest } from './permission-port.js';
+
+export interface PermissionManagerOptions {
+  prompt?: PermissionPrompt;
+  logger?: Logger;
+}
+
+/** The core's single way to ask before a non-SAFE tool call. Never approves on error. */
+export interface PermissionManager {
+  check(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
+  /** Tools approved for the rest of `runId` (sorted). */
+  approvedForRun(runId: string): string[];
+  /** Forgets the run's approvals (call when the run ends). */
+  clearRun(runId: string): void;
+  setPrompt(prompt: PermissionPrompt | undefined): void;
+}
+
+export const NO_PROMPT_NOTE = 'No one can approve this here, so it was denied (fail closed).';
+const ABORTED_NOTE = 'The run was stopped before anyone decided, so it was denied.';
+const PROMPT_FAILED_NOTE = 'Asking for approval failed, so it was denied (fail closed).';
+const INVALID_DECISION_NOTE = 'The approval answer was not understood, so it was denied (fail closed).';
+const EXPIRED_NOTE = 'No one decided in time, so it was denied.';
+const OUTCOMES: ReadonlySet<PermissionOutcome> = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
+
+function abortPromise(signal: AbortSignal): { promise: Promise<'aborted'>; dispose(): void } {
+  let onAbort: () => void = () => undefined;
+  const promise = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+}
+
+function isDecision(value: unknown): value is PermissionDecision {
+  if (typeof value !== 'object' || value === null) return false;
+  const outcome = (value as { outcome?: unknown }).outcome;
+  return typeof outcome === 'string' && OUTCOMES.has(outcome as PermissionOutcome);
+}
+
+/** Creates the manager; without a prompt every check is denied. */
+export function createPermissionManager(options: PermissionManagerOptions = {}): PermissionManager {
+  const logger = options.logger ?? silentLogger;
+  let prompt = options.prompt;
+  const approvals = new Map<string, Set<string>>();
+  /** Per run: settles when the last queued check has finished with the prompt. */
+  const queues = new Map<string, Promise<void>>();
+
+  const isApprovedForRun = (request: PermissionRequest): boolean =>
+    request.riskLevel === 'RESTRICTED' && (approvals.get(request.runId)?.has(request.toolName) ?? false);
+
+  async function ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
+    if (signal.aborted) return { outcome: 'denied', note: ABORTED_NOTE };
+    if (isApprovedForRun(request)) return { outcome: 'approved', note: 'Approved earlier for this run.' };
+    const current = prompt;
+    if (!current) return { outcome: 'denied', note: NO_PROMPT_NOTE };
+
+    const restricted = request.riskLevel === 'RESTRICTED';
+    const abort = abortPromise(signal);
+    let answer: unknown;
+    try {
+      answer = await Promise.race([current.ask({ ...request, allowForRun: restricted }, signal), abort.promise]);
+    } catch (error) {
+      logger.warn('permission prompt failed; denying', { requestId: request.id, toolName: request.toolName, error });
+      return { outcome: 'denied', note: PROMPT_FAILED_NOTE };
+    } finally {
+      abort.dispose();
+    }
+    if (answer === 'aborted') return { outcome: 'denied', note: ABORTED_NOTE };
+    if (!isDecision(answer)) {
+      logger.warn('permission prompt returned an invalid decision; denying', { requestId: request.id, answer });
+      return { outcome: 'denied', note: INVALID_DECISION_NOTE };
+    }
+    // A late abort wins over an approval that raced it.
+    if (signal.aborted) return { outcome: 'denied', note: ABORTED_NOTE };
+
+    const decision: PermissionDecision = { outcome: answer.outcome };
+    if (typeof answer.decidedBy === 'string') decision.decidedBy = answer.decidedBy;
+    if (typeof answer.note === 'string') decision.note = answer.note;
+    if (decision.outcome === 'approved-for-run') {
+      if (restricted) {
+        const tools = approvals.get(request.runId) ?? new Set<string>();
+        tools.add(request.toolName);
+        approvals.set(request.runId, tools);
+      } else {
+        decision.outcome = 'approved';
+      }
+    }
+    if (decision.outcome === 'expired') decision.note ??= EXPIRED_NOTE;
+    logger.info('permission decided', { requestId: request.id, runId: request.runId, toolName: request.toolName, outcome: decision.outcome, decidedBy: decision.decidedBy });
+    return decision;
+  }
+
+  async function check(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
+    if (isApprovedForRun(request)) return { outcome: 'approved', note: 'Approved earlier for this run.' };
+    if (!prompt) return { outcome: 'denied', note: NO_PROMPT_NOTE };
+
+    const previous = queues.get(request.runId) ?? Promise.resolve();
+    let release: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = previous.then(() => done);
+    queues.set(request.runId, tail);
+
+    const abort = abortPromise(signal);
+    try {
+      const turn = await Promise.race([previous.then(() => 'turn' as const), abort.promise]);
+      if (turn === 'aborted') return { outcome: 'denied', note: ABORTED_NOTE };
+      return await ask(request, signal);
+    } finally {
+      abort.dispose();
+      release();
+      if (queues.get(request.runId) === tail) void tail.then(() => {
+        if (queues.get(request.runId) === tail) queues.delete(request.runId);
+      });
+    }
+  }
+
+  return {
+    check,
+    approvedForRun: (runId) => [...(approvals.get(runId) ?? [])].sort(),
+    clearRun: (runId) => {
+      approvals.delete(runId);
+    },
+    setPrompt: (next) => {
+      prompt = next;
+    },
+  };
+}

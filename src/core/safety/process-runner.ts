@@ -1,0 +1,147 @@
+/**
+ * Runs one shell command in its own process group so that a timeout, the Stop button or the end
+ * of the shell can take down the whole tree it started (design §6.11), not just `/bin/sh`.
+ */
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { TsukaError } from '../errors.js';
+import { createOutputCollector } from './output-collector.js';
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 200_000;
+/** How long a process group gets between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 2_000;
+/** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
+const PIPE_CLOSE_GRACE_MS = 1_000;
+
+export interface RunCommandOptions {
+  command: string;
+  cwd: string;
+  /** Should come from `createChildEnv`: the child sees exactly this. */
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Cap on collected output; head and tail are kept (default 200 000). */
+  maxOutputBytes?: number;
+}
+
+/** How a command ended. A non-zero exit is a result, not an error. */
+export interface CommandResult {
+  exitCode: number | null;
+  signalName: string | null;
+  /** stdout and stderr interleaved in arrival order. */
+  output: string;
+  truncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+}
+
+function isGone(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ESRCH';
+}
+
+/** Sends `signalName` to the whole process group; false when the group no longer exists. */
+function signalGroup(pid: number, signalName: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signalName);
+    return true;
+  } catch (error) {
+    if (isGone(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Runs `/bin/sh -c command`. Resolves when the output pipes close; rejects only when the shell
+ * cannot be started (e.g. a missing cwd).
+ */
+export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
+  const started = performance.now();
+  const collector = createOutputCollector(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+
+  if (options.signal?.aborted) {
+    return Promise.resolve({ exitCode: null, signalName: null, output: '', truncated: false, timedOut: false, aborted: true, durationMs: 0 });
+  }
+
+  return new Promise<CommandResult>((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let timedOut = false;
+    let aborted = false;
+    let killing = false;
+    let settled = false;
+    let exitCode: number | null = null;
+    let signalName: string | null = null;
+
+    // Kill-phase timers are unref'd and left running after `close`: a process that ignored
+    // SIGTERM but closed its pipes must still get SIGKILL.
+    const later = (ms: number, action: () => void): NodeJS.Timeout => {
+      const timer = setTimeout(action, ms);
+      timer.unref();
+      return timer;
+    };
+
+    const killTree = (): void => {
+      const pid = child.pid;
+      if (killing || pid === undefined) return;
+      killing = true;
+      if (!signalGroup(pid, 'SIGTERM')) return;
+      later(KILL_GRACE_MS, () => {
+        if (signalGroup(pid, 0)) signalGroup(pid, 'SIGKILL');
+        // Something that left the group may still hold our pipes; stop waiting for it.
+        later(PIPE_CLOSE_GRACE_MS, () => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        });
+      });
+    };
+
+    const onAbort = (): void => {
+      aborted = true;
+      killTree();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timeoutTimer = later(options.timeoutMs, () => {
+      timedOut = true;
+      killTree();
+    });
+
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timeoutTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+
+    child.stdout?.on('data', (chunk: Buffer) => collector.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => collector.push(chunk));
+
+    child.on('error', (error) => {
+      if (!settle()) return;
+      reject(new TsukaError('command_start_failed', `The command could not be started in "${options.cwd}".`, { cause: error }));
+    });
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      signalName = signal;
+      // Background jobs the command left behind must not outlive it (nothing could stop them later).
+      killTree();
+    });
+    child.on('close', () => {
+      if (!settle()) return;
+      resolve({
+        exitCode,
+        signalName,
+        output: collector.text(),
+        truncated: collector.truncated,
+        timedOut,
+        aborted,
+        durationMs: Math.round(performance.now() - started),
+      });
+    });
+  });
+}

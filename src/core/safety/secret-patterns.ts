@@ -1,0 +1,67 @@
+/**
+ * What a secret looks like, by name and by shape. Shared by the child-environment scrubber
+ * (which drops such variables) and the masker (which hides their values in text).
+ */
+
+/** Variables the bot itself needs and no child process ever should see. */
+const BOT_SECRET_NAMES: readonly RegExp[] = [
+  /^SLACK_/,
+  /^DISCORD_/,
+  /^TSUKA_.*_(KEY|TOKEN|SECRET)$/,
+  /^OPENROUTER_API_KEY$/,
+];
+
+/** Name fragments that mark a variable as a secret (matched on the upper-cased name). */
+const SECRET_NAME_PATTERNS: readonly RegExp[] = [
+  /TOKEN/,
+  /SECRET/,
+  /PASSWORD/,
+  /PASSWD/,
+  /PASSPHRASE/,
+  /(^|_)PASS$/,
+  /API_?KEY/,
+  /_KEYS?$/,
+  /(^|_)KEY(_|$)/,
+  /PRIVATE/,
+  /CREDENTIAL/,
+  /COOKIE/,
+  /WEBHOOK/,
+  /(^|_)DSN$/,
+  // AUTH, OAUTH, AUTHORIZATION, AUTH_TOKEN… but not GIT_AUTHOR_NAME.
+  /(^|_)O?AUTH(?!ORS?(_|$))/,
+  /^AWS_/,
+  /^NPM_TOKEN$/,
+  /^GITHUB_TOKEN$/,
+];
+
+/** Whether a variable's NAME says it holds a secret (`*TOKEN*`, `*_KEY`, `AWS_*`, `SLACK_*`…). */
+export function isSecretName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return BOT_SECRET_NAMES.some((pattern) => pattern.test(upper)) || SECRET_NAME_PATTERNS.some((pattern) => pattern.test(upper));
+}
+
+/**
+ * Well-known token shapes, as regex sources without flags. Each is anchored on a prefix or a
+ * boundary so that scanning a long run of word characters stays linear.
+ */
+export const SECRET_SHAPE_SOURCES: readonly string[] = [
+  String.raw`\bxox[abeoprs]-[A-Za-z0-9-]{6,}`,
+  String.raw`\bxapp-[A-Za-z0-9-]{6,}`,
+  String.raw`\bsk-[A-Za-z0-9_-]{20,}`,
+  String.raw`\bgh[pousr]_[A-Za-z0-9]{20,}`,
+  String.raw`\bgithub_pat_[A-Za-z0-9_]{20,}`,
+  String.raw`\bAKIA[0-9A-Z]{16}\b`,
+  String.raw`\beyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}`,
+  String.raw`(?<![\w-])[\w-]{24,}\.[\w-]{6}\.[\w-]{27,}`,
+  String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,
+  String.raw`(?<=\b[Bb]earer\s+)[A-Za-z0-9\-._~+/]{16,}=*`,
+  // The password of a URL with credentials: scheme://user:PASSWORD@host
+  String.raw`(?<=\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]+:)[^\s/@]+(?=@)`,
+];
+
+const SECRET_SHAPE = new RegExp(SECRET_SHAPE_SOURCES.join('|'));
+
+/** Whether a VALUE looks like a token or carries credentials (so it is dropped even under a bland name). */
+export function looksLikeSecretValue(value: string): boolean {
+  return SECRET_SHAPE.test(value);
+}

@@ -1,0 +1,112 @@
+/**
+ * Runs and their event logs. A record lives under its id in `runs`; each event is its own entry in
+ * `run-events` under `<run>:<seq>`, so an append writes one row whatever the log's length, and it
+ * is written before `appendEvent` resolves (callers post to chat after that). One process appends
+ * to a given run (the one running it): the next seq is kept in memory after the first append.
+ */
+import { randomBytes } from 'node:crypto';
+import { StoreError } from '../errors.js';
+import { createKeyedMutex } from './keyed-mutex.js';
+import type { Store } from './open-store.js';
+import type { RunEvent, RunEventInput, RunRecord, RunStatus } from './run-types.js';
+
+const SEQ_DIGITS = 9;
+
+export interface RunStore {
+  create(record: Omit<RunRecord, 'id' | 'status' | 'createdAt'> & Partial<Pick<RunRecord, 'id' | 'status' | 'createdAt'>>): Promise<RunRecord>;
+  get(id: string): Promise<RunRecord | undefined>;
+  /** Read-modify-write of a record, serialized per run; throws `StoreError` for an unknown run. */
+  update(id: string, fn: (record: RunRecord) => RunRecord): Promise<RunRecord>;
+  appendEvent(runId: string, event: RunEventInput): Promise<RunEvent>;
+  events(runId: string): Promise<RunEvent[]>;
+  /** Newest first. */
+  list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
+  /** Marks every `running` run `interrupted` (with a status event) and returns them. */
+  markInterruptedRunning(note?: string): Promise<RunRecord[]>;
+}
+
+function newRunId(now: number): string {
+  return `run-${now.toString(36)}-${randomBytes(3).toString('hex')}`;
+}
+
+const eventPrefix = (runId: string): string => `${encodeURIComponent(runId)}:`;
+const eventKey = (runId: string, seq: number): string => eventPrefix(runId) + String(seq).padStart(SEQ_DIGITS, '0');
+
+/** Creates the run store over `store`'s `runs` and `run-events` namespaces. */
+export function createRunStore(store: Store, options: { now?: () => number } = {}): RunStore {
+  const now = options.now ?? Date.now;
+  const records = store.namespace<RunRecord>('runs');
+  const log = store.namespace<RunEvent>('run-events');
+  const appendLock = createKeyedMutex();
+  // Next seq per run, learned from the stored log the first time this process appends to the run.
+  const nextSeq = new Map<string, number>();
+
+  async function lastStoredSeq(runId: string): Promise<number> {
+    let last = 0;
+    for await (const [, event] of log.entries(eventPrefix(runId))) last = Math.max(last, event.seq);
+    return last;
+  }
+
+  async function appendEvent(runId: string, input: RunEventInput): Promise<RunEvent> {
+    return appendLock.run(runId, async () => {
+      let seq = nextSeq.get(runId);
+      if (seq === undefined) seq = (await lastStoredSeq(runId)) + 1;
+      const event = { ...input, seq, at: now() } as RunEvent;
+      await log.set(eventKey(runId, seq), event);
+      nextSeq.set(runId, seq + 1);
+      return event;
+    });
+  }
+
+  async function update(id: string, fn: (record: RunRecord) => RunRecord): Promise<RunRecord> {
+    return records.update(id, (current) => {
+      if (!current) throw new StoreError(`Unknown run "${id}".`);
+      return fn(current);
+    });
+  }
+
+  async function list(listOptions: { limit?: number; status?: RunStatus } = {}): Promise<RunRecord[]> {
+    const found: RunRecord[] = [];
+    for await (const [, record] of records.entries()) {
+      if (!listOptions.status || record.status === listOptions.status) found.push(record);
+    }
+    found.sort((a, b) => b.createdAt - a.createdAt);
+    return listOptions.limit === undefined ? found : found.slice(0, listOptions.limit);
+  }
+
+  return {
+    async create(input) {
+      const createdAt = input.createdAt ?? now();
+      const record: RunRecord = { ...input, id: input.id ?? newRunId(createdAt), status: input.status ?? 'running', createdAt };
+      const stored = await records.update(record.id, (current) => {
+        if (current) throw new StoreError(`A run with id "${record.id}" already exists.`);
+        return record;
+      });
+      return stored;
+    },
+    get: (id) => records.get(id),
+    update,
+    appendEvent,
+    async events(runId) {
+      const found: RunEvent[] = [];
+      for await (const [, event] of log.entries(eventPrefix(runId))) found.push(event);
+      return found;
+    },
+    list,
+    async markInterruptedRunning(note = 'The bot restarted while this run was in progress.') {
+      const interrupted: RunRecord[] = [];
+      for (const running of await list({ status: 'running' })) {
+        let changed = false;
+        const record = await update(running.id, (current) => {
+          if (current.status !== 'running') return current;
+          changed = true;
+          return { ...current, status: 'interrupted', endedAt: now() };
+        });
+        if (!changed) continue;
+        await appendEvent(record.id, { type: 'status', status: 'interrupted', note });
+        interrupted.push(record);
+      }
+      return interrupted;
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ToolInputError, TsukaError, toTsukaError } from '../errors.js';
+import { type Logger, silentLogger } from '../logger.js';
+import type { ToolDefinition } from '../model/language-model.js';
+import type { CallPreview, CallRisk, ModelTier, ToolContext, ToolImplementation, ToolRegistry, ToolResult, ToolSchema } from './tool.js';
+import { describeInputErrors } from './tool-input-message.js';
+
+const addFormats = addFormatsModule.default;
+const TIER_RANK: Record<ModelTier, number> = { SMALL: 0, MEDIUM: 1, LARGE: 2 };
+
+/**
+ * An implementation of any input type. The generic is erased here on purpose: the registry
+ * validates every input against the tool's schema before the implementation sees it.
+ */
+export type AnyToolImplementation = ToolImplementation<any>;
+
+export interface ToolRegistryOptions {
+  schemas: Map<string, ToolSchema>;
+  implementations: readonly AnyToolImplementation[];
+  /** Tools switched off by configuration (e.g. `create_tool`): their schemas are ignored. */
+  disabledTools?: Iterable<string>;
+  logger?: Logger;
+}
+
+/**
+ * Joins schemas and implementations (a missing half on either side fails at creation),
+ * compiles one validator per tool, and runs tools so that errors become results and every
+ * output is masked.
+ */
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const logger = options.logger ?? silentLogger;
+  const disabled = new Set(options.disabledTools ?? []);
+  const schemas = new Map([...options.schemas].filter(([name]) => !disabled.has(name)));
+  const implementations = new Map<string, AnyToolImplementation>();
+  const duplicates: string[] = [];
+  for (const implementation of options.implementations) {
+    if (implementations.has(implementation.name)) duplicates.push(implementation.name);
+    implementations.set(implementation.name, implementation);
+  }
+  const withoutImplementation = [...schemas.keys()].filter((name) => !implementations.has(name));
+  const withoutSchema = [...implementations.keys()].filter((name) => !schemas.has(name));
+  const mismatches = [
+    duplicates.length > 0 ? `implemented twice: ${duplicates.join(', ')}` : '',
+    withoutImplementation.length > 0 ? `schemas without an implementation: ${withoutImplementation.join(', ')}` : '',
+    withoutSchema.length > 0 ? `implementations without a schema: ${withoutSchema.join(', ')}` : '',
+  ].filter(Boolean);
+  if (mismatches.length > 0) {
+    throw new TsukaError('tool_registry_invalid', `The tool registry does not line up: ${mismatches.join('; ')}.`);
+  }
+
+  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: true, strict: false });
+  addFormats(ajv);
+  const validators = new Map<string, ValidateFunction>();
+  for (const [name, schema] of schemas) validators.set(name, ajv.compile(schema.parameters));
+  const names = [...schemas.keys()].sort();
+
+  const requireTool = (name: string): { schema: ToolSchema; implementation: AnyToolImplementation } => {
+    const schema = schemas.get(name);
+    const implementation = implementations.get(name);
+    if (!schema || !implementation) {
+      throw new ToolInputError(name, `Unknown tool "${name}". Tools that exist: ${names.join(', ')}.`);
+    }
+    return { schema, implementation };
+  };
+
+  return {
+    has: (name) => schemas.has(name),
+    schema: (name) => schemas.get(name),
+    names: () => [...names],
+
+    definitionsFor(requested: Iterable<string>, tier: ModelTier): ToolDefinition[] {
+      const definitions: ToolDefinition[] = [];
+      for (const name of new Set(requested)) {
+        const schema = schemas.get(name);
+        if (!schema || TIER_RANK[schema.requiredTier] > TIER_RANK[tier]) continue;
+        definitions.push({ name, description: schema.description, parameters: schema.parameters });
+      }
+      return definitions;
+    },
+
+    validate(name: string, input: unknown): Record<string, unknown> {
+      const { schema } = requireTool(name);
+      const validator = validators.get(name) as ValidateFunction;
+      // A copy, because useDefaults fills defaults in place and the caller's object is the model's.
+      let candidate: unknown;
+      try {
+        candidate = input === undefined ? {} : structuredClone(input);
+      } catch (error) {
+        throw new ToolInputError(name, `Invalid arguments for ${name}: they are not plain JSON data.`, { cause: error });
+      }
+      if (!validator(candidate)) throw new ToolInputError(name, describeInputErrors(schema, validator.errors ?? [], candidate));
+      return candidate as Record<string, unknown>;
+    },
+
+    async classify(name: string, input: Record<string, unknown>, context: ToolContext): Promise<CallRisk> {
+      const { schema, implementation } = requireTool(name);
+      if (!implementation.classify) return { level: schema.riskLevel, reason: `${name} is ${schema.riskLevel} by its schema` };
+      try {
+        return await implementation.classify(input, context);
+      } catch (error) {
+        // Fail closed: if the risk cannot be worked out, a person decides.
+        logger.warn('tool classify failed', { tool: name, error: describeError(error) });
+        return { level: 'DANGEROUS', reason: `the risk could not be determined (${describeError(error)})` };
+      }
+    },
+
+    async preview(name: string, input: Record<string, unknown>, context: ToolContext): Promise<CallPreview> {
+      const { implementation } = requireTool(name);
+      let preview: CallPreview;
+      try {
+        preview = await implementation.preview(input, context);
+      } catch (error) {
+        logger.warn('tool preview failed', { tool: name, error: describeError(error) });
+        preview = { summary: name, details: [`(no preview: ${describeError(error)})`] };
+      }
+      return {
+        summary: context.maskSecrets(preview.summary),
+        ...(preview.details ? { details: preview.details.map((line) => context.maskSecrets(line)) } : {}),
+      };
+    },
+
+    async execute(name: string, input: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
+      let result: ToolResult;
+      try {
+        const { implementation } = requireTool(name);
+        result = await implementation.execute(input, context);
+      } catch (error) {
+        const wrapped = toTsukaError(error, `${name} failed.`);
+        if (!(error instanceof TsukaError)) {
+          logger.error('tool failed unexpectedly', { tool: name, error: wrapped.message, stack: error instanceof Error ? error.stack : undefined });
+        }
+        result = { output: `Error: ${wrapped.message}`, isError: true, display: 'error' };
+      }
+      return {
+        ...result,
+        output: context.maskSecrets(result.output),
+        ...(result.display !== undefined ? { display: context.maskSecrets(result.display) } : {}),
+      };
+    },
+  };
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,67 @@
+import { rmdir, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { formatBytes } from '../format-bytes.js';
+import type { CallPreview, ToolContext, ToolImplementation } from '../tool.js';
+import { statIfExists } from '../stat-if-exists.js';
+import { ToolFailureError } from '../tool-failure-error.js';
+import { displayPath } from '../workspace-paths.js';
+
+export type DeleteFileInput = { path: string };
+
+/**
+ * `delete_file`: removes one file, symbolic link or empty folder — never a folder with content
+ * and never the workspace root. A link is removed itself, not the file it points to.
+ */
+export const deleteFileTool: ToolImplementation<DeleteFileInput> = {
+  name: 'delete_file',
+
+  async preview(input, context): Promise<CallPreview> {
+    try {
+      const entry = await locate(input.path, context);
+      const kind = entry.kind === 'file' ? `file, ${formatBytes(entry.size)}` : entry.kind;
+      return { summary: `delete_file ${entry.shown}`, details: [`delete: ${entry.shown} (${kind})`] };
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      return { summary: `delete_file ${input.path}`, details: [`refused: ${problem}`] };
+    }
+  },
+
+  async execute(input, context) {
+    const entry = await locate(input.path, context);
+    if (entry.kind === 'directory') {
+      await rmdir(entry.absolutePath).catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTEMPTY' || code === 'EEXIST') {
+          throw new ToolFailureError(`${entry.shown} is a folder that is not empty; delete_file only removes files and empty folders.`, { cause: error });
+        }
+        throw error;
+      });
+      return { output: `Deleted the empty folder ${entry.shown}.`, display: 'folder' };
+    }
+    await unlink(entry.absolutePath);
+    const size = entry.kind === 'file' ? formatBytes(entry.size) : 'link';
+    return { output: `Deleted ${entry.shown} (${size}).`, display: size };
+  },
+};
+
+async function locate(
+  requested: string,
+  context: ToolContext,
+): Promise<{ absolutePath: string; shown: string; kind: 'file' | 'directory' | 'symbolic link'; size: number }> {
+  const workspace = context.workspace;
+  // The jail check on the full path refuses links that lead outside; the entry itself is then
+  // addressed through its real parent so a link inside the workspace is removed as a link.
+  const resolved = await workspace.resolve(requested);
+  if (resolved === workspace.root) throw new ToolFailureError('delete_file never deletes the workspace root.');
+  const parent = await workspace.resolve(dirname(requested));
+  const name = basename(requested);
+  const absolutePath = name === '' || name === '.' || name === '..' ? resolved : join(parent, name);
+  if (absolutePath === workspace.root) throw new ToolFailureError('delete_file never deletes the workspace root.');
+  const shown = displayPath(workspace, absolutePath);
+  const stats = await statIfExists(absolutePath, { followLinks: false });
+  if (!stats) throw new ToolFailureError(`${shown} does not exist.`);
+  if (stats.isSymbolicLink()) return { absolutePath, shown, kind: 'symbolic link', size: 0 };
+  if (stats.isDirectory()) return { absolutePath, shown, kind: 'directory', size: 0 };
+  if (!stats.isFile()) throw new ToolFailureError(`${shown} is not a regular file.`);
+  return { absolutePath, shown, kind: 'file', size: stats.size };
+}

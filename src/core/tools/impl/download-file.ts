@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { open, mkdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { iterateBody, openUrl } from '../fetch-limited.js';
+import { formatBytes } from '../format-bytes.js';
+import { isPrivateUrl, parseWebUrl } from '../private-address.js';
+import { statIfExists } from '../stat-if-exists.js';
+import type { CallPreview, ToolImplementation } from '../tool.js';
+import { ToolFailureError } from '../tool-failure-error.js';
+import { classifyWebUrl } from '../web-risk.js';
+import { displayPath, resolveForPreview } from '../workspace-paths.js';
+
+export const DOWNLOAD_FILE_MAX_BYTES = 50 * 1024 * 1024;
+export const DOWNLOAD_FILE_TIMEOUT_MS = 120_000;
+const PUBLIC_RISK = { level: 'RESTRICTED', reason: 'saves a file from the web into the workspace' } as const;
+
+export type DownloadFileInput = { url: string; path?: string };
+
+/** `download_file`: saves a URL into the workspace (default name: the URL's file name), up to 50 MB. */
+export function createDownloadFileTool(options: { fetch?: typeof fetch } = {}): ToolImplementation<DownloadFileInput> {
+  return {
+    name: 'download_file',
+
+    classify: (input) => classifyWebUrl(input.url, PUBLIC_RISK),
+
+    async preview(input, context): Promise<CallPreview> {
+      const risk = classifyWebUrl(input.url, PUBLIC_RISK);
+      const destination = input.path ?? defaultFileName(input.url);
+      const target = await resolveForPreview(context.workspace, destination);
+      const details = [`url: ${input.url}`, `to: ${target.display}`, `risk: ${risk.level} — ${risk.reason}`];
+      if (!target.ok) details.push(`refused: ${target.problem}`);
+      else {
+        const existing = await statIfExists(target.absolutePath);
+        if (existing) details.push(`replaces an existing ${formatBytes(existing.size)} file`);
+      }
+      return { summary: `download_file ${input.url} → ${target.display}`, details };
+    },
+
+    async execute(input, context) {
+      const url = parseWebUrl(input.url);
+      if (!url) throw new ToolFailureError(`"${input.url}" is not an http(s) URL.`);
+      const absolutePath = await context.workspace.resolve(input.path ?? defaultFileName(input.url));
+      const shown = displayPath(context.workspace, absolutePath);
+      if ((await statIfExists(absolutePath))?.isDirectory()) throw new ToolFailureError(`${shown} is a folder; give a file path.`);
+      const opened = await openUrl(url, {
+        fetch: options.fetch ?? fetch,
+        timeoutMs: DOWNLOAD_FILE_TIMEOUT_MS,
+        signal: context.signal,
+        allowPrivate: isPrivateUrl(url),
+      });
+      const { response, finalUrl } = opened;
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new ToolFailureError(`${finalUrl.host} answered HTTP ${response.status} for ${finalUrl.href}.`);
+      }
+      const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+      if (declared > DOWNLOAD_FILE_MAX_BYTES) {
+        await response.body?.cancel();
+        throw new ToolFailureError(`The file is ${formatBytes(declared)}, over the ${formatBytes(DOWNLOAD_FILE_MAX_BYTES)} download limit.`);
+      }
+      await mkdir(dirname(absolutePath), { recursive: true });
+      const temporary = join(dirname(absolutePath), `.${basename(absolutePath)}.${randomBytes(6).toString('hex')}.download`);
+      let total = 0;
+      const handle = await open(temporary, 'w');
+      try {
+        for await (const chunk of iterateBody(opened)) {
+          total += chunk.length;
+          if (total > DOWNLOAD_FILE_MAX_BYTES) {
+            throw new ToolFailureError(`The download passed the ${formatBytes(DOWNLOAD_FILE_MAX_BYTES)} limit and was stopped.`);
+          }
+          await handle.write(chunk);
+        }
+        await handle.close();
+        await rename(temporary, absolutePath);
+      } catch (error) {
+        await handle.close().catch(() => undefined); // already closed when the rename failed
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      const type = (response.headers.get('content-type') ?? 'unknown type').split(';')[0];
+      return { output: `Downloaded ${formatBytes(total)} (${type}) from ${finalUrl.href} to ${shown}.`, display: formatBytes(total) };
+    },
+  };
+}
+
+/** The last path segment of the URL, made safe as a file name; `download` when there is none. */
+export function defaultFileName(raw: string): string {
+  const url = parseWebUrl(raw);
+  const segment = url ? url.pathname.split('/').filter(Boolean).pop() : undefined;
+  let name = '';
+  if (segment) {
+    try {
+      name = decodeURIComponent(segment);
+    } catch (error) {
+      if (!(error instanceof URIError)) throw error;
+      name = segment;
+    }
+  }
+  const safe = name.replace(/[^\w.+-]+/g, '_').replace(/^\.+/, '');
+  return safe === '' ? 'download' : safe;
+}

@@ -1,0 +1,73 @@
+import { classifyCommand } from '../../safety/command-risk.js';
+import { runCommand } from '../../safety/process-runner.js';
+import { countLines } from '../format-bytes.js';
+import type { CallRisk, ToolContext, ToolImplementation } from '../tool.js';
+
+export const EXECUTE_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
+export const EXECUTE_COMMAND_MAX_TIMEOUT_MS = 600_000;
+const MIN_TIMEOUT_MS = 1_000;
+const SUMMARY_MAX_CHARACTERS = 100;
+
+export type ExecuteCommandInput = { command: string; timeout_ms?: number };
+
+/**
+ * `execute_command`: one shell command in the workspace (or the staging folder a parallel
+ * /goal step runs in), with the scrubbed environment, a timeout and the turn's abort signal.
+ * Its risk is decided per call by the command classifier.
+ */
+export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
+  name: 'execute_command',
+
+  classify: (input, context) => classify(input, context),
+
+  preview(input, context) {
+    const risk = classify(input, context);
+    const oneLine = input.command.replace(/\s+/g, ' ').trim();
+    const summary = oneLine.length > SUMMARY_MAX_CHARACTERS ? `${oneLine.slice(0, SUMMARY_MAX_CHARACTERS)}…` : oneLine;
+    return {
+      summary: `execute_command ${summary}`,
+      details: [`command: ${input.command}`, `cwd: ${commandCwd(context)}`, `risk: ${risk.level} — ${risk.reason}`],
+    };
+  },
+
+  async execute(input, context) {
+    const timeoutMs = Math.min(EXECUTE_COMMAND_MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, input.timeout_ms ?? EXECUTE_COMMAND_DEFAULT_TIMEOUT_MS));
+    const result = await runCommand({
+      command: input.command,
+      cwd: commandCwd(context),
+      env: context.childEnv,
+      timeoutMs,
+      signal: context.signal,
+    });
+    const text = result.output.trimEnd();
+    const lines = countLines(text);
+    const truncated = result.truncated ? '\n[output truncated: the middle was left out]' : '';
+    if (result.aborted) {
+      return { output: `Stopped before it finished; the process tree was killed.\n${text}${truncated}`, isError: true, display: 'stopped' };
+    }
+    if (result.timedOut) {
+      const seconds = Math.round(timeoutMs / 1000);
+      return {
+        output: `Timed out after ${seconds} s; the process tree was killed. Raise timeout_ms (max ${EXECUTE_COMMAND_MAX_TIMEOUT_MS / 1000} s) or run something shorter.\n${text}${truncated}`,
+        isError: true,
+        display: `timed out after ${seconds} s`,
+      };
+    }
+    const status = result.exitCode === null ? `killed by ${result.signalName ?? 'a signal'}` : `exit ${result.exitCode}`;
+    return {
+      output: `${status}\n${text === '' ? '(no output)' : text}${truncated}`,
+      ...(result.exitCode === null ? { isError: true } : {}),
+      display: `${status} · ${lines} ${lines === 1 ? 'line' : 'lines'}`,
+    };
+  },
+};
+
+/** Parallel /goal steps put their staging folder in `services.cwd`; otherwise the workspace root. */
+function commandCwd(context: ToolContext): string {
+  const cwd = context.services.cwd;
+  return typeof cwd === 'string' && cwd !== '' ? cwd : context.workspace.root;
+}
+
+function classify(input: ExecuteCommandInput, context: ToolContext): CallRisk {
+  return classifyCommand(input.command, { workspaceRoot: context.workspace.root, cwd: commandCwd(context) });
+}

@@ -1,0 +1,51 @@
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import { isBinaryFile } from '../binary-content.js';
+import { countLines, formatBytes } from '../format-bytes.js';
+import { diffPreview } from '../line-diff.js';
+import type { CallPreview, ToolImplementation } from '../tool.js';
+import { statIfExists } from '../stat-if-exists.js';
+import { ToolFailureError } from '../tool-failure-error.js';
+import { displayPath, resolveForPreview } from '../workspace-paths.js';
+
+/** Existing files above this size get no diff in the approval prompt (only sizes). */
+const DIFF_MAX_BYTES = 1024 * 1024;
+
+export type WriteFileInput = { path: string; content: string; append?: boolean };
+
+/** `write_file`: creates or replaces a file (atomically), or appends to it; parent folders are created. */
+export const writeFileTool: ToolImplementation<WriteFileInput> = {
+  name: 'write_file',
+
+  async preview(input, context): Promise<CallPreview> {
+    const target = await resolveForPreview(context.workspace, input.path);
+    const summary = `write_file ${target.display}${input.append ? ' (append)' : ''}`;
+    if (!target.ok) return { summary, details: [`path: ${input.path}`, `refused: ${target.problem}`] };
+    const bytes = Buffer.byteLength(input.content);
+    const details = [`path: ${target.display}`, `size: ${formatBytes(bytes)} (${countLines(input.content)} lines)`];
+    const existing = await statIfExists(target.absolutePath);
+    if (!existing) return { summary, details: [...details, 'new file'] };
+    if (existing.isDirectory()) return { summary, details: [...details, 'refused: the path is a directory'] };
+    details.push(`${input.append ? 'appends to' : 'replaces'} an existing ${formatBytes(existing.size)} file`);
+    if (input.append || existing.size > DIFF_MAX_BYTES || (await isBinaryFile(target.absolutePath))) return { summary, details };
+    const before = await readFile(target.absolutePath, 'utf8');
+    return { summary, details: [...details, ...diffPreview(before, input.content)] };
+  },
+
+  async execute(input, context) {
+    const absolutePath = await context.workspace.resolve(input.path);
+    const shown = displayPath(context.workspace, absolutePath);
+    const existing = await statIfExists(absolutePath);
+    if (existing?.isDirectory()) throw new ToolFailureError(`${shown} is a directory; give a file path.`);
+    await mkdir(dirname(absolutePath), { recursive: true });
+    const size = formatBytes(Buffer.byteLength(input.content));
+    const lines = countLines(input.content);
+    if (input.append) {
+      await appendFile(absolutePath, input.content);
+      return { output: `Appended ${size} (${lines} lines) to ${shown}.`, display: size };
+    }
+    await writeFileAtomic(absolutePath, input.content);
+    return { output: `${existing ? 'Replaced' : 'Created'} ${shown}: ${size}, ${lines} lines.`, display: size };
+  },
+};

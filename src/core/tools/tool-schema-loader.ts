@@ -1,0 +1,84 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { DataFileError } from '../errors.js';
+import type { ToolSchema } from './tool.js';
+
+const addFormats = addFormatsModule.default;
+const META_SCHEMA_URL = new URL('./tool-schema.schema.json', import.meta.url);
+
+type Problem = { file: string; field: string; message: string };
+
+/**
+ * Reads every `<directory>/*.json`, checks it against `tool-schema.schema.json` (and that `name`
+ * matches the file name), and compiles `parameters` with ajv to prove it is a usable schema.
+ * All problems of all files are reported together in one `DataFileError`.
+ */
+export async function loadToolSchemas(directory: string): Promise<Map<string, ToolSchema>> {
+  let fileNames: string[];
+  try {
+    fileNames = (await readdir(directory)).filter((name) => name.endsWith('.json')).sort();
+  } catch (error) {
+    throw new DataFileError([{ file: directory, field: '(folder)', message: `cannot read the tool schema folder: ${describe(error)}` }], { cause: error });
+  }
+  const metaSchema: unknown = JSON.parse(await readFile(META_SCHEMA_URL, 'utf8'));
+  const checker = new Ajv({ allErrors: true, strict: false });
+  const checkShape = checker.compile<ToolSchema>(metaSchema as object);
+  const compiler = new Ajv({ allErrors: true, strict: false });
+  addFormats(compiler);
+
+  const schemas = new Map<string, ToolSchema>();
+  const problems: Problem[] = [];
+  for (const fileName of fileNames) {
+    const file = join(directory, fileName);
+    const expectedName = basename(fileName, '.json');
+    let content: unknown;
+    try {
+      content = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      problems.push({ file, field: '(file)', message: `not valid JSON: ${describe(error)}` });
+      continue;
+    }
+    if (!checkShape(content)) {
+      problems.push(...(checkShape.errors ?? []).map((error) => toProblem(file, error)));
+      continue;
+    }
+    if (content.name !== expectedName) {
+      problems.push({ file, field: 'name', message: `must equal the file name "${expectedName}" (found "${content.name}")` });
+      continue;
+    }
+    try {
+      compiler.compile(content.parameters);
+    } catch (error) {
+      problems.push({ file, field: 'parameters', message: `is not a valid JSON Schema: ${describe(error)}` });
+      continue;
+    }
+    const { name, description, parameters, riskLevel, requiredTier } = content;
+    schemas.set(name, { name, description, parameters, riskLevel, requiredTier });
+  }
+  if (problems.length > 0) throw new DataFileError(problems);
+  return schemas;
+}
+
+function toProblem(file: string, error: ErrorObject): Problem {
+  const path = error.instancePath.split('/').filter(Boolean).join('.');
+  if (error.keyword === 'required') {
+    const missing = String((error.params as { missingProperty?: unknown }).missingProperty);
+    return { file, field: path ? `${path}.${missing}` : missing, message: 'is required' };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = String((error.params as { additionalProperty?: unknown }).additionalProperty);
+    return { file, field: path ? `${path}.${extra}` : extra, message: 'is not a known field' };
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+    return { file, field: path || '(root)', message: `must be one of ${allowed.join(', ')}` };
+  }
+  if (error.keyword === 'pattern' && path === 'description') return { file, field: path, message: 'must not be empty' };
+  return { file, field: path || '(root)', message: error.message ?? 'is invalid' };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

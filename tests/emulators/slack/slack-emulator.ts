@@ -1,0 +1,232 @@
+/**
+ * A local Slack for end-to-end tests with the real @slack/bolt: the Web API over HTTP and Socket
+ * Mode over a WebSocket, on 127.0.0.1 with a free port. Give `apiUrl` to Bolt as
+ * `clientOptions.slackApiUrl` with the tokens `botToken`/`appToken` and `socketMode: true`.
+ * It enforces what matters (tokens, scopes, rate limits with 429 + Retry-After, length limits with
+ * Slack's error names, 3-second acks) and records everything so tests can assert on it.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createChangeWaiter, type WaitOptions } from './change-waiter.js';
+import { createDeliveries, type Deliveries } from './deliveries.js';
+import { routeRequest, type RateLimitedCall, type RecordedCall } from './http-routes.js';
+import { createMessageStore, type AddedReaction, type EphemeralMessage, type ResponseUrlPost, type StoredMessage, type ThreadStatus, type UploadedFile } from './message-store.js';
+import type { WorkspaceIdentity } from './payloads.js';
+import { createRateLimiter, type RateLimitSettings } from './rate-limiter.js';
+import { createSocketModeServer, type AckRecord, type DisconnectReason, type EnvelopeRecord } from './socket-mode.js';
+import { createWebApi } from './web-api.js';
+
+/** Every scope a TSUKA bot asks for (platform-notes.md), customize included. */
+export const DEFAULT_SLACK_SCOPES: readonly string[] = [
+  'app_mentions:read',
+  'chat:write',
+  'chat:write.customize',
+  'commands',
+  'channels:history',
+  'groups:history',
+  'im:history',
+  'reactions:write',
+  'files:write',
+];
+
+/** Options of {@link startSlackEmulator}; every field has a default. */
+export interface SlackEmulatorOptions {
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+  appId?: string;
+  /** The only bot token accepted (default `xoxb-test`). */
+  botToken?: string;
+  /** The only app-level token accepted, for apps.connections.open (default `xapp-test`). */
+  appToken?: string;
+  scopes?: string[];
+  rateLimits?: Partial<RateLimitSettings>;
+  /** How long a delivery waits for the bot's ack before rejecting (default 3000, Slack's deadline). */
+  ackTimeoutMs?: number;
+}
+
+/** A running emulator. State getters return the live records; `messages()`/`thread()` return copies. */
+export interface SlackEmulator extends Deliveries {
+  /** `http://127.0.0.1:PORT/api/`: Bolt's `clientOptions.slackApiUrl`. */
+  readonly apiUrl: string;
+  /** `http://127.0.0.1:PORT`. */
+  readonly baseUrl: string;
+  readonly botToken: string;
+  readonly appToken: string;
+  readonly botUserId: string;
+  readonly botId: string;
+  readonly teamId: string;
+  readonly appId: string;
+  /** All ids at once, for the payload builders of payloads.ts (HTTP-mode tests build their own events). */
+  readonly identity: WorkspaceIdentity;
+  /** Every Web API call, in arrival order, with the answer it got. */
+  readonly calls: readonly RecordedCall[];
+  /** Every call refused with HTTP 429. */
+  readonly rateLimited: readonly RateLimitedCall[];
+  /** Channel messages (users' and the bot's), oldest first. */
+  messages(channel?: string): StoredMessage[];
+  /** Only the messages the bot posted. */
+  botMessages(channel?: string): StoredMessage[];
+  /** The parent then its replies, oldest first. */
+  thread(channel: string, threadTs: string): StoredMessage[];
+  readonly ephemerals: readonly EphemeralMessage[];
+  readonly files: readonly UploadedFile[];
+  readonly statuses: readonly ThreadStatus[];
+  readonly reactions: readonly AddedReaction[];
+  /** Posts to response_urls (slash commands, button clicks). */
+  readonly responses: readonly ResponseUrlPost[];
+  /** Socket Mode envelopes sent, each with its acks. */
+  readonly envelopes: readonly EnvelopeRecord[];
+  /** Acks that came after the ack deadline (or for unknown envelopes). */
+  readonly lateAcks: readonly AckRecord[];
+  /** Socket Mode connections accepted so far. */
+  readonly connections: number;
+  readonly openConnections: number;
+  setRateLimits(changes: Partial<RateLimitSettings>): void;
+  setScopes(scopes: readonly string[]): void;
+  /** Resolves as soon as `predicate` holds; re-checked on every recorded call, ack and connection. */
+  waitFor(predicate: (emulator: SlackEmulator) => boolean, options?: WaitOptions): Promise<void>;
+  /** Resolves when a connection is open and at least `count` (default 1) were accepted in all. */
+  waitForConnection(options?: WaitOptions & { count?: number }): Promise<void>;
+  /** Sends `{type:'disconnect', reason}` to every open connection and closes them. */
+  sendDisconnect(reason?: DisconnectReason): void;
+  /** Closes sockets (with a close handshake) and the HTTP server. Idempotent. */
+  close(): Promise<void>;
+}
+
+function describeCalls(calls: readonly RecordedCall[]): string {
+  const last = calls.slice(-8).map((call) => {
+    const error = call.response.ok === false ? ` → ${String(call.response.error)}` : ' → ok';
+    const body = JSON.stringify(call.body);
+    return `  ${call.method} ${body.length > 160 ? `${body.slice(0, 160)}…` : body}${error} (HTTP ${call.status})`;
+  });
+  return last.length > 0 ? `Last calls (${calls.length} in all):\n${last.join('\n')}` : 'No Web API call was made.';
+}
+
+/** Starts an emulator on 127.0.0.1 with a free port. */
+export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Promise<SlackEmulator> {
+  const identity: WorkspaceIdentity = {
+    botUserId: options.botUserId ?? 'U0BOT',
+    botId: options.botId ?? 'B0BOT',
+    teamId: options.teamId ?? 'T0TEAM',
+    appId: options.appId ?? 'A0APP',
+    teamDomain: 'tsuka-emulator',
+  };
+  const botToken = options.botToken ?? 'xoxb-test';
+  const appToken = options.appToken ?? 'xapp-test';
+  let scopes: readonly string[] = [...(options.scopes ?? DEFAULT_SLACK_SCOPES)];
+  let baseUrl = '';
+  const store = createMessageStore();
+  const rateLimiter = createRateLimiter(options.rateLimits);
+  const waiter = createChangeWaiter();
+  const calls: RecordedCall[] = [];
+  const rateLimited: RateLimitedCall[] = [];
+  const responseUrls = new Map<string, number>();
+  const serverErrors: Error[] = [];
+  const socket = createSocketModeServer({
+    baseWsUrl: () => baseUrl.replace(/^http/, 'ws'),
+    appId: identity.appId,
+    ackTimeoutMs: options.ackTimeoutMs ?? 3_000,
+    onChange: () => waiter.changed(),
+  });
+  const webApi = createWebApi({
+    store,
+    rateLimiter,
+    identity,
+    botToken,
+    appToken,
+    scopes: () => scopes,
+    baseUrl: () => baseUrl,
+    issueSocketUrl: () => socket.issueUrl(),
+  });
+  const sinks = { webApi, store, calls, rateLimited, responseUrls, changed: () => waiter.changed() };
+
+  const server = createServer((request, response) => {
+    routeRequest(request, response, sinks).catch((error: unknown) => {
+      serverErrors.push(error instanceof Error ? error : new Error(String(error)));
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ ok: false, error: 'emulator_error', detail: String(error) }));
+    });
+  });
+  server.on('upgrade', (request, duplex, head) => socket.handleUpgrade(request, duplex, head));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const describeState = () =>
+    [
+      describeCalls(calls),
+      `Socket Mode: ${socket.openConnections} open of ${socket.connections} accepted; ${socket.envelopes.length} envelopes sent.`,
+      serverErrors.length > 0 ? `Emulator errors: ${serverErrors.map(String).join('; ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
+
+  let closing: Promise<void> | undefined;
+  const waitForConnection = (wait: WaitOptions & { count?: number } = {}) =>
+    waiter.wait(
+      () => socket.openConnections > 0 && socket.connections >= (wait.count ?? 1),
+      { description: `a Socket Mode connection (#${wait.count ?? 1})`, ...wait },
+      describeState,
+    );
+
+  const deliveries = createDeliveries({
+    socket,
+    store,
+    identity,
+    baseUrl: () => baseUrl,
+    responseUrls,
+    waitForOpenConnection: () => waitForConnection({ timeoutMs: options.ackTimeoutMs ?? 3_000 }),
+  });
+
+  const emulator: SlackEmulator = {
+    ...deliveries,
+    apiUrl: `${baseUrl}/api/`,
+    baseUrl,
+    botToken,
+    appToken,
+    ...identity,
+    identity,
+    calls,
+    rateLimited,
+    messages: (channel) => structuredClone(store.list(channel)),
+    botMessages: (channel) => structuredClone(store.list(channel).filter((m) => m.bot_id !== undefined)),
+    thread: (channel, threadTs) => structuredClone(store.thread(channel, threadTs)),
+    ephemerals: store.ephemerals,
+    files: store.files,
+    statuses: store.statuses,
+    reactions: store.reactions,
+    responses: store.responses,
+    get envelopes() {
+      return socket.envelopes;
+    },
+    get lateAcks() {
+      return socket.lateAcks;
+    },
+    get connections() {
+      return socket.connections;
+    },
+    get openConnections() {
+      return socket.openConnections;
+    },
+    setRateLimits: (changes) => rateLimiter.configure(changes),
+    setScopes(next) {
+      scopes = [...next];
+    },
+    waitFor: (predicate, wait = {}) => waiter.wait(() => predicate(emulator), wait, describeState),
+    waitForConnection,
+    sendDisconnect: (reason = 'refresh_requested') => socket.sendDisconnect(reason),
+    close() {
+      closing ??= (async () => {
+        waiter.cancelAll('The Slack emulator was closed.');
+        await socket.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      })();
+      return closing;
+    },
+  };
+  return emulator;
+}

@@ -1,0 +1,105 @@
+/**
+ * An in-memory ChatSurface for command-layer tests: records every message, edit, ephemeral and
+ * upload, and lets a test await a condition (re-checked on every change, no polling).
+ */
+import type { Button, ChatSurface, EditOptions, Identity, PostOptions } from '../../src/commands/chat-surface.js';
+
+export interface RecordedMessage {
+  ref: string;
+  thread: string;
+  text: string;
+  identity?: Identity;
+  buttons: Button[];
+  edits: number;
+  history: string[];
+}
+
+export function createMemorySurface(options: { maxMessageLength?: number; editIntervalMs?: number } = {}) {
+  const messages: RecordedMessage[] = [];
+  const ephemerals: { user: string; text: string; thread?: string }[] = [];
+  const uploads: { fileName: string; content: string; channel: string }[] = [];
+  const statuses: { thread: string; text: string }[] = [];
+  const waiters = new Set<() => void>();
+  let counter = 0;
+  const changed = () => {
+    for (const check of [...waiters]) check();
+  };
+
+  const surface: ChatSurface & {
+    messages: RecordedMessage[];
+    ephemerals: typeof ephemerals;
+    uploads: typeof uploads;
+    statuses: typeof statuses;
+    inThread(thread: string): RecordedMessage[];
+    waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  } = {
+    platform: 'playground',
+    limits: { maxMessageLength: options.maxMessageLength ?? 3900, editIntervalMs: options.editIntervalMs ?? 20 },
+    messages,
+    ephemerals,
+    uploads,
+    statuses,
+    inThread: (thread) => messages.filter((message) => message.thread === thread),
+    async threadFor({ message, existingThread }) {
+      return existingThread ?? `thread:${message}`;
+    },
+    async postRoot({ channel, text, identity }) {
+      const ref = `msg:${++counter}`;
+      messages.push({ ref, thread: `root:${channel}`, text, identity, buttons: [], edits: 0, history: [text] });
+      changed();
+      return { message: ref, thread: `thread:${ref}` };
+    },
+    async post(post: PostOptions) {
+      const ref = `msg:${++counter}`;
+      messages.push({ ref, thread: post.thread, text: post.text, identity: post.identity, buttons: post.buttons ?? [], edits: 0, history: [post.text] });
+      changed();
+      return ref;
+    },
+    async edit(edit: EditOptions) {
+      const message = messages.find((candidate) => candidate.ref === edit.message);
+      if (!message) throw new Error(`no message ${edit.message}`);
+      message.text = edit.text;
+      message.buttons = edit.buttons ?? [];
+      message.edits++;
+      message.history.push(edit.text);
+      changed();
+    },
+    async postEphemeral({ user, text, thread }) {
+      ephemerals.push({ user, text, thread });
+      changed();
+    },
+    async uploadFile({ fileName, content, channel }) {
+      uploads.push({ fileName, content, channel });
+      changed();
+    },
+    async setStatus({ thread, text }) {
+      statuses.push({ thread, text });
+    },
+    channelOf: () => 'playground:general',
+    mention: (user) => `<@${user}>`,
+    waitFor(predicate, timeoutMs = 5000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          let ok = false;
+          try {
+            ok = predicate();
+          } catch {
+            ok = false;
+          }
+          if (ok) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`waitFor timed out; messages:\n${messages.map((m) => `${m.ref} [${m.thread}] ${m.text.slice(0, 120)}`).join('\n')}\nephemerals: ${JSON.stringify(ephemerals)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+  return surface;
+}

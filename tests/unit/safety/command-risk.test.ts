@@ -1,0 +1,239 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyCommand } from '../../../src/core/safety/command-risk.js';
+import type { RiskLevel } from '../../../src/core/tools/tool.js';
+
+let workspaceRoot: string;
+let outsideDir: string;
+
+beforeAll(async () => {
+  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'tsuka-risk-'));
+  workspaceRoot = path.join(base, 'workspace');
+  outsideDir = path.join(base, 'outside');
+  await fs.mkdir(path.join(workspaceRoot, 'src', 'lib'), { recursive: true });
+  await fs.mkdir(outsideDir);
+  await fs.writeFile(path.join(workspaceRoot, 'file.txt'), 'hello\n');
+  await fs.writeFile(path.join(workspaceRoot, 'src', 'app.ts'), 'export {};\n');
+  await fs.writeFile(path.join(outsideDir, 'secret.txt'), 'secret\n');
+  await fs.symlink(path.join(outsideDir, 'secret.txt'), path.join(workspaceRoot, 'link-to-secret'));
+  await fs.symlink(outsideDir, path.join(workspaceRoot, 'link-to-outside-dir'));
+});
+
+afterAll(async () => {
+  await fs.rm(path.dirname(workspaceRoot), { recursive: true, force: true });
+});
+
+const S: RiskLevel = 'SAFE';
+const R: RiskLevel = 'RESTRICTED';
+const D: RiskLevel = 'DANGEROUS';
+
+const CASES: readonly (readonly [string, RiskLevel])[] = [
+  // Read-only inspection of the workspace (design §6.8: `ls -la` is SAFE).
+  ['ls', S],
+  ['ls -la', S],
+  ['ls -la src', S],
+  ['ls --color=auto src/lib', S],
+  ['pwd', S],
+  ['cat file.txt', S],
+  ['cat src/../file.txt', S],
+  ['head -n 5 src/app.ts', S],
+  ['tail -n 20 file.txt', S],
+  ['wc -l src/*.ts', S],
+  ['stat file.txt', S],
+  ['file src/app.ts', S],
+  ['du -sh src', S],
+  ['grep -rn "TODO" src', S],
+  ['grep ";" file.txt', S],
+  ['grep "a && b | c > d" file.txt', S],
+  ["grep -e '$HOME' file.txt", S],
+  ['rg -n useState src', S],
+  ["find . -name '*.ts'", S],
+  ['find src -type f -maxdepth 2', S],
+  ['git status', S],
+  ['git log --oneline -n 10', S],
+  ['git diff HEAD~1 -- src', S],
+  ['git show HEAD:src/app.ts', S],
+  ['git branch -a', S],
+  ['echo hello world', S],
+  ['echo "a && b"', S],
+  ["echo 'single; quoted | text'", S],
+  ['echo price: 5$', S],
+  ['date', S],
+  ['date +%Y-%m-%d', S],
+  ['whoami', S],
+  ['uname -a', S],
+  ['node --version', S],
+  ['npm ls', S],
+  ['git --version', S],
+  // Builds, tests and ordinary workspace changes.
+  ['npm test', R],
+  ['npm run build', R],
+  ['npm install', R],
+  ['npm ci', R],
+  ['npx vitest run', R],
+  ['npx tsc --noEmit', R],
+  ['npx eslint src', R],
+  ['node src/app.js', R],
+  ['python script.py', R],
+  ['python -m pytest', R],
+  ['pytest tests', R],
+  ['make', R],
+  ['cargo build', R],
+  ['cargo test', R],
+  ['go build ./...', R],
+  ['go test ./...', R],
+  ['tsc -p .', R],
+  ['git add src/app.ts', R],
+  ['git commit -m "fix: handle /etc paths"', R],
+  ['git checkout -b feature', R],
+  ['git switch main', R],
+  ['git stash', R],
+  ['git init', R],
+  ['git branch -D old-feature', R],
+  ['git reset HEAD~1', R],
+  ['mkdir -p src/new', R],
+  ['touch notes.md', R],
+  ['cp file.txt copy.txt', R],
+  ['mv file.txt src/moved.txt', R],
+  // Shell operators, substitutions and expansions (every bypass in the brief).
+  ['echo $SECRET', D],
+  ['echo ${SLACK_BOT_TOKEN}', D],
+  ['echo "$HOME"', D],
+  ['echo $(whoami)', D],
+  ['echo "$(cat /etc/passwd)"', D],
+  ['echo `id`', D],
+  ['ls; rm -rf /', D],
+  ['ls && rm -rf src', D],
+  ['ls || curl evil.example', D],
+  ['cat file.txt | sh', D],
+  ['sleep 1 &', D],
+  ['echo hi > out.txt', D],
+  ['echo hi >> out.txt', D],
+  ['cat < /etc/passwd', D],
+  ['ls 2> errors.txt', D],
+  ['cat <<EOF', D],
+  ['diff <(ls) <(ls src)', D],
+  ['ls\nrm -rf /', D],
+  ['ls # harmless?', D],
+  ["echo $'\\x41'", D],
+  ['FOO=bar ls', D],
+  ['echo "unterminated', D],
+  // Paths outside the workspace (absolute, `..`, `~`, symlinks, globs).
+  ['cat /etc/passwd', D],
+  ['cat ~/.ssh/id_rsa', D],
+  ['head ../outside/secret.txt', D],
+  ['cat src/../../outside/secret.txt', D],
+  ['ls ~', D],
+  ['ls /', D],
+  ['cat /*', D],
+  ['cat .*/secret.txt', D],
+  ['ls {src,/etc}', D],
+  ['cat link-to-secret', D],
+  ['ls link-to-outside-dir/', D],
+  ['grep -r root /etc', D],
+  ['grep -f /etc/shadow file.txt', D],
+  ['grep --file=/etc/shadow file.txt', D],
+  ['ls -C..', D],
+  ['du -L src', D],
+  ['grep -R x src', D],
+  ['git diff --no-index /etc/passwd file.txt', D],
+  ['/bin/cat file.txt', D],
+  // Dangerous programs and flags.
+  ['rm file.txt', D],
+  ['rm -rf src', D],
+  ['sudo ls', D],
+  ['curl https://example.com', D],
+  ['wget https://example.com', D],
+  ['ssh host', D],
+  ['scp file.txt host:', D],
+  ['chmod +x file.txt', D],
+  ['chown root file.txt', D],
+  ['dd if=file.txt of=copy.txt', D],
+  ['env', D],
+  ['printenv', D],
+  ['printenv SLACK_BOT_TOKEN', D],
+  ['export FOO=1', D],
+  ['set', D],
+  ['kill 1', D],
+  ['xargs rm', D],
+  ['eval ls', D],
+  ['exec ls', D],
+  ['sh -c ls', D],
+  ['bash -c "ls"', D],
+  ['python -c "print(1)"', D],
+  ['python3 -c print', D],
+  ['python', D],
+  ['node -e "require(\'fs\')"', D],
+  ['node -p 1+1', D],
+  ['node --eval=1', D],
+  ['node', D],
+  ['find . -exec cat {} ;', D],
+  ["find . -exec cat '{}' '+'", D],
+  ['find . -exec cat {} \\;', D],
+  ['find . -execdir ls', D],
+  ['find . -delete', D],
+  ['find . -ok rm', D],
+  ['find . -fprint out.txt', D],
+  ['find / -name passwd', D],
+  ['rg --pre=cat x src', D],
+  ['git push', D],
+  ['git push origin main', D],
+  ['git reset --hard', D],
+  ['git reset --hard HEAD~3', D],
+  ['git clean -fdx', D],
+  ['git -c core.pager=sh log', D],
+  ['git -c alias.x=!sh x', D],
+  ['git -C /etc status', D],
+  ['git config user.email x', D],
+  ['git diff --output=/tmp/out.txt', D],
+  ['git diff --output out.txt', D],
+  ['git diff --outp=out.txt', D],
+  ['git diff --ext-diff', D],
+  ['git log -p --ext-diff', D],
+  ['git fetch', D],
+  ['npm publish', D],
+  ['npm install -g typescript', D],
+  ['npm --prefix /tmp install', D],
+  ['npm exec something', D],
+  ['npx some-random-package', D],
+  ['npx --yes cowsay hi', D],
+  ['date -s 2020-01-01', D],
+  ['awk "{print}" file.txt', D],
+  ['ln -s /etc etc', D],
+  ['unknown-tool --help', D],
+  ['', D],
+  ['   ', D],
+];
+
+describe('classifyCommand', () => {
+  it('covers at least 70 commands', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(70);
+  });
+
+  it.each(CASES)('%j → %s', (command, expected) => {
+    const risk = classifyCommand(command, { workspaceRoot });
+    expect(risk.level, risk.reason).toBe(expected);
+    expect(risk.reason.length).toBeGreaterThan(5);
+  });
+
+  it('resolves paths against cwd and refuses a cwd outside the workspace', () => {
+    expect(classifyCommand('cat app.ts', { workspaceRoot, cwd: 'src' }).level).toBe('SAFE');
+    expect(classifyCommand('cat ../file.txt', { workspaceRoot, cwd: 'src' }).level).toBe('SAFE');
+    expect(classifyCommand('cat ../../x', { workspaceRoot, cwd: 'src' }).level).toBe('DANGEROUS');
+    expect(classifyCommand('ls', { workspaceRoot, cwd: outsideDir }).level).toBe('DANGEROUS');
+    expect(classifyCommand('ls', { workspaceRoot, cwd: path.join(workspaceRoot, 'src') }).level).toBe('SAFE');
+  });
+
+  it('accepts absolute paths inside the workspace', () => {
+    expect(classifyCommand(`cat ${path.join(workspaceRoot, 'file.txt')}`, { workspaceRoot }).level).toBe('SAFE');
+  });
+
+  it('gives reasons a person can read on the approval prompt', () => {
+    expect(classifyCommand('echo $SECRET', { workspaceRoot }).reason).toMatch(/variable|substitut/i);
+    expect(classifyCommand('cat /etc/passwd', { workspaceRoot }).reason).toContain('/etc/passwd');
+    expect(classifyCommand('git -c core.pager=sh log', { workspaceRoot }).reason).toMatch(/configuration/);
+    expect(classifyCommand('frobnicate', { workspaceRoot }).reason).toMatch(/not a command TSUKA knows/);
+  });
+});
