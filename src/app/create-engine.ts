@@ -26,6 +26,7 @@ import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { discoverModel, type DiscoveryResult } from '../core/provider/discovery.js';
 import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-model.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
+import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 
 export interface Engine {
   config: AppConfig;
@@ -69,7 +70,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   ];
   const schemas = new Map([...toolSchemas].filter(([name]) => implementations.some((tool) => tool.name === name)));
   const tools = createToolRegistry({ schemas, implementations, logger });
-  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set(toolSchemas.keys()) });
+  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]) });
   const workspace = await createWorkspace(config.workspace);
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
   const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });

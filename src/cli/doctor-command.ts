@@ -11,6 +11,7 @@ import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
 import { DataFileError, TsukaError } from '../core/errors.js';
+import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 
 export interface DoctorOptions {
   io: CliIo;
@@ -45,7 +46,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   let knownTools = new Set<string>();
   try {
     const schemas = await loadToolSchemas(path.join(config.rootDirectory, 'tools_schemas'));
-    knownTools = new Set(schemas.keys());
+    knownTools = new Set([...schemas.keys(), ...WORKFLOW_TOOL_NAMES]);
     ok(`${schemas.size} tool schemas`);
   } catch (error) {
     reportDataError('tools_schemas/', error, bad);

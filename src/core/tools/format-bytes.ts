@@ -9,7 +9,7 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${UNITS[unit]}`;
+  return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${UNITS[unit]}`;
 }
 
 /** Number of lines as an editor would count them (a trailing newline does not open a new line). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, LogLevel } from '@slack/bolt';
-import { startSlackEmulator, type SlackEmulator } from './slack-emulator.js';
+import { DEFAULT_SLACK_SCOPES, startSlackEmulator, type SlackEmulator } from './slack-emulator.js';
 
 // Each test posts in its own channel: chat.postMessage is rate limited per channel (burst of 4).
 const CHANNEL = 'C0GENERAL';
@@ -26,6 +26,10 @@ beforeAll(async () => {
       username: 'Geordi',
       icon_emoji: ':wrench:',
     });
+  });
+  app.message(async ({ message, client }) => {
+    if (message.subtype !== undefined || !('thread_ts' in message) || !message.thread_ts) return;
+    await client.chat.postMessage({ channel: message.channel, thread_ts: message.thread_ts, text: `Follow-up: ${message.text ?? ''}` });
   });
   app.command('/tsuka', async ({ ack, respond, command }) => {
     await ack(`Working on "${command.text}"`);
@@ -77,6 +81,21 @@ describe('Slack emulator with the real Bolt (Socket Mode)', () => {
     const envelope = emulator.envelopes.find((e) => e.envelope.envelope_id === delivery.envelopeId);
     expect(envelope?.envelope).toMatchObject({ type: 'events_api', retry_attempt: 0, payload: { type: 'event_callback', event_id: delivery.eventId } });
     expect(envelope?.acks).toHaveLength(1);
+  });
+
+  it('delivers a thread follow-up as a message event and keeps user and bot messages in thread order', async () => {
+    const channel = 'C0THREADS';
+    const mention = await emulator.mention({ userId: USER, channelId: channel, text: 'start' });
+    await emulator.waitFor((e) => e.thread(channel, mention.ts).length === 2);
+    const followUp = await emulator.threadMessage({ userId: USER, channelId: channel, threadTs: mention.ts, text: 'and the tests?' });
+    expect(followUp.event).toMatchObject({ type: 'message', channel_type: 'channel', thread_ts: mention.ts, parent_user_id: USER, text: 'and the tests?' });
+    await emulator.waitFor((e) => e.thread(channel, mention.ts).length === 4);
+    expect(emulator.thread(channel, mention.ts).map((m) => [m.user, m.text])).toEqual([
+      [USER, '<@U0BOT> start'],
+      ['U0BOT', 'On it: start'],
+      [USER, 'and the tests?'],
+      ['U0BOT', 'Follow-up: and the tests?'],
+    ]);
   });
 
   it('acks a slash command with the reply text and records the response_url post', async () => {
@@ -139,7 +158,7 @@ describe('Slack emulator with the real Bolt (Socket Mode)', () => {
       const plain = await app.client.chat.postMessage({ channel: 'C0SCOPES', text: '*Worf*: hi' });
       expect(plain.ok).toBe(true);
     } finally {
-      emulator.setScopes(['app_mentions:read', 'chat:write', 'chat:write.customize', 'commands', 'channels:history', 'reactions:write', 'files:write']);
+      emulator.setScopes(DEFAULT_SLACK_SCOPES);
     }
   });
 

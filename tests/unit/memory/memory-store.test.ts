@@ -133,6 +133,14 @@ describe('memory store', () => {
     );
     expect(await memory.list(WORKSPACE)).toHaveLength(40);
     expect((await memory.get(target))?.hits).toBeGreaterThanOrEqual(1);
+    const same = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => memory.save({ content: 'Logs rotate daily at midnight.', scope: WORKSPACE, author: `agent${index}`, tags: [`t${index}`] })),
+    );
+    expect(same.filter((result) => !result.merged)).toHaveLength(1);
+    const merged = await memory.get(same[0]!.fact.id);
+    expect(merged).toMatchObject({ hits: 9 });
+    expect(merged?.tags).toHaveLength(10);
+    expect(await memory.list(WORKSPACE)).toHaveLength(41);
   });
 
   it('recalls a fact after the store is closed and reopened (tsuka ask across invocations)', async () => {

@@ -54,7 +54,8 @@ describe('retries', () => {
 
   it('does not retry once parts reached the caller', async () => {
     const body = controlledBody();
-    const scope = nock(HOST).post('/v1/chat/completions').reply(200, () => body.stream, SSE_HEADERS);
+    nock(HOST).post('/v1/chat/completions').reply(200, () => body.stream, SSE_HEADERS);
+    const retry = nock(HOST).post('/v1/chat/completions').reply(200, okBody, SSE_HEADERS);
     const seen: ModelStreamPart[] = [];
     const run = (async () => {
       for await (const part of model({ maxRetries: 3 }).stream(request)) {
@@ -65,8 +66,7 @@ describe('retries', () => {
     body.send(vllmChunk({ content: 'partial' }));
     await expect(run).rejects.toBeInstanceOf(ModelError);
     expect(textOf(seen)).toBe('partial');
-    expect(scope.isDone()).toBe(true);
-    expect(nock.pendingMocks()).toHaveLength(0);
+    expect(retry.isDone()).toBe(false);
   });
 
   it('says in a sentence that a refused connection means the server is not reachable', async () => {

@@ -33,6 +33,19 @@ function isAlive(pid: number): boolean {
   return state !== 'Z' && state !== 'X';
 }
 
+/**
+ * A killed process closes its pipes a moment before it is dead, and a pid that is not our child
+ * has no exit event to await, so this polls /proc briefly (bounded) instead.
+ */
+async function waitUntilDead(pid: number, limitMs = 3_000): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}
+
 async function readPids(file: string): Promise<number[]> {
   const text = await fs.readFile(file, 'utf8');
   return text.split(/\s+/).filter(Boolean).map(Number);
@@ -77,7 +90,7 @@ describe('runCommand', () => {
     expect(result.signalName).toBe('SIGTERM');
     const pids = await readPids(pidFile);
     expect(pids).toHaveLength(3);
-    for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of pids) expect(await waitUntilDead(pid), `pid ${pid}`).toBe(true);
   });
 
   it('escalates to SIGKILL when the tree ignores SIGTERM', async () => {
@@ -87,7 +100,7 @@ describe('runCommand', () => {
     expect(result.timedOut).toBe(true);
     expect(result.signalName).toBe('SIGKILL');
     const [pid] = await readPids(pidFile);
-    expect(isAlive(pid as number)).toBe(false);
+    expect(await waitUntilDead(pid as number)).toBe(true);
   });
 
   it('an AbortSignal kills the whole tree', async () => {
@@ -104,7 +117,7 @@ describe('runCommand', () => {
     const result = await running;
     expect(result.aborted).toBe(true);
     expect(result.timedOut).toBe(false);
-    for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of pids) expect(await waitUntilDead(pid), `pid ${pid}`).toBe(true);
   });
 
   it('does not start anything when the signal is already aborted', async () => {
@@ -123,7 +136,7 @@ describe('runCommand', () => {
     expect(result.timedOut).toBe(false);
     expect(result.exitCode).toBe(0);
     const [pid] = await readPids(pidFile);
-    expect(isAlive(pid as number)).toBe(false);
+    expect(await waitUntilDead(pid as number)).toBe(true);
   });
 
   it('gives the child only the scrubbed environment', async () => {

@@ -1,0 +1,158 @@
+/**
+ * `tsuka ask` end to end: the real CLI (config, engine, provider over HTTP, agent loop, tools,
+ * jail, permissions, store) against the scripted OpenAI-compatible server on 127.0.0.1.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SECRET_TOKEN = 'xoxb-1111-2222-supersecretvalue';
+
+let server: ScriptedModelServer;
+let home: string;
+let workspace: string;
+let outside: string;
+
+beforeAll(async () => {
+  server = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-ask-'));
+  workspace = path.join(home, 'workspace');
+  outside = path.join(home, 'outside');
+  await mkdir(workspace, { recursive: true });
+  await mkdir(outside, { recursive: true });
+  await writeFile(path.join(workspace, 'notes.md'), 'The build uses vitest.\n');
+  await writeFile(path.join(outside, 'secret.txt'), 'TOP-SECRET-CONTENT\n');
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+function environment(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    TSUKA_LLM_BASE_URL: server.baseURL,
+    TSUKA_DATA_DIR: path.join(home, 'data'),
+    TSUKA_WORKSPACE: workspace,
+    SLACK_BOT_TOKEN: SECRET_TOKEN,
+    SLACK_APP_TOKEN: 'xapp-1-secret-app-token-value',
+    MY_API_KEY: 'sk-verysecretkeyvalue1234567890',
+  };
+}
+
+async function ask(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const status = await main(['ask', ...args], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), environment: environment(), workingDirectory: home });
+  return { status, stdout, stderr };
+}
+
+/** The tool result the model was given for its last call (what the agent saw). */
+function lastToolResult(): string {
+  const body = server.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
+  return body.messages.filter((message) => message.role === 'tool').at(-1)!.content;
+}
+
+describe('tsuka ask', () => {
+  it('lists the workspace, reads a file, is denied a write without --yes, and answers', async () => {
+    server.enqueue({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] });
+    server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] });
+    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'hello' } }] });
+    server.enqueue({ text: 'The build uses vitest; I could not write out.txt.', chunkSize: 7 });
+    const result = await ask(['geordi', 'what does the build use?']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('The build uses vitest; I could not write out.txt.');
+    expect(result.stderr).toMatch(/list_dir/);
+    expect(result.stderr).toMatch(/read_file notes\.md/);
+    expect(result.stderr).toMatch(/⛔ denied \(RESTRICTED\) write_file/);
+    await expect(readFile(path.join(workspace, 'out.txt'), 'utf8')).rejects.toThrow();
+    const toolMessages = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool');
+    expect(toolMessages[0]!.content).toContain('notes.md');
+    expect(toolMessages[1]!.content).toContain('The build uses vitest.');
+    expect(toolMessages[2]!.content).toMatch(/denied/i);
+  });
+
+  it('writes the file with --yes', async () => {
+    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content: 'hello' } }] });
+    server.enqueue({ text: 'Written.' });
+    const result = await ask(['geordi', 'write hello to out.txt', '--yes']);
+    expect(result.status).toBe(0);
+    expect(await readFile(path.join(workspace, 'out.txt'), 'utf8')).toBe('hello');
+  });
+
+  it('--yes does not cover DANGEROUS commands; --yes=all does', async () => {
+    server.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'rm notes.md' } }] });
+    server.enqueue({ text: 'ok' });
+    expect((await ask(['geordi', 'delete notes', '--yes'])).stderr).toMatch(/⛔ denied \(DANGEROUS\)/);
+    await expect(readFile(path.join(workspace, 'notes.md'), 'utf8')).resolves.toContain('vitest');
+    server.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'rm notes.md' } }] });
+    server.enqueue({ text: 'ok' });
+    expect((await ask(['geordi', 'delete notes', '--yes=all'])).status).toBe(0);
+    await expect(readFile(path.join(workspace, 'notes.md'), 'utf8')).rejects.toThrow();
+  });
+
+  it('refuses a symlink that escapes the workspace', async () => {
+    await symlink(path.join(outside, 'secret.txt'), path.join(workspace, 'link.txt'));
+    server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'link.txt' } }] });
+    server.enqueue({ text: 'I cannot read that.' });
+    const result = await ask(['geordi', 'read link.txt']);
+    expect(result.status).toBe(0);
+    const seen = lastToolResult();
+    expect(seen).toMatch(/outside the workspace/);
+    expect(seen).not.toContain('TOP-SECRET-CONTENT');
+  });
+
+  it('printenv through execute_command shows none of the bot secrets', async () => {
+    server.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'printenv' } }] });
+    server.enqueue({ text: 'done' });
+    const result = await ask(['geordi', 'show the environment', '--yes=all']);
+    expect(result.status).toBe(0);
+    const seen = lastToolResult();
+    expect(seen).toContain('PATH=');
+    expect(seen).not.toContain(SECRET_TOKEN);
+    expect(seen).not.toContain('SLACK_BOT_TOKEN');
+    expect(seen).not.toContain('sk-verysecretkeyvalue1234567890');
+    expect(JSON.stringify(server.requests)).not.toContain(SECRET_TOKEN);
+  });
+
+  it('fails with a clear message for an unknown character and when no model answers', async () => {
+    const unknown = await ask(['geordy', 'hi']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown character "geordy". Did you mean geordi/);
+    let stderr = '';
+    const status = await main(['ask', 'geordi', 'hi'], { stdout: () => undefined, stderr: (text) => (stderr += text), environment: { ...environment(), TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1' }, workingDirectory: home });
+    expect(status).toBe(3);
+    expect(stderr).toMatch(/did not answer/);
+    expect(stderr).toMatch(/ollama serve/);
+  });
+
+  it('runs as a real process through bin/tsuka.js and remembers across invocations', async () => {
+    const run = promisify(execFile);
+    const env = { ...environment(), TSUKA_LOG_LEVEL: 'error' };
+    server.enqueue({ toolCalls: [{ name: 'load_tools', arguments: { names: ['save_memory'] } }] });
+    server.enqueue({ toolCalls: [{ name: 'save_memory', arguments: { content: 'The staging database is called tsuka_stage_db.' } }] });
+    server.enqueue({ text: 'Saved.' });
+    const first = await run(process.execPath, [path.join(ROOT, 'bin/tsuka.js'), 'ask', 'geordi', 'remember the staging db name'], { env, cwd: home });
+    expect(first.stdout).toContain("Saved.");
+    expect(first.stderr).toMatch(/save_memory/);
+    expect(lastToolResult()).not.toMatch(/error/i);
+    server.enqueue({ text: 'It is tsuka_stage_db.' });
+    const second = await run(process.execPath, [path.join(ROOT, 'bin/tsuka.js'), 'ask', 'worf', 'what is the staging database called?'], { env, cwd: home });
+    expect(second.stdout).toContain('It is tsuka_stage_db.');
+    // The second process, a different character, got the fact in its system prompt.
+    const system = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages[0]!;
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('tsuka_stage_db');
+  });
+});

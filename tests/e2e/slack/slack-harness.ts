@@ -1,0 +1,78 @@
+/**
+ * Starts the whole bot (`startApp`) with the real Bolt against the Slack emulator and the
+ * scripted model server, on 127.0.0.1, with a fresh data directory and workspace.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../../src/config/load-config.js';
+import { startApp, type RunningApp } from '../../../src/app/start-app.js';
+import { startSlackEmulator, type SlackEmulator, type SlackEmulatorOptions } from '../../emulators/slack/slack-emulator.js';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
+import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+
+export interface SlackHarness {
+  slack: SlackEmulator;
+  model: ScriptedModelServer;
+  app: RunningApp;
+  home: string;
+  workspace: string;
+  logs: string[];
+  /** Bot messages in a thread (parent excluded), oldest first. */
+  botReplies(channel: string, threadTs: string): ReturnType<SlackEmulator['thread']>;
+  stop(): Promise<void>;
+}
+
+export async function startSlackHarness(options: { environment?: Record<string, string>; emulator?: SlackEmulatorOptions; rateLimits?: Parameters<typeof startApp>[0]['slackRateLimits'] } = {}): Promise<SlackHarness> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-slack-'));
+  const slack = await startSlackEmulator(options.emulator);
+  const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
+  const workspace = path.join(home, 'workspace');
+  const logs: string[] = [];
+  const config = loadConfig({
+    environment: {
+      PATH: process.env.PATH,
+      HOME: home,
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_API_URL: slack.apiUrl,
+      TSUKA_LLM_BASE_URL: model.baseURL,
+      TSUKA_DATA_DIR: path.join(home, 'data'),
+      TSUKA_WORKSPACE: workspace,
+      TSUKA_HTTP_PORT: '0',
+      TSUKA_STREAM_EDIT_MS: '200',
+      TSUKA_ADMINS: 'slack:UADMIN',
+      TSUKA_LOG_LEVEL: 'warn',
+      ...options.environment,
+    },
+    workingDirectory: home,
+    rootDirectory: PACKAGE_ROOT,
+  });
+  const app = await startApp({
+    config,
+    io: { stdout: () => undefined, stderr: (text) => logs.push(text), environment: {}, workingDirectory: home },
+    slackRetries: 0,
+    slackRateLimits: options.rateLimits,
+  });
+  await slack.waitForConnection();
+  return {
+    slack,
+    model,
+    app,
+    home,
+    workspace,
+    logs,
+    botReplies: (channel, threadTs) => slack.thread(channel, threadTs).filter((message) => message.bot_id && message.ts !== threadTs),
+    async stop() {
+      await app.stop();
+      await slack.close();
+      await model.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The buttons of a stored message, as Block Kit elements. */
+export function buttonsOf(message: { blocks?: unknown[] }): { action_id: string; value: string; text: { text: string } }[] {
+  return (message.blocks ?? []).flatMap((block) => ((block as { type?: string }).type === 'actions' ? ((block as { elements: never[] }).elements ?? []) : []));
+}

@@ -1,0 +1,110 @@
+/** A mention on Slack, end to end: threaded, streamed, under the character's name; follow-ups; duplicates; long replies. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
+
+let harness: SlackHarness;
+beforeEach(async () => {
+  harness = await startSlackHarness();
+});
+afterEach(async () => {
+  await harness.stop();
+});
+
+function fencesBalanced(text: string): boolean {
+  return text.split('\n').filter((line) => /^\s*```/.test(line)).length % 2 === 0;
+}
+
+describe('Slack mentions', () => {
+  it('streams a threaded reply under the character name, edit by edit, the last edit holding it all', async () => {
+    const { slack, model } = harness;
+    const reply = 'The tests fail because the fixture path moved. '.repeat(6).trim();
+    model.enqueue({ text: reply, chunkSize: 12, delayMsBetweenChunks: 40 });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi why does npm test fail?` });
+    expect(mention.ackMs).toBeLessThan(3000);
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes(reply) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    const [answer] = harness.botReplies('C1', mention.ts);
+    expect(answer!.thread_ts).toBe(mention.ts);
+    expect(answer!.username).toBe('Geordi');
+    expect(answer!.icon_emoji).toMatch(/^:[a-z_]+:$/);
+    expect(answer!.edits).toBeGreaterThanOrEqual(2);
+    // Text grew over the edits, and the placeholder came first.
+    expect(answer!.history[0]).toMatch(/💭/);
+    expect(answer!.history.at(-1)).toContain(reply);
+    // The model saw the question, without the bot mention or the character name.
+    const request = model.requests[0]!.body as { messages: { role: string; content: string }[] };
+    expect(request.messages.at(-1)!.content).toBe('why does npm test fail?');
+    expect(request.messages[0]!.content).toMatch(/Geordi/);
+  });
+
+  it('continues the session on a follow-up in the thread, with the same character and its history', async () => {
+    const { slack, model } = harness;
+    model.enqueue({ text: 'First answer.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> spock what is BM25?` });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('First answer.')));
+    model.enqueue({ text: 'Second answer.' });
+    await slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: 'and how does it rank?' });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Second answer.')));
+    const replies = harness.botReplies('C1', mention.ts);
+    expect(replies.every((message) => message.username === 'Spock')).toBe(true);
+    const second = model.requests[1]!.body as { messages: { role: string; content: string }[] };
+    const contents = second.messages.map((message) => message.content);
+    expect(contents).toContain('what is BM25?');
+    expect(contents).toContain('First answer.');
+    expect(contents.at(-1)).toBe('and how does it rank?');
+  });
+
+  it('hands over to another character mentioned in the thread, who sees the history', async () => {
+    const { slack, model } = harness;
+    model.enqueue({ text: 'Geordi here.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi check the api` });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Geordi here.')));
+    model.enqueue({ text: 'Worf reviewing.' });
+    await slack.mention({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: `<@${slack.botUserId}> worf is this safe?` });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Worf reviewing.')));
+    expect(harness.botReplies('C1', mention.ts).at(-1)!.username).toBe('Worf');
+    const request = model.requests[1]!.body as { messages: { role: string; content: string }[] };
+    expect(request.messages.map((message) => message.content)).toContain('Geordi here.');
+  });
+
+  it('answers a re-delivered event once', async () => {
+    const { slack, model } = harness;
+    model.enqueue({ text: 'Only once.' });
+    model.enqueue({ text: 'TWICE — this must not be posted.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> hello` });
+    await slack.deliverEvent(mention.event, { eventId: mention.eventId, retryAttempt: 1, retryReason: 'timeout' });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Only once.') && buttonsOf(message).length === 0));
+    // A later event proves the bot has processed everything before it.
+    const other = await slack.mention({ userId: 'U1', channelId: 'C2', text: `<@${slack.botUserId}> second question` });
+    await slack.waitFor(() => harness.botReplies('C2', other.ts).length > 0 && buttonsOf(harness.botReplies('C2', other.ts)[0]!).length === 0);
+    expect(harness.botReplies('C1', mention.ts)).toHaveLength(1);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('splits a 12,000-character reply with code blocks into parts ≤ 3,900 without breaking a fence', async () => {
+    const { slack, model } = harness;
+    const block = (n: number) => `\`\`\`python\n${Array.from({ length: 60 }, (_, i) => `print("block ${n} line ${i}")`).join('\n')}\n\`\`\``;
+    const text = Array.from({ length: 9 }, (_, n) => `Step ${n}: run this.\n\n${block(n)}`).join('\n\n');
+    expect(text.length).toBeGreaterThan(12_000);
+    model.enqueue({ text, chunkSize: 2000 });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write the scripts` });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('print("block 8 line 59")') && buttonsOf(message).length === 0), { timeoutMs: 15_000 });
+    const parts = harness.botReplies('C1', mention.ts);
+    expect(parts.length).toBeGreaterThanOrEqual(4);
+    for (const part of parts) {
+      expect(part.text.length).toBeLessThanOrEqual(3900);
+      expect(fencesBalanced(part.text)).toBe(true);
+      expect(part.username).toBe('Geordi');
+    }
+    const lines = parts.map((part) => part.text).join('\n').match(/print\("block \d+ line \d+"\)/g) ?? [];
+    expect(new Set(lines).size).toBe(9 * 60);
+  });
+
+  it('ignores messages from bots, and thread messages in threads it is not part of', async () => {
+    const { slack, model } = harness;
+    await slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: '1700000000.000100', text: 'unrelated chatter' });
+    model.enqueue({ text: 'Hello human.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> hi` });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Hello human.')));
+    expect(model.requests).toHaveLength(1);
+  });
+});
