@@ -112,7 +112,7 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
 
     const abort = abortPromise(signal);
     try {
-      const turn = await Promise.race([previous.then(() => 'turn' as const), abort.promise]);
+      const turn = await Promise.race([Promise.resolve('turn' as const), abort.promise]);
       if (turn === 'aborted') return { outcome: 'denied', note: ABORTED_NOTE };
       return await ask(request, signal);
     } finally {

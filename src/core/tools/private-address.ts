@@ -70,7 +70,9 @@ export function parseWebUrl(raw: string): URL | undefined {
   try {
     const url = new URL(raw.trim());
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
+  } catch (error) {
+    // The URL constructor throws TypeError for anything unparsable: that is a "no".
+    if (error instanceof TypeError) return undefined;
+    throw error;
   }
 }

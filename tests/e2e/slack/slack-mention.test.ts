@@ -102,6 +102,8 @@ describe('Slack mentions', () => {
   it('ignores messages from bots, and thread messages in threads it is not part of', async () => {
     const { slack, model } = harness;
     await slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: '1700000000.000100', text: 'unrelated chatter' });
+    // Another bot mentioning this one (bots looping on each other is the classic failure).
+    await slack.deliverEvent({ type: 'app_mention', user: 'UOTHERBOT', bot_id: 'B0OTHER', text: `<@${slack.botUserId}> geordi hi`, ts: '1700000001.000100', channel: 'C1', event_ts: '1700000001.000100' });
     model.enqueue({ text: 'Hello human.' });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> hi` });
     await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Hello human.')));

@@ -78,6 +78,64 @@ describe('discord emulator: protocol rules', () => {
     expect(emulator.gatewayLog.filter((entry) => entry.kind === 'identify')).toHaveLength(0);
   });
 
+  it('speaks the gateway protocol: READY then GUILD_CREATE with sequence numbers, heartbeat ACK, custom dispatches, unknown RESUME', async () => {
+    emulator = await startDiscordEmulator();
+    const current = emulator;
+    const socket = new WebSocket(`${current.gatewayUrl}?v=10&encoding=json`);
+    const frames: { op: number; t?: string; s?: number; d: unknown }[] = [];
+    const waitForFrame = (predicate: (frame: (typeof frames)[number]) => boolean) =>
+      new Promise<(typeof frames)[number]>((resolve) => {
+        const found = frames.find(predicate);
+        if (found) return resolve(found);
+        const onMessage = (raw: Buffer): void => {
+          const frame = frames.at(-1);
+          if (frame && predicate(frame)) {
+            socket.off('message', onMessage);
+            resolve(frame);
+          }
+        };
+        socket.on('message', onMessage);
+      });
+    socket.on('message', (raw: Buffer) => frames.unshift(JSON.parse(raw.toString())));
+    await waitForFrame((frame) => frame.op === 10);
+    socket.send(JSON.stringify({ op: 2, d: { token: current.botToken, intents: 513, properties: {} } }));
+    const guildCreate = await waitForFrame((frame) => frame.t === 'GUILD_CREATE');
+    const ready = frames.find((frame) => frame.t === 'READY');
+    expect(ready).toMatchObject({ op: 0, s: 1, d: { v: 10, guilds: [{ id: current.guildId, unavailable: true }], application: { id: current.applicationId } } });
+    expect(guildCreate).toMatchObject({ op: 0, s: 2, d: { id: current.guildId, channels: [{ id: current.defaultChannelId, name: 'general' }] } });
+    socket.send(JSON.stringify({ op: 1, d: 2 }));
+    await waitForFrame((frame) => frame.op === 11);
+    current.dispatch('TYPING_START', { channel_id: current.defaultChannelId, user_id: DEFAULT_USER.id });
+    expect(await waitForFrame((frame) => frame.t === 'TYPING_START')).toMatchObject({ s: 3 });
+    socket.send(JSON.stringify({ op: 6, d: { token: current.botToken, session_id: 'unknown', seq: 3 } }));
+    expect(await waitForFrame((frame) => frame.op === 9)).toEqual({ op: 9, d: false });
+    const closed = once(socket, 'close');
+    socket.close(1000);
+    await closed;
+  });
+
+  it('answers a message over the per-channel limit with a 429 shaped like Discord\'s', async () => {
+    emulator = await startDiscordEmulator({ rateLimits: { messagesPerChannelPer5s: 1 } });
+    const send = () =>
+      fetch(`${emulator?.apiUrl}/v10/channels/${emulator?.defaultChannelId}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bot ${emulator?.botToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'hello' }),
+      });
+    expect((await send()).status).toBe(200);
+    const limited = await send();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('x-ratelimit-scope')).toBe('shared');
+    const retryAfterHeader = Number(limited.headers.get('retry-after'));
+    const body = (await limited.json()) as { message: string; retry_after: number; global: boolean };
+    expect(body).toMatchObject({ message: 'You are being rate limited.', global: false });
+    expect(body.retry_after).toBeGreaterThan(0);
+    expect(body.retry_after).toBeLessThanOrEqual(5);
+    expect(retryAfterHeader).toBe(Math.ceil(body.retry_after));
+    expect(emulator.rateLimited).toHaveLength(1);
+    expect(emulator.messages()).toHaveLength(1);
+  });
+
   it('empties message content for a client without MESSAGE_CONTENT unless the message mentions the bot', async () => {
     fixture = await startClientFixture({ messageContentIntentAllowed: false }, [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages]);
     const { client, emulator: current } = fixture;

@@ -19,10 +19,11 @@ export const editFileTool: ToolImplementation<EditFileInput> = {
     const summary = `edit_file ${target.display}`;
     const changes = [...previewLines('-', input.targetContent), ...previewLines('+', input.replacementContent)];
     if (!target.ok) return { summary, details: [`path: ${input.path}`, `refused: ${target.problem}`] };
-    let where = '';
-    const content = await readFile(target.absolutePath, 'utf8').catch(() => undefined);
-    const index = content?.indexOf(input.targetContent) ?? -1;
-    if (content !== undefined && index >= 0) where = ` at line ${countLines(content.slice(0, index + 1))}`;
+    const stats = await statIfExists(target.absolutePath);
+    if (!stats?.isFile()) return { summary, details: [`path: ${target.display} (does not exist; the edit will fail)`, ...changes] };
+    const content = await readFile(target.absolutePath, 'utf8');
+    const index = content.indexOf(input.targetContent);
+    const where = index >= 0 ? ` at line ${countLines(content.slice(0, index + 1))}` : ' (target not found; the edit will fail)';
     return { summary, details: [`path: ${target.display}${where}`, ...changes] };
   },
 

@@ -1,0 +1,99 @@
+/** Approvals on Slack: buttons, who may decide, once only, timeout, and stop during a running command. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
+
+let harness: SlackHarness;
+afterEach(async () => {
+  await harness?.stop();
+});
+
+async function askForWrite(h: SlackHarness, channel = 'C1') {
+  h.model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/plan.md', content: '# Plan\n' } }] });
+  h.model.enqueue((body) => {
+    const messages = (body as { messages: { role: string; content: string }[] }).messages;
+    return { text: `Tool said: ${messages.filter((m) => m.role === 'tool').at(-1)!.content}` };
+  });
+  const mention = await h.slack.mention({ userId: 'U1', channelId: channel, text: `<@${h.slack.botUserId}> geordi write the plan` });
+  await h.slack.waitFor(() => h.botReplies(channel, mention.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
+  const prompt = h.botReplies(channel, mention.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
+  return { mention, prompt };
+}
+
+const click = (h: SlackHarness, prompt: { ts: string; thread_ts?: string; blocks?: unknown[] }, actionId: string, userId: string, channel = 'C1') => {
+  const button = buttonsOf(prompt).find((candidate) => candidate.action_id === actionId)!;
+  return h.slack.deliverBlockAction({ userId, channelId: channel, messageTs: prompt.ts, threadTs: prompt.thread_ts, actionId, value: button.value });
+};
+
+describe('Slack approvals', () => {
+  it('shows what will happen with Approve / Approve for this run / Deny, and runs the tool once approved', async () => {
+    harness = await startSlackHarness();
+    const { prompt, mention } = await askForWrite(harness);
+    expect(prompt.text).toMatch(/write_file/);
+    expect(prompt.text).toMatch(/notes\/plan\.md/);
+    expect(prompt.text).toMatch(/RESTRICTED/);
+    expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Approve for this run', 'Deny']);
+    // The button value is an opaque id: no path, no content, nothing secret.
+    expect(buttonsOf(prompt)[0]!.value).toMatch(/^[0-9a-f]{12}$/);
+    const result = await click(harness, prompt, 'tsuka_approve', 'U1');
+    expect(result.ackMs).toBeLessThan(3000);
+    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Tool said:') && buttonsOf(message).length === 0));
+    expect(await readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
+    const settled = harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!;
+    expect(settled.text).toMatch(/Approved by <@U1>/);
+    expect(buttonsOf(settled)).toHaveLength(0);
+  });
+
+  it('denies: the tool does not run, the agent hears the denial and goes on', async () => {
+    harness = await startSlackHarness();
+    const { prompt, mention } = await askForWrite(harness);
+    await click(harness, prompt, 'tsuka_deny', 'U1');
+    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Tool said: Denied')));
+    await expect(readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).rejects.toThrow();
+    expect(harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!.text).toMatch(/Denied by <@U1>/);
+  });
+
+  it('refuses a click by someone else (ephemeral, nothing changes), accepts an admin, and reports a double click', async () => {
+    harness = await startSlackHarness();
+    const { prompt, mention } = await askForWrite(harness);
+    await click(harness, prompt, 'tsuka_approve', 'U2');
+    await harness.slack.waitFor(() => harness.slack.ephemerals.some((message) => message.user === 'U2' && /Only the requester/.test(message.text)));
+    expect(buttonsOf(harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!)).toHaveLength(3);
+    await click(harness, prompt, 'tsuka_approve', 'UADMIN');
+    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Tool said:')));
+    expect(harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!.text).toMatch(/Approved by <@UADMIN>/);
+    await click(harness, prompt, 'tsuka_deny', 'U1');
+    await harness.slack.waitFor(() => harness.slack.ephemerals.some((message) => message.user === 'U1' && /already decided/.test(message.text)));
+    expect(await readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
+  });
+
+  it('expires after the timeout: denied, and the message says so', async () => {
+    harness = await startSlackHarness({ environment: { TSUKA_APPROVAL_TIMEOUT_S: '1' } });
+    const { prompt, mention } = await askForWrite(harness);
+    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Tool said: Denied')), { timeoutMs: 8000 });
+    const expired = harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!;
+    expect(expired.text).toMatch(/Expired/);
+    expect(buttonsOf(expired)).toHaveLength(0);
+    await click(harness, prompt, 'tsuka_approve', 'U1');
+    await harness.slack.waitFor(() => harness.slack.ephemerals.some((message) => /already decided|no longer active/.test(message.text)));
+    await expect(readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).rejects.toThrow();
+  });
+
+  it('stop in the thread kills a running command and says so', async () => {
+    harness = await startSlackHarness();
+    harness.model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'sleep 60', timeout_ms: 120000 } }] });
+    harness.model.enqueue({ text: 'should not be reached' });
+    const mention = await harness.slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${harness.slack.botUserId}> geordi wait a minute` });
+    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
+    const prompt = harness.botReplies('C1', mention.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
+    expect(prompt.text).toMatch(/DANGEROUS/);
+    expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Deny']);
+    await click(harness, prompt, 'tsuka_approve', 'U1');
+    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => /execute_command sleep 60 …/.test(message.text)));
+    await harness.slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: 'stop' });
+    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => /⏹ Stopped\./.test(message.text) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    expect(harness.botReplies('C1', mention.ts).some((message) => /Stopped by <@U1>/.test(message.text))).toBe(true);
+    expect(harness.model.requests).toHaveLength(1);
+  });
+});
