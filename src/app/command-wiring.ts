@@ -7,6 +7,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
   return {
     roster: engine.roster,
     tools: engine.tools,
+    toolSchemas: engine.toolSchemas,
     workspace: engine.workspace,
     childEnv: engine.childEnv,
     maskSecrets: engine.maskSecrets,

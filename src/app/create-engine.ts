@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 import type { Logger } from '../core/logger.js';
 import type { LanguageModel } from '../core/model/language-model.js';
-import type { ModelTier, ToolRegistry, Workspace } from '../core/tools/tool.js';
+import type { ModelTier, ToolRegistry, ToolSchema, Workspace } from '../core/tools/tool.js';
 import type { Roster } from '../core/data/types.js';
 import { loadRoster } from '../core/data/load-roster.js';
 import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
@@ -39,6 +39,8 @@ export interface Engine {
   dedupe: ReturnType<typeof createDedupeStore>;
   roster: Roster;
   tools: ToolRegistry;
+  /** Every schema in tools_schemas/, including tools only workflows implement. */
+  toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;
   childEnv: NodeJS.ProcessEnv;
   maskSecrets: (text: string) => string;
@@ -117,6 +119,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     dedupe: createDedupeStore(store),
     roster,
     tools,
+    toolSchemas,
     workspace,
     childEnv: createChildEnv(config.environment),
     maskSecrets: options.maskSecrets,

@@ -5,7 +5,7 @@
 import type { Logger } from '../core/logger.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 import type { Roster } from '../core/data/types.js';
-import type { ModelTier, ToolRegistry, Workspace } from '../core/tools/tool.js';
+import type { ModelTier, ToolRegistry, ToolSchema, Workspace } from '../core/tools/tool.js';
 import type { MemoryStore } from '../core/memory/memory-store.js';
 import type { SessionStore } from '../core/store/session-store.js';
 import type { RunStore } from '../core/store/run-store.js';
@@ -38,7 +38,10 @@ export interface CommandSettings {
 
 export interface CommandDependencies {
   roster: Roster;
+  /** The tools of plain conversations (no coordination tools). */
   tools: ToolRegistry;
+  /** Every tool schema, for workflows that add their own tools (coordination, escalation). */
+  toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;
   childEnv: NodeJS.ProcessEnv;
   maskSecrets(text: string): string;

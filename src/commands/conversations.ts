@@ -4,12 +4,13 @@
  */
 import type { Character } from '../core/data/types.js';
 import type { ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
-import type { ButtonActionEvent, MentionEvent, ThreadMessageEvent } from './inbound-event.js';
+import type { MentionEvent, ThreadMessageEvent } from './inbound-event.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import type { ApprovalFlow } from './approval-flow.js';
 import { takeLeadingCharacter, takePlainMention } from './character-selection.js';
 import { readChannelDefault } from './settings-store.js';
-import { runTurnInThread, STOP_ACTION } from './run-turn.js';
+import { runTurnInThread } from './run-turn.js';
+import type { ActiveRuns } from './active-runs.js';
 import { findCharacter } from '../core/data/character-lookup.js';
 
 interface QueuedTurn {
@@ -28,18 +29,15 @@ interface ThreadState {
 
 export interface Conversations {
   handleMessage(event: MentionEvent | ThreadMessageEvent, surface: ChatSurface): Promise<void>;
-  handleStopButton(event: ButtonActionEvent): Promise<boolean>;
-  /** Stops a run by id (from `/tsuka stop`); false when it is not running here. */
-  stopRun(runId: string, by: UserRef): boolean;
-  /** Aborts every running turn and drops queues (shutdown); resolves when they have ended. */
-  stopAll(): Promise<void>;
+  /** Drops every queued message (shutdown; running turns are stopped through ActiveRuns). */
+  dropQueues(): void;
   activeThreads(): number;
   queuedMessages(): number;
 }
 
 const KEYWORDS = new Set(['stop', 'reset']);
 
-export function createConversations(deps: CommandDependencies, approvals: ApprovalFlow): Conversations {
+export function createConversations(deps: CommandDependencies, approvals: ApprovalFlow, activeRuns: ActiveRuns): Conversations {
   const threads = new Map<ThreadRef, ThreadState>();
   const isAdmin = (user: UserRef) => deps.settings.admins.includes(user);
 
@@ -63,6 +61,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       abort,
       onRunCreated: (runId) => {
         running.runId = runId;
+        activeRuns.register({ runId, requester: turn.user, abort, done: running.done });
       },
     })
       .catch(async (error: unknown) => {
@@ -130,37 +129,8 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       }
       start(thread, turn);
     },
-    async handleStopButton(event) {
-      if (event.actionId !== STOP_ACTION) return false;
-      for (const state of threads.values()) {
-        if (state.running?.runId !== event.value) continue;
-        if (state.running.requester !== event.user && !isAdmin(event.user)) {
-          await event.replyEphemeral('Only the person who asked or an admin can stop this turn.');
-          return true;
-        }
-        state.queue.length = 0;
-        state.running.abort.abort();
-        return true;
-      }
-      await event.replyEphemeral('This turn has already ended.');
-      return true;
-    },
-    stopRun(runId, by) {
-      for (const state of threads.values()) {
-        if (state.running?.runId === runId && (state.running.requester === by || isAdmin(by))) {
-          state.running.abort.abort();
-          return true;
-        }
-      }
-      return false;
-    },
-    async stopAll() {
-      const running = [...threads.values()].flatMap((state) => {
-        state.queue.length = 0;
-        state.running?.abort.abort();
-        return state.running ? [state.running.done] : [];
-      });
-      await Promise.allSettled(running);
+    dropQueues() {
+      for (const state of threads.values()) state.queue.length = 0;
     },
   };
 }

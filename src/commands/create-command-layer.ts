@@ -14,21 +14,32 @@ import { userRateLimit } from './middleware/user-rate-limit.js';
 import { createApprovalFlow, type ApprovalFlow } from './approval-flow.js';
 import { createConversations, type Conversations } from './conversations.js';
 import { handleTsukaCommand } from './tsuka-command.js';
+import { createActiveRuns, type ActiveRuns } from './active-runs.js';
+import { STOP_ACTION } from './run-turn.js';
 
 /** Handlers of /call, /team and /goal, supplied once the workflows exist. */
 export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
+export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>>;
+/** What workflows get from the command layer: the same approvals and run registry as conversations. */
+export interface WorkflowServices {
+  approvals: ApprovalFlow;
+  activeRuns: ActiveRuns;
+}
 
 export interface CommandLayer {
   handle(event: InboundEvent, surface: ChatSurface): Promise<void>;
   conversations: Conversations;
   approvals: ApprovalFlow;
+  activeRuns: ActiveRuns;
   /** Stops every running turn (shutdown). */
   stopAll(): Promise<void>;
 }
 
-export function createCommandLayer(deps: CommandDependencies, workflows: Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>> = {}): CommandLayer {
+export function createCommandLayer(deps: CommandDependencies, createWorkflows?: (services: WorkflowServices) => WorkflowHandlers): CommandLayer {
   const approvals = createApprovalFlow({ approvals: deps.approvals, runs: deps.runs, admins: deps.settings.admins, timeoutMs: deps.settings.approvalTimeoutMs, logger: deps.logger, now: deps.now });
-  const conversations = createConversations(deps, approvals);
+  const activeRuns = createActiveRuns(deps.settings.admins);
+  const conversations = createConversations(deps, approvals, activeRuns);
+  const workflows = createWorkflows?.({ approvals, activeRuns }) ?? {};
   const startedAt = Date.now();
 
   const route = async (event: InboundEvent, surface: ChatSurface): Promise<void> => {
@@ -38,10 +49,15 @@ export function createCommandLayer(deps: CommandDependencies, workflows: Partial
         return conversations.handleMessage(event, surface);
       case 'button-action':
         if (await approvals.handleButton(event, surface)) return;
-        if (await conversations.handleStopButton(event)) return;
+        if (event.actionId === STOP_ACTION) {
+          const outcome = activeRuns.stop(event.value, event.user);
+          if (outcome === 'forbidden') return event.replyEphemeral('Only the person who started this run or an admin can stop it.');
+          if (outcome === 'unknown') return event.replyEphemeral('This run has already ended.');
+          return;
+        }
         return event.replyEphemeral('This button is no longer active.');
       case 'slash-command': {
-        if (event.command === 'tsuka') return handleTsukaCommand(event, surface, { deps, conversations, startedAt });
+        if (event.command === 'tsuka') return handleTsukaCommand(event, surface, { deps, conversations, activeRuns, startedAt });
         const workflow = workflows[event.command];
         if (workflow) return workflow(event, surface);
         return event.reply(`/${event.command} is not available yet in this version of TSUKA; mention a character instead (e.g. @TSUKA geordi …).`);
@@ -61,7 +77,11 @@ export function createCommandLayer(deps: CommandDependencies, workflows: Partial
   return {
     conversations,
     approvals,
+    activeRuns,
     handle: (event, surface) => pipeline(event, { surface, logger: deps.logger }),
-    stopAll: () => conversations.stopAll(),
+    stopAll: async () => {
+      conversations.dropQueues();
+      await activeRuns.stopAll();
+    },
   };
 }

@@ -6,6 +6,7 @@ import type { SlashCommandEvent } from './inbound-event.js';
 import type { ChatSurface } from './chat-surface.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import type { Conversations } from './conversations.js';
+import type { ActiveRuns } from './active-runs.js';
 import { findCharacter } from '../core/data/character-lookup.js';
 import { characterCatalogue, teamCatalogue } from '../core/data/roster-summary.js';
 import { exportRunMarkdown } from '../core/store/run-export.js';
@@ -23,6 +24,7 @@ const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
 export interface TsukaCommandContext {
   deps: CommandDependencies;
   conversations: Conversations;
+  activeRuns: ActiveRuns;
   startedAt: number;
 }
 
@@ -46,7 +48,7 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       return reply([
         `Model: ${model ? `${model.model.modelId} on ${model.providerName} (tier ${model.tier}${model.model.contextWindow ? `, context ${model.model.contextWindow}` : ''})` : 'none — ' + deps.models.unavailableMessage().split('\n')[0]}`,
         `Effort pin: ${(await readEffortPin(deps.store)) ?? 'auto'}`,
-        `Active threads: ${context.conversations.activeThreads()} · queued messages: ${context.conversations.queuedMessages()} · running runs: ${running.length}`,
+        `Active threads: ${context.conversations.activeThreads()} · queued messages: ${context.conversations.queuedMessages()} · runs in progress: ${context.activeRuns.list().length} (${running.length} recorded as running)`,
         `Up for ${Math.round((Date.now() - context.startedAt) / 60_000)} min`,
       ].join('\n'));
     }
@@ -96,9 +98,13 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       return reply(`Uploaded the transcript of ${run.id}.`);
     }
     case 'stop': {
-      const targets = argument ? [argument] : (await deps.runs.list({ status: 'running', limit: 50 })).filter((run) => run.startedBy === event.user).map((run) => run.id);
-      const stopped = targets.filter((runId) => context.conversations.stopRun(runId, event.user));
-      return reply(stopped.length ? `Stopping ${stopped.join(', ')}.` : 'Nothing of yours is running here (or you may not stop it).');
+      if (argument) {
+        const outcome = context.activeRuns.stop(argument, event.user);
+        return reply(outcome === 'stopped' ? `Stopping ${argument}.` : outcome === 'forbidden' ? 'Only the person who started that run or an admin can stop it.' : `No run ${argument} is running.`);
+      }
+      const mine = context.activeRuns.list().filter((run) => run.requester === event.user);
+      for (const run of mine) context.activeRuns.stop(run.runId, event.user);
+      return reply(mine.length ? `Stopping ${mine.map((run) => run.runId).join(', ')}.` : 'Nothing of yours is running.');
     }
     case 'default': {
       if (!argument) return reply(`Usage: /tsuka default <character> — one of ${[...deps.roster.characters.keys()].join(', ')}`);

@@ -78,8 +78,22 @@ export function searchBm25(indexes: readonly Bm25Index[], queryTerms: readonly s
       }
     }
   }
-  const hits: Bm25Hit[] = [];
-  for (const [id, score] of scores) hits.push({ id, score });
-  hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-  return hits.slice(0, limit);
+  return topHits(scores, limit);
+}
+
+const better = (a: Bm25Hit, b: Bm25Hit): boolean => a.score > b.score || (a.score === b.score && a.id < b.id);
+
+/** The `limit` best hits, best first, without sorting every scored document. */
+function topHits(scores: Map<string, number>, limit: number): Bm25Hit[] {
+  const top: Bm25Hit[] = [];
+  for (const [id, score] of scores) {
+    const hit = { id, score };
+    const last = top[top.length - 1];
+    if (top.length >= limit && last && !better(hit, last)) continue;
+    let position = top.length;
+    while (position > 0 && better(hit, top[position - 1]!)) position -= 1;
+    top.splice(position, 0, hit);
+    if (top.length > limit) top.pop();
+  }
+  return top;
 }

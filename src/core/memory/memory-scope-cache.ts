@@ -28,6 +28,8 @@ export interface ScopeCache {
   load(scope: string): Promise<ScopeView>;
   /** Records in the view (and its index) a fact this process has written. */
   put(view: ScopeView, fact: MemoryFact): void;
+  /** Replaces a fact whose searchable text (content, summary, tags) did not change: no re-indexing. */
+  refresh(view: ScopeView, fact: MemoryFact): void;
   remove(view: ScopeView, id: string): void;
   /** Marks the scope changed for other processes; call after each write. */
   touch(view: ScopeView): Promise<void>;
@@ -89,6 +91,9 @@ export function createScopeCache(store: Store): ScopeCache {
       return loaded;
     },
     put,
+    refresh(view, fact) {
+      if (view.facts.has(fact.id)) view.facts.set(fact.id, fact);
+    },
     remove,
     async touch(view) {
       const revision = randomBytes(6).toString('hex');

@@ -115,15 +115,10 @@ export function createMemoryStore(options: {
 
   /**
    * Applies `fn` to the stored fact under its scope's lock (every write of this process to a scope
-   * holds that lock, so none is lost). `announce: false` skips telling other processes: use counts
-   * do not change what a search finds.
+   * holds that lock, so none is lost).
    */
-  async function change(
-    id: string,
-    fn: (fact: MemoryFact) => MemoryFact,
-    options: { scope?: string; announce?: boolean } = {},
-  ): Promise<MemoryFact | undefined> {
-    const scope = options.scope ?? (await cache.facts.get(id))?.scope;
+  async function change(id: string, fn: (fact: MemoryFact) => MemoryFact): Promise<MemoryFact | undefined> {
+    const scope = (await cache.facts.get(id))?.scope;
     if (scope === undefined) return undefined;
     return scopeLock.run(scope, async () => {
       const current = await cache.facts.get(id);
@@ -132,23 +127,37 @@ export function createMemoryStore(options: {
       await cache.facts.set(id, next);
       const view = await cache.load(scope);
       cache.put(view, next);
-      if (options.announce !== false) await cache.touch(view);
+      await cache.touch(view);
       return next;
     });
   }
 
-  /** Counts a use of each fact (hits, last used), which keeps it from eviction. */
+  /**
+   * Counts a use of each fact (hits, last used), which keeps it from eviction. Works from the scope's
+   * view, current as of its revision check, and writes the facts of a scope together.
+   */
   async function markUsed(facts: readonly MemoryFact[]): Promise<MemoryFact[]> {
-    const used: MemoryFact[] = [];
-    for (const fact of facts) {
-      const time = now();
-      const updated = await change(fact.id, (current) => ({ ...current, hits: current.hits + 1, lastUsedAt: time }), {
-        scope: fact.scope,
-        announce: false,
-      });
-      used.push(updated ?? fact);
-    }
-    return used;
+    const byScope = new Map<string, MemoryFact[]>();
+    for (const fact of facts) byScope.set(fact.scope, [...(byScope.get(fact.scope) ?? []), fact]);
+    const used = new Map<string, MemoryFact>();
+    await Promise.all(
+      [...byScope].map(([scope, scopeFacts]) =>
+        scopeLock.run(scope, async () => {
+          const view = await cache.load(scope);
+          const time = now();
+          const writes = scopeFacts.flatMap((fact) => {
+            const current = view.facts.get(fact.id);
+            if (!current) return [];
+            const next = { ...current, hits: current.hits + 1, lastUsedAt: time };
+            cache.refresh(view, next);
+            used.set(next.id, next);
+            return [cache.facts.set(next.id, next)];
+          });
+          await Promise.all(writes);
+        }),
+      ),
+    );
+    return facts.map((fact) => used.get(fact.id) ?? fact);
   }
 
   async function search(query: string, scope: string, limit: number): Promise<MemoryFact[]> {

@@ -102,7 +102,7 @@ function rewriteNearJson(text: string): { closed: string; fallback?: string } {
       const word = /^[A-Za-z_$][\w$-]*/.exec(text.slice(index))![0];
       index += word.length;
       if (stack[stack.length - 1] === '}' && /[{,]\s*$/.test(out)) out += JSON.stringify(word);
-      else out += PYTHON_LITERALS[word] ?? word;
+      else out += Object.hasOwn(PYTHON_LITERALS, word) ? PYTHON_LITERALS[word]! : word;
       if (!isKeyPosition(text, index)) markValueEnd();
       continue;
     } else {

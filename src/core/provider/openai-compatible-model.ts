@@ -109,7 +109,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       if (translator.sawBareClosingTag) stripsOpeningThinkTag = true;
       yield* translator.end();
     } catch (error) {
-      if (stopReason) throw stoppedError(stopReason, error);
+      if (stopReason && !(error instanceof AbortedError || error instanceof ModelTimeoutError)) throw stoppedError(stopReason, error);
       throw error;
     } finally {
       clearTimeout(firstTokenTimer);

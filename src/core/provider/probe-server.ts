@@ -82,7 +82,8 @@ export async function probeServer(options: ProbeServerOptions): Promise<ServerPr
   if (!listing.ok) steps.push({ step: 'models', ok: false, message: `GET /models ${listing.message}.` });
   else if (listed.length === 0) steps.push({ step: 'models', ok: false, message: 'The server lists no chat models.' });
   else steps.push({ step: 'models', ok: true, message: `Models: ${listed.map((model) => model.id).join(', ')}.` });
-  if (probe.kind === 'unknown') probe.kind = OWNER_KINDS[listed[0]?.ownedBy ?? ''] ?? 'unknown';
+  const owner = listed[0]?.ownedBy ?? '';
+  if (probe.kind === 'unknown' && Object.hasOwn(OWNER_KINDS, owner)) probe.kind = OWNER_KINDS[owner]!;
 
   const extras = await readExtras(probe.kind, root, request);
   if (probe.kind === 'unknown') probe.kind = extras.recognisedKind ?? 'unknown';

@@ -103,7 +103,7 @@ export function createStreamTranslator(options: ThinkSplitterOptions = {}): Stre
 function mapFinishReason(reason: string | undefined, hadToolCalls: boolean): FinishReason {
   if (hadToolCalls && (reason === undefined || reason === 'stop')) return 'tool-calls';
   if (reason === undefined) return 'stop';
-  return FINISH_REASONS[reason] ?? 'other';
+  return Object.hasOwn(FINISH_REASONS, reason) ? FINISH_REASONS[reason]! : 'other';
 }
 
 function toToolCallPart(call: AssembledToolCall): ModelStreamPart {

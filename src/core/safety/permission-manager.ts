@@ -27,6 +27,7 @@ const ABORTED_NOTE = 'The run was stopped before anyone decided, so it was denie
 const PROMPT_FAILED_NOTE = 'Asking for approval failed, so it was denied (fail closed).';
 const INVALID_DECISION_NOTE = 'The approval answer was not understood, so it was denied (fail closed).';
 const EXPIRED_NOTE = 'No one decided in time, so it was denied.';
+const APPROVED_FOR_RUN_NOTE = 'Approved earlier for this run.';
 const OUTCOMES: ReadonlySet<PermissionOutcome> = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 
 function abortPromise(signal: AbortSignal): { promise: Promise<'aborted'>; dispose(): void } {
@@ -58,7 +59,7 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
 
   async function ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     if (signal.aborted) return { outcome: 'denied', note: ABORTED_NOTE };
-    if (isApprovedForRun(request)) return { outcome: 'approved', note: 'Approved earlier for this run.' };
+    if (isApprovedForRun(request)) return { outcome: 'approved', note: APPROVED_FOR_RUN_NOTE };
     const current = prompt;
     if (!current) return { outcome: 'denied', note: NO_PROMPT_NOTE };
 
@@ -99,7 +100,7 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
   }
 
   async function check(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
-    if (isApprovedForRun(request)) return { outcome: 'approved', note: 'Approved earlier for this run.' };
+    if (isApprovedForRun(request)) return { outcome: 'approved', note: APPROVED_FOR_RUN_NOTE };
     if (!prompt) return { outcome: 'denied', note: NO_PROMPT_NOTE };
 
     const previous = queues.get(request.runId) ?? Promise.resolve();
@@ -112,13 +113,14 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
 
     const abort = abortPromise(signal);
     try {
-      const turn = await Promise.race([Promise.resolve('turn' as const), abort.promise]);
+      const turn = await Promise.race([previous.then(() => 'turn' as const), abort.promise]);
       if (turn === 'aborted') return { outcome: 'denied', note: ABORTED_NOTE };
       return await ask(request, signal);
     } finally {
       abort.dispose();
       release();
-      if (queues.get(request.runId) === tail) void tail.then(() => {
+      // Drop the run's queue once it is drained, unless a newer check has extended it.
+      void tail.then(() => {
         if (queues.get(request.runId) === tail) queues.delete(request.runId);
       });
     }

@@ -11,7 +11,7 @@ export interface ReaderView {
 }
 
 const DROPPED_TAGS = new Set([
-  'head', 'script', 'style', 'noscript', 'template', 'nav', 'aside', 'form', 'button', 'input', 'select', 'textarea',
+  'head', 'title', 'script', 'style', 'noscript', 'template', 'nav', 'aside', 'form', 'button', 'input', 'select', 'textarea',
   'iframe', 'svg', 'canvas', 'object', 'embed', 'video', 'audio', 'map', 'dialog', 'link', 'meta', 'img', 'picture',
 ]);
 const DROPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'dialog', 'complementary']);

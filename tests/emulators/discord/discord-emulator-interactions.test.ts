@@ -7,6 +7,7 @@ import {
   ChannelType,
   Events,
   MessageFlags,
+  type ChatInputApplicationCommandData,
   type Interaction,
   type Message,
   type TextChannel,
@@ -15,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startClientFixture, type ClientFixture } from './discord-client-fixture.js';
 import { DEFAULT_USER } from './discord-emulator.js';
 
-const GOAL_COMMAND = {
+const GOAL_COMMAND: ChatInputApplicationCommandData = {
   name: 'goal',
   description: 'Plan and run a goal',
   options: [{ name: 'objective', description: 'What to achieve', type: ApplicationCommandOptionType.String, required: true }],
@@ -134,6 +135,7 @@ describe('discord emulator: interactions, commands, uploads and reconnects', () 
     fixture = await startClientFixture();
     const { client, emulator } = fixture;
     await emulator.disconnectGateway(4000);
+    expect(emulator.gatewayLog.at(-1)).toMatchObject({ kind: 'close', code: 4000 });
     emulator.postUserMessage({ channelId: emulator.defaultChannelId, userId: DEFAULT_USER.id, content: 'while you were away', mentionsBot: true });
     const [message] = (await once(client, Events.MessageCreate)) as [Message];
     expect(message.content).toContain('while you were away');

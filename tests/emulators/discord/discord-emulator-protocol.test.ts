@@ -16,6 +16,35 @@ async function identifyAndAwaitClose(emulator: DiscordEmulator, identify: Record
   return code;
 }
 
+interface Frame {
+  op: number;
+  t?: string;
+  s?: number;
+  d: unknown;
+}
+
+/** Collects a socket's frames; the returned function resolves with the first (past or future) frame matching. */
+function readFrames(socket: WebSocket): (predicate: (frame: Frame) => boolean) => Promise<Frame> {
+  const frames: Frame[] = [];
+  const waiters: { predicate: (frame: Frame) => boolean; resolve: (frame: Frame) => void }[] = [];
+  socket.on('message', (raw: Buffer) => {
+    const frame = JSON.parse(raw.toString()) as Frame;
+    frames.push(frame);
+    for (const waiter of [...waiters]) {
+      if (waiter.predicate(frame)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(frame);
+      }
+    }
+  });
+  return (predicate) =>
+    new Promise((resolve) => {
+      const found = frames.find(predicate);
+      if (found) resolve(found);
+      else waiters.push({ predicate, resolve });
+    });
+}
+
 describe('discord emulator: protocol rules', () => {
   let emulator: DiscordEmulator | undefined;
   let fixture: ClientFixture | undefined;
@@ -26,11 +55,13 @@ describe('discord emulator: protocol rules', () => {
     emulator = undefined;
   });
 
-  it('answers unknown routes with 404 and Discord rate-limit headers', async () => {
+  it('answers unknown routes with 404, wrong methods with 405, and always sends rate-limit headers', async () => {
     emulator = await startDiscordEmulator();
     const response = await fetch(`${emulator.apiUrl}/v10/nowhere/at/all`, { headers: { authorization: `Bot ${emulator.botToken}` } });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ message: '404: Not Found', code: 0 });
+    const wrongMethod = await fetch(`${emulator.apiUrl}/v10/gateway/bot`, { method: 'DELETE', headers: { authorization: `Bot ${emulator.botToken}` } });
+    expect(wrongMethod.status).toBe(405);
     for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-reset-after', 'x-ratelimit-bucket']) {
       expect(response.headers.get(header), header).not.toBeNull();
     }
@@ -82,25 +113,11 @@ describe('discord emulator: protocol rules', () => {
     emulator = await startDiscordEmulator();
     const current = emulator;
     const socket = new WebSocket(`${current.gatewayUrl}?v=10&encoding=json`);
-    const frames: { op: number; t?: string; s?: number; d: unknown }[] = [];
-    const waitForFrame = (predicate: (frame: (typeof frames)[number]) => boolean) =>
-      new Promise<(typeof frames)[number]>((resolve) => {
-        const found = frames.find(predicate);
-        if (found) return resolve(found);
-        const onMessage = (raw: Buffer): void => {
-          const frame = frames.at(-1);
-          if (frame && predicate(frame)) {
-            socket.off('message', onMessage);
-            resolve(frame);
-          }
-        };
-        socket.on('message', onMessage);
-      });
-    socket.on('message', (raw: Buffer) => frames.unshift(JSON.parse(raw.toString())));
+    const waitForFrame = readFrames(socket);
     await waitForFrame((frame) => frame.op === 10);
     socket.send(JSON.stringify({ op: 2, d: { token: current.botToken, intents: 513, properties: {} } }));
     const guildCreate = await waitForFrame((frame) => frame.t === 'GUILD_CREATE');
-    const ready = frames.find((frame) => frame.t === 'READY');
+    const ready = await waitForFrame((frame) => frame.t === 'READY');
     expect(ready).toMatchObject({ op: 0, s: 1, d: { v: 10, guilds: [{ id: current.guildId, unavailable: true }], application: { id: current.applicationId } } });
     expect(guildCreate).toMatchObject({ op: 0, s: 2, d: { id: current.guildId, channels: [{ id: current.defaultChannelId, name: 'general' }] } });
     socket.send(JSON.stringify({ op: 1, d: 2 }));

@@ -57,6 +57,10 @@ describe('discord emulator with the real discord.js client', () => {
     expect(emulator.messages(thread.id).map((entry) => entry.content)).toEqual(['working on it']);
     expect(client.channels.cache.get(thread.id)?.isThread()).toBe(true);
     await expect(message.startThread({ name: 'again' })).rejects.toMatchObject({ code: 160004 });
+    await expect(generalChannel(fixture).threads.create({ name: '' })).rejects.toMatchObject({ code: 50035 });
+    const standalone = await generalChannel(fixture).threads.create({ name: 'standalone' });
+    expect(standalone.parentId).toBe(emulator.defaultChannelId);
+    expect(emulator.threads()).toHaveLength(2);
   });
 
   it('creates a webhook and executes it under another name and avatar inside a thread', async () => {

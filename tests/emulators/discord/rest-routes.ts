@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MessageType } from 'discord-api-types/v10';
-import type { Gateway } from './gateway.js';
 import {
   DiscordApiError,
   missingPermissions,
@@ -26,7 +25,6 @@ import { readMessageContent, type World } from './world.js';
 export interface RouteDependencies {
   state: EmulatorState;
   world: World;
-  gateway: Gateway;
   manageWebhooks: boolean;
   gatewayUrl: () => string;
 }

@@ -93,7 +93,11 @@ async function handle(settings: RestServerSettings, request: IncomingMessage, re
   });
   const headers = decision.headers;
 
-  if (!route) return finish({ status: 404, body: { message: '404: Not Found', code: 0 } }, headers);
+  if (!route) {
+    const otherMethod = inApi && settings.routes.some((candidate) => matchRoute([candidate], candidate.method, segments));
+    if (otherMethod) return finish({ status: 405, body: { message: '405: Method Not Allowed', code: 0 } }, headers);
+    return finish({ status: 404, body: { message: '404: Not Found', code: 0 } }, headers);
+  }
   if (route.auth === 'bot' && request.headers.authorization !== `Bot ${settings.botToken}`) {
     return finish({ status: 401, body: { message: '401: Unauthorized', code: 0 } }, headers);
   }

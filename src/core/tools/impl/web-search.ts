@@ -38,7 +38,8 @@ export function createWebSearchTool(options: { fetch?: typeof fetch; searchUrl?:
         fetch: options.fetch ?? fetch,
         timeoutMs: WEB_SEARCH_TIMEOUT_MS,
         signal: context.signal,
-        allowPrivate: true, // the operator configured this endpoint; it may well be on the LAN
+        // A configured SearXNG instance may well live on the LAN; DuckDuckGo may not redirect there.
+        allowPrivate: Boolean(options.searchUrl),
         accept: options.searchUrl ? 'application/json' : 'text/html',
       });
       if (!opened.response.ok) {
@@ -58,7 +59,7 @@ export function createWebSearchTool(options: { fetch?: typeof fetch; searchUrl?:
   };
 }
 
-/** SearXNG `format=json`: `{ results: [{ title, url, content }] }`. */
+/** SearXNG `format=json`: `{ results: [{ title, url, content }] }` (https://docs.searxng.org/dev/search_api.html). */
 function parseSearxng(text: string): SearchResult[] {
   let body: unknown;
   try {
