@@ -1,0 +1,51 @@
+/**
+ * What the page draws for a message's buttons and its author: plain data, never markup. Buttons
+ * keep the port's action id and value (routed back by POST /api/actions); avatars given as Slack
+ * shortcodes (`:wrench:`) become the emoji itself, https URLs stay images, anything else an initial.
+ */
+import type { Button, Identity } from '../../commands/chat-surface.js';
+
+export const PLAYGROUND_BUTTON_MAX_LABEL = 75;
+
+export interface ButtonView {
+  actionId: string;
+  label: string;
+  style: Button['style'];
+  value: string;
+}
+
+export interface AuthorView {
+  name: string;
+  /** An emoji to show as the avatar, or… */
+  emoji?: string;
+  /** …an https image. */
+  imageUrl?: string;
+  kind: 'bot' | 'character' | 'user';
+}
+
+export const BOT_AUTHOR: AuthorView = { name: 'TSUKA', emoji: '🤖', kind: 'bot' };
+export const USER_AUTHOR: AuthorView = { name: 'you', emoji: '🧑', kind: 'user' };
+
+/** The shortcodes the shipped characters use, plus a few common ones. */
+const EMOJI: Record<string, string> = {
+  wrench: '🔧', hammer_and_wrench: '🛠️', memo: '📝', bar_chart: '📊', stethoscope: '🩺', test_tube: '🧪',
+  compass: '🧭', rocket: '🚀', telescope: '🔭', mag: '🔍', globe_with_meridians: '🌐', building_construction: '🏗️',
+  shield: '🛡️', robot_face: '🤖', robot: '🤖', brain: '🧠', books: '📚', gear: '⚙️', lock: '🔒', bug: '🐛',
+  sparkles: '✨', star: '⭐', zap: '⚡', microscope: '🔬', crystal_ball: '🔮', owl: '🦉', fox_face: '🦊', eyes: '👀',
+};
+
+export function buttonViews(buttons: Button[] | undefined): ButtonView[] {
+  return (buttons ?? []).map((button) => ({ actionId: button.actionId, label: button.label.slice(0, PLAYGROUND_BUTTON_MAX_LABEL), style: button.style, value: button.value }));
+}
+
+export function authorView(identity: Identity | undefined): AuthorView {
+  if (!identity) return BOT_AUTHOR;
+  const avatar = identity.avatar?.trim() ?? '';
+  const shortcode = /^:([\w+-]+):$/.exec(avatar);
+  if (shortcode) return { name: identity.name, emoji: EMOJI[shortcode[1]!] ?? initial(identity.name), kind: 'character' };
+  if (/^https:\/\/\S+$/.test(avatar)) return { name: identity.name, imageUrl: avatar, kind: 'character' };
+  if (avatar && !/[\w\s<>"'&]/.test(avatar) && [...avatar].length <= 4) return { name: identity.name, emoji: avatar, kind: 'character' };
+  return { name: identity.name, emoji: initial(identity.name), kind: 'character' };
+}
+
+const initial = (name: string): string => (name.trim()[0] ?? '?').toUpperCase();

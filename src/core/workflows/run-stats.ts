@@ -1,0 +1,55 @@
+/** Per-agent statistics of a multi-agent run and the table that closes it (design §2.4). */
+import type { TurnUsage } from '../agent/agent-runner.js';
+
+export interface AgentStats {
+  agent: string;
+  turns: number;
+  outputTokens: number;
+  peakContextTokens: number;
+  totalTokens: number;
+  durationMs: number;
+}
+
+export interface RunStatsCollector {
+  add(agent: string, usage: TurnUsage, durationMs: number): void;
+  all(): AgentStats[];
+  /** Flat numbers for the run record. */
+  totals(): Record<string, number>;
+  /** A fixed-width table (agent, output tokens, peak context, total tokens, time, tokens/s) for a code block. */
+  table(): string;
+}
+
+export function createRunStats(): RunStatsCollector {
+  const byAgent = new Map<string, AgentStats>();
+  return {
+    add(agent, usage, durationMs) {
+      const entry = byAgent.get(agent) ?? { agent, turns: 0, outputTokens: 0, peakContextTokens: 0, totalTokens: 0, durationMs: 0 };
+      entry.turns++;
+      entry.outputTokens += usage.completionTokens;
+      entry.peakContextTokens = Math.max(entry.peakContextTokens, usage.peakContextTokens);
+      entry.totalTokens += usage.promptTokens + usage.completionTokens;
+      entry.durationMs += durationMs;
+      byAgent.set(agent, entry);
+    },
+    all: () => [...byAgent.values()],
+    totals() {
+      const all = [...byAgent.values()];
+      return {
+        turns: all.reduce((sum, entry) => sum + entry.turns, 0),
+        outputTokens: all.reduce((sum, entry) => sum + entry.outputTokens, 0),
+        totalTokens: all.reduce((sum, entry) => sum + entry.totalTokens, 0),
+        peakContextTokens: Math.max(0, ...all.map((entry) => entry.peakContextTokens)),
+      };
+    },
+    table() {
+      const header = ['agent', 'output tok', 'peak ctx', 'total tok', 'time', 'tok/s'];
+      const rows = [...byAgent.values()].map((entry) => {
+        const seconds = entry.durationMs / 1000;
+        return [entry.agent, String(entry.outputTokens), String(entry.peakContextTokens), String(entry.totalTokens), `${seconds.toFixed(1)} s`, seconds > 0 ? (entry.outputTokens / seconds).toFixed(1) : '—'];
+      });
+      const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+      const format = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+      return [format(header), ...rows.map(format)].join('\n');
+    },
+  };
+}
