@@ -16,6 +16,7 @@ import { createConversations, type Conversations } from './conversations.js';
 import { handleTsukaCommand } from './tsuka-command.js';
 import { createActiveRuns, type ActiveRuns } from './active-runs.js';
 import { STOP_ACTION } from './run-turn.js';
+import { createMaskingSurface } from './masking-surface.js';
 
 /** Handlers of /call, /team and /goal, supplied once the workflows exist. */
 export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
@@ -74,11 +75,23 @@ export function createCommandLayer(deps: CommandDependencies, createWorkflows?: 
   ];
   const pipeline = compose(middlewares, (event, context) => route(event, context.surface));
 
+  const masked = new WeakMap<ChatSurface, ChatSurface>();
+  const maskedSurface = (surface: ChatSurface): ChatSurface => {
+    let wrapped = masked.get(surface);
+    if (!wrapped) masked.set(surface, (wrapped = createMaskingSurface(surface, deps.maskSecrets)));
+    return wrapped;
+  };
+  const maskedEvent = (event: InboundEvent): InboundEvent => {
+    if (event.type === 'slash-command') return { ...event, reply: (text) => event.reply(deps.maskSecrets(text)) };
+    if (event.type === 'button-action') return { ...event, replyEphemeral: (text) => event.replyEphemeral(deps.maskSecrets(text)) };
+    return event;
+  };
+
   return {
     conversations,
     approvals,
     activeRuns,
-    handle: (event, surface) => pipeline(event, { surface, logger: deps.logger }),
+    handle: (event, surface) => pipeline(maskedEvent(event), { surface: maskedSurface(surface), logger: deps.logger }),
     stopAll: async () => {
       conversations.dropQueues();
       await activeRuns.stopAll();

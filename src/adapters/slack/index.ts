@@ -98,8 +98,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     async start() {
       const identity = await app.client.auth.test();
       botUserId = String(identity.user_id ?? '');
+      // HTTP mode: Bolt initialised in its constructor; requests arrive through httpHandler on our own server.
       if (socketMode) await app.start();
-      else await app.init();
       connected = true;
       logger.info('Slack connected', { mode: socketMode ? 'socket' : 'http', botUserId, team: identity.team });
     },

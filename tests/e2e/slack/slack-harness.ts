@@ -54,7 +54,7 @@ export async function startSlackHarness(options: { environment?: Record<string, 
     slackRetries: 0,
     slackRateLimits: options.rateLimits,
   });
-  await slack.waitForConnection();
+  if (config.slack?.appToken) await slack.waitForConnection();
   return {
     slack,
     model,

@@ -1,0 +1,169 @@
+/**
+ * The chat surface on Discord's REST API (through discord.js's REST client, which queues and
+ * retries rate limits). Characters post through the channel's bot-owned webhook with `username`,
+ * `avatar_url` and `thread_id`; without Manage Webhooks the bot posts itself with the name in
+ * bold. Threads are started from the message they answer (the thread id equals its id).
+ * https://discord.com/developers/docs/resources/webhook#execute-webhook ·
+ * https://discord.com/developers/docs/resources/message#create-message
+ */
+import { Routes, type REST } from 'discord.js';
+import type { Button, ChatSurface, Identity, MessageRef } from '../../commands/chat-surface.js';
+import type { Logger } from '../../core/logger.js';
+import { componentsFor } from './cards.js';
+import { channelRef, decodeChannel, decodeMessage, decodeThread, decodeUser, messageRef, threadFromMessage, threadRef, type DiscordMessageAddress } from './ids.js';
+import { avatarEmoji, toDiscordMarkdown } from './markdown.js';
+import type { DiscordEditPacer } from './rate-limits.js';
+import { discordErrorCode, type DiscordWebhooks } from './webhooks.js';
+
+/** Discord refuses message content over 2,000 characters (error 50035). */
+export const DISCORD_MAX_MESSAGE_LENGTH = 2000;
+/** Room kept for the fallback's `🔧 **Name**: ` prefix, so a part never crosses the limit. */
+export const DISCORD_NAME_PREFIX_RESERVE = 100;
+export const DISCORD_MAX_THREAD_NAME_LENGTH = 100;
+export const DISCORD_MAX_WEBHOOK_USERNAME_LENGTH = 80;
+/** Threads archive after a day without messages. */
+const THREAD_AUTO_ARCHIVE_MINUTES = 1440;
+const THREAD_ALREADY_CREATED = 160004;
+const UNKNOWN_WEBHOOK = 10015;
+/** Model output never pings @everyone, @here or roles; user mentions (`Approved by @ana`) do. */
+const ALLOWED_MENTIONS = { parse: ['users'] };
+
+export interface DiscordSurfaceOptions {
+  rest: () => REST;
+  webhooks: DiscordWebhooks;
+  pacer: DiscordEditPacer;
+  editIntervalMs: number;
+  logger: Logger;
+}
+
+function webhookUsername(identity: Identity): string {
+  const emoji = avatarEmoji(identity.avatar);
+  return (emoji ? `${emoji} ${identity.name}` : identity.name).slice(0, DISCORD_MAX_WEBHOOK_USERNAME_LENGTH);
+}
+
+function namePrefix(identity: Identity | undefined): string {
+  if (!identity) return '';
+  const emoji = avatarEmoji(identity.avatar);
+  return `${emoji ? `${emoji} ` : ''}**${identity.name}**: `;
+}
+
+function messageId(response: unknown): string {
+  const id = (response as { id?: unknown } | null)?.id;
+  if (typeof id !== 'string') throw new Error('Discord answered a message create without a message id');
+  return id;
+}
+
+export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurface {
+  const { webhooks, pacer, logger } = options;
+
+  /** Content within the limit, never empty; cut only when a fallback prefix overflowed a full part. */
+  const fit = (text: string): string => {
+    const content = toDiscordMarkdown(text) || '…';
+    if (content.length <= DISCORD_MAX_MESSAGE_LENGTH) return content;
+    logger.warn('Discord message cut to 2,000 characters', { length: content.length });
+    return `${content.slice(0, DISCORD_MAX_MESSAGE_LENGTH - 1)}…`;
+  };
+
+  async function send(where: { guild: string; parent: string; channel: string }, text: string, identity: Identity | undefined, buttons: Button[] | undefined, retried = false): Promise<MessageRef> {
+    const rest = options.rest();
+    const components = componentsFor(buttons);
+    const hook = identity ? await webhooks.forChannel(where.parent) : undefined;
+    if (hook && identity) {
+      const query = new URLSearchParams({ wait: 'true', with_components: 'true' });
+      if (where.channel !== where.parent) query.set('thread_id', where.channel);
+      const avatarUrl = identity.avatar && /^https:\/\//.test(identity.avatar) ? identity.avatar : undefined;
+      try {
+        const response = await rest.post(Routes.webhook(hook.id, hook.token), {
+          auth: false,
+          query,
+          body: { content: fit(text), username: webhookUsername(identity), ...(avatarUrl ? { avatar_url: avatarUrl } : {}), components, allowed_mentions: ALLOWED_MENTIONS },
+        });
+        return messageRef({ ...where, message: messageId(response), webhook: hook.id });
+      } catch (error) {
+        if (discordErrorCode(error) !== UNKNOWN_WEBHOOK || retried) throw error;
+        // Someone deleted the webhook: make a new one and post again.
+        webhooks.forget(hook.id);
+        return send(where, text, identity, buttons, true);
+      }
+    }
+    const response = await rest.post(Routes.channelMessages(where.channel), { body: { content: fit(namePrefix(identity) + text), components, allowed_mentions: ALLOWED_MENTIONS } });
+    return messageRef({ ...where, message: messageId(response) });
+  }
+
+  async function editMessage(address: DiscordMessageAddress, text: string, identity: Identity | undefined, buttons: Button[] | undefined): Promise<void> {
+    const rest = options.rest();
+    const components = componentsFor(buttons);
+    const hook = address.webhook ? await webhooks.byId(address.webhook, address.parent) : undefined;
+    if (address.webhook && !hook) throw new Error(`the webhook that posted Discord message ${address.message} is gone; it cannot be edited`);
+    await pacer.edit(address.channel, address.message, async () => {
+      if (hook) {
+        const query = new URLSearchParams({ with_components: 'true' });
+        if (address.channel !== address.parent) query.set('thread_id', address.channel);
+        await rest.patch(Routes.webhookMessage(hook.id, hook.token, address.message), { auth: false, query, body: { content: fit(text), components, allowed_mentions: ALLOWED_MENTIONS } });
+      } else {
+        await rest.patch(Routes.channelMessage(address.channel, address.message), { body: { content: fit(namePrefix(identity) + text), components, allowed_mentions: ALLOWED_MENTIONS } });
+      }
+    });
+  }
+
+  async function startThread(address: DiscordMessageAddress, title: string): Promise<string> {
+    const name = title.replace(/\s+/g, ' ').trim().slice(0, DISCORD_MAX_THREAD_NAME_LENGTH) || 'TSUKA';
+    try {
+      await options.rest().post(Routes.threads(address.channel, address.message), { body: { name, auto_archive_duration: THREAD_AUTO_ARCHIVE_MINUTES } });
+    } catch (error) {
+      // A second mention of the same message (or a re-delivery) finds the thread already there.
+      if (discordErrorCode(error) !== THREAD_ALREADY_CREATED) throw error;
+    }
+    return threadFromMessage(address);
+  }
+
+  return {
+    platform: 'discord',
+    limits: { maxMessageLength: DISCORD_MAX_MESSAGE_LENGTH - DISCORD_NAME_PREFIX_RESERVE, editIntervalMs: options.editIntervalMs },
+    async threadFor({ message, existingThread, title }) {
+      if (existingThread) return existingThread;
+      const address = decodeMessage(message);
+      if (address.channel !== address.parent) return threadRef(address.guild, address.parent, address.channel);
+      return startThread(address, title);
+    },
+    async postRoot({ channel, text, identity, threadTitle }) {
+      const { guild, channel: id } = decodeChannel(channel);
+      const message = await send({ guild, parent: id, channel: id }, text, identity, undefined);
+      return { message, thread: await startThread(decodeMessage(message), threadTitle) };
+    },
+    async post({ thread, text, identity, buttons }) {
+      const { guild, parent, thread: id } = decodeThread(thread);
+      return send({ guild, parent, channel: id }, text, identity, buttons);
+    },
+    async edit({ message, text, identity, buttons }) {
+      await editMessage(decodeMessage(message), text, identity, buttons);
+    },
+    async postEphemeral({ channel, thread, user, text }) {
+      // Discord has ephemeral messages only as interaction answers: outside one, the bot
+      // addresses the user in the thread (or channel), pinging only them.
+      const userId = decodeUser(user);
+      const target = thread ? decodeThread(thread).thread : decodeChannel(channel).channel;
+      await options.rest().post(Routes.channelMessages(target), { body: { content: fit(`<@${userId}> ${text}`), allowed_mentions: { users: [userId] } } });
+    },
+    async uploadFile({ channel, thread, fileName, title, content }) {
+      const target = thread ? decodeThread(thread).thread : decodeChannel(channel).channel;
+      await options.rest().post(Routes.channelMessages(target), {
+        body: { content: fit(`📎 ${title}`), allowed_mentions: { parse: [] } },
+        files: [{ name: fileName, data: Buffer.from(content, 'utf8'), contentType: 'text/markdown' }],
+      });
+    },
+    async setStatus({ thread, text }) {
+      // The typing indicator is Discord's only transient status; it lasts about 10 s.
+      if (!text) return;
+      await options
+        .rest()
+        .post(Routes.channelTyping(decodeThread(thread).thread))
+        .catch((error: unknown) => logger.debug('typing indicator not shown', { error }));
+    },
+    channelOf(thread) {
+      const { guild, parent } = decodeThread(thread);
+      return channelRef(guild, parent);
+    },
+    mention: (user) => `<@${decodeUser(user)}>`,
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * The playground's chat, in memory: channels, messages (with their author, buttons and edits),
+ * ephemerals, uploaded files and thread statuses. Every change is announced to subscribers (the
+ * page's event streams). Nothing here survives a restart; runs and sessions live in the store.
+ */
+import { TsukaError } from '../../core/errors.js';
+import { renderMarkdown } from './markdown.js';
+import type { AuthorView, ButtonView } from './cards.js';
+import { DEFAULT_CHANNEL_ID, messageRef } from './ids.js';
+
+export interface PlaygroundChannel {
+  id: string;
+  name: string;
+}
+
+export interface PlaygroundMessage {
+  id: string;
+  ref: string;
+  channel: string;
+  /** The root message's id when this is a reply in a thread. */
+  thread?: string;
+  author: AuthorView;
+  text: string;
+  /** `text` rendered by renderMarkdown: escaped, safe to insert. */
+  html: string;
+  buttons: ButtonView[];
+  createdAt: number;
+  edits: number;
+}
+
+export interface PlaygroundEphemeral {
+  id: string;
+  channel: string;
+  thread?: string;
+  html: string;
+  text: string;
+  createdAt: number;
+}
+
+export interface PlaygroundFile {
+  id: string;
+  channel: string;
+  thread?: string;
+  fileName: string;
+  title: string;
+  size: number;
+  createdAt: number;
+}
+
+export interface PlaygroundStatus {
+  channel: string;
+  thread: string;
+  text: string;
+}
+
+export type PlaygroundChange =
+  | { kind: 'message'; message: PlaygroundMessage }
+  | { kind: 'ephemeral'; ephemeral: PlaygroundEphemeral }
+  | { kind: 'file'; file: PlaygroundFile }
+  | { kind: 'channel'; channel: PlaygroundChannel }
+  | { kind: 'status'; status: PlaygroundStatus };
+
+export interface PlaygroundSnapshot {
+  channels: PlaygroundChannel[];
+  messages: PlaygroundMessage[];
+  ephemerals: PlaygroundEphemeral[];
+  files: PlaygroundFile[];
+  statuses: PlaygroundStatus[];
+}
+
+/** A message, thread or file the playground does not have (another process made it, or it never existed). */
+export class PlaygroundNotFoundError extends TsukaError {
+  constructor(what: string, options?: { cause?: unknown }) {
+    super('playground_not_found', `${what} does not exist in this playground.`, options);
+  }
+}
+
+export type PlaygroundState = ReturnType<typeof createPlaygroundState>;
+
+export function createPlaygroundState(options: { now?: () => number } = {}) {
+  const now = options.now ?? Date.now;
+  // Ids carry a per-process tag: refs an earlier process stored never name a message of this one.
+  const tag = Date.now().toString(36);
+  let counter = 0;
+  const nextId = (prefix: string) => `${prefix}${tag}-${++counter}`;
+  const channels = new Map<string, PlaygroundChannel>([[DEFAULT_CHANNEL_ID, { id: DEFAULT_CHANNEL_ID, name: DEFAULT_CHANNEL_ID }]]);
+  const messages = new Map<string, PlaygroundMessage>();
+  const offered = new Map<string, Set<string>>();
+  const ephemerals: PlaygroundEphemeral[] = [];
+  const files = new Map<string, PlaygroundFile & { content: string }>();
+  const statuses = new Map<string, PlaygroundStatus>();
+  const listeners = new Set<(change: PlaygroundChange) => void>();
+  const announce = (change: PlaygroundChange) => {
+    for (const listener of listeners) listener(change);
+  };
+  const offer = (message: PlaygroundMessage) => {
+    const set = offered.get(message.id) ?? new Set<string>();
+    for (const button of message.buttons) set.add(`${button.actionId}\u0000${button.value}`);
+    offered.set(message.id, set);
+  };
+  function getMessage(channel: string, id: string): PlaygroundMessage {
+    const message = messages.get(id);
+    if (!message || message.channel !== channel) throw new PlaygroundNotFoundError(`The message ${channel}/${id}`);
+    return message;
+  }
+  const publicFile = ({ content: _content, ...file }: PlaygroundFile & { content: string }): PlaygroundFile => file;
+
+  return {
+    subscribe(listener: (change: PlaygroundChange) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    snapshot(): PlaygroundSnapshot {
+      return { channels: [...channels.values()], messages: [...messages.values()], ephemerals: [...ephemerals], files: [...files.values()].map(publicFile), statuses: [...statuses.values()] };
+    },
+    hasChannel: (id: string) => channels.has(id),
+    addChannel(id: string): PlaygroundChannel {
+      const existing = channels.get(id);
+      if (existing) return existing;
+      const channel = { id, name: id };
+      channels.set(id, channel);
+      announce({ kind: 'channel', channel });
+      return channel;
+    },
+    /** The message `id` in `channel`; throws when there is none. */
+    message: getMessage,
+    findMessage: (id: string): PlaygroundMessage | undefined => messages.get(id),
+    addMessage(input: { channel: string; thread?: string; author: AuthorView; text: string; buttons?: ButtonView[] }): PlaygroundMessage {
+      if (!channels.has(input.channel)) throw new PlaygroundNotFoundError(`The channel #${input.channel}`);
+      const id = nextId('m');
+      const message: PlaygroundMessage = { id, ref: messageRef(input.channel, id), channel: input.channel, thread: input.thread, author: input.author, text: input.text, html: renderMarkdown(input.text), buttons: input.buttons ?? [], createdAt: now(), edits: 0 };
+      messages.set(id, message);
+      offer(message);
+      announce({ kind: 'message', message });
+      return message;
+    },
+    editMessage(channel: string, id: string, change: { text: string; author?: AuthorView; buttons: ButtonView[] }): PlaygroundMessage {
+      const current = getMessage(channel, id);
+      const message: PlaygroundMessage = { ...current, text: change.text, html: renderMarkdown(change.text), author: change.author ?? current.author, buttons: change.buttons, edits: current.edits + 1 };
+      messages.set(id, message);
+      offer(message);
+      announce({ kind: 'message', message });
+      return message;
+    },
+    /** Whether this button (action + value) was ever shown on the message: clicks on anything else are forged. */
+    wasOffered: (messageId: string, actionId: string, value: string) => offered.get(messageId)?.has(`${actionId}\u0000${value}`) ?? false,
+    addEphemeral(input: { channel: string; thread?: string; text: string }): PlaygroundEphemeral {
+      const ephemeral = { id: nextId('e'), channel: input.channel, thread: input.thread, text: input.text, html: renderMarkdown(input.text), createdAt: now() };
+      ephemerals.push(ephemeral);
+      announce({ kind: 'ephemeral', ephemeral });
+      return ephemeral;
+    },
+    addFile(input: { channel: string; thread?: string; fileName: string; title: string; content: string }): PlaygroundFile {
+      const file = { id: nextId('f'), channel: input.channel, thread: input.thread, fileName: input.fileName, title: input.title, content: input.content, size: Buffer.byteLength(input.content), createdAt: now() };
+      files.set(file.id, file);
+      announce({ kind: 'file', file: publicFile(file) });
+      return publicFile(file);
+    },
+    file: (id: string) => files.get(id),
+    setStatus(status: PlaygroundStatus): void {
+      if (status.text) statuses.set(status.thread, status);
+      else statuses.delete(status.thread);
+      announce({ kind: 'status', status });
+    },
+  };
+}

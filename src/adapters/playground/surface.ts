@@ -1,0 +1,64 @@
+/**
+ * The chat surface on the playground's in-memory chat. Characters post under their own name and
+ * avatar (there is no permission to miss); a thread is named by its root message, as on Slack;
+ * ephemerals and uploads are kept for the page, which is the only reader.
+ */
+import type { ChatSurface, ThreadRef, UserRef } from '../../commands/chat-surface.js';
+import { authorView, buttonViews } from './cards.js';
+import { channelRef, decodeChannel, decodeMessage, messageRef, PLAYGROUND_USER } from './ids.js';
+import type { PlaygroundState } from './state.js';
+
+/** No platform limit; long replies still split so that the page reads like a chat. */
+export const PLAYGROUND_MAX_MESSAGE_LENGTH = 4000;
+
+export interface PlaygroundSurfaceOptions {
+  state: PlaygroundState;
+  editIntervalMs: number;
+}
+
+export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): ChatSurface {
+  const { state } = options;
+
+  /** The root message of the thread a ref names (a reply's ref names its root's thread). */
+  const rootOf = (thread: ThreadRef): { channel: string; root: string } => {
+    const { channel, messageId } = decodeMessage(thread);
+    const message = state.message(channel, messageId);
+    return { channel, root: message.thread ?? message.id };
+  };
+
+  return {
+    platform: 'playground',
+    limits: { maxMessageLength: PLAYGROUND_MAX_MESSAGE_LENGTH, editIntervalMs: options.editIntervalMs },
+    async threadFor({ message, existingThread }) {
+      if (existingThread) return existingThread;
+      const { channel, root } = rootOf(message);
+      return messageRef(channel, root);
+    },
+    async postRoot({ channel, text, identity }) {
+      const root = state.addMessage({ channel: decodeChannel(channel), author: authorView(identity), text });
+      return { message: root.ref, thread: root.ref };
+    },
+    async post({ thread, text, identity, buttons }) {
+      const { channel, root } = rootOf(thread);
+      return state.addMessage({ channel, thread: root, author: authorView(identity), text, buttons: buttonViews(buttons) }).ref;
+    },
+    async edit({ message, text, identity, buttons }) {
+      const { channel, messageId } = decodeMessage(message);
+      state.editMessage(channel, messageId, { text, author: identity ? authorView(identity) : undefined, buttons: buttonViews(buttons) });
+    },
+    async postEphemeral({ channel, thread, text }) {
+      state.addEphemeral({ channel: decodeChannel(channel), thread: thread ? rootOf(thread).root : undefined, text });
+    },
+    async uploadFile({ channel, thread, fileName, title, content }) {
+      state.addFile({ channel: decodeChannel(channel), thread: thread ? rootOf(thread).root : undefined, fileName, title, content });
+    },
+    async setStatus({ thread, text }) {
+      const { channel, root } = rootOf(thread);
+      state.setStatus({ channel, thread: root, text });
+    },
+    channelOf(thread) {
+      return channelRef(decodeMessage(thread).channel);
+    },
+    mention: (user: UserRef) => (user === PLAYGROUND_USER ? '@you' : `@${user.replace(/^playground:/, '')}`),
+  };
+}

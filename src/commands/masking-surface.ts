@@ -1,0 +1,21 @@
+/**
+ * Masks secret values in everything the command layer posts, edits, uploads or shows privately:
+ * model output can repeat a secret it read, and this is the one boundary every text crosses.
+ */
+import type { ChatSurface } from './chat-surface.js';
+
+export function createMaskingSurface(surface: ChatSurface, mask: (text: string) => string): ChatSurface {
+  return {
+    platform: surface.platform,
+    limits: surface.limits,
+    threadFor: (options) => surface.threadFor(options),
+    postRoot: (options) => surface.postRoot({ ...options, text: mask(options.text) }),
+    post: (options) => surface.post({ ...options, text: mask(options.text) }),
+    edit: (options) => surface.edit({ ...options, text: mask(options.text) }),
+    postEphemeral: (options) => surface.postEphemeral({ ...options, text: mask(options.text) }),
+    uploadFile: (options) => surface.uploadFile({ ...options, content: mask(options.content), title: mask(options.title) }),
+    setStatus: (options) => surface.setStatus({ ...options, text: mask(options.text) }),
+    channelOf: (thread) => surface.channelOf(thread),
+    mention: (user) => surface.mention(user),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Staging copies for parallel /goal steps. Each branch works on a copy of the CURRENT workspace
+ * (the original's staging started empty, design §6.6), and its changes are found by comparing the
+ * copy with the manifest taken when it was made.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { TsukaError } from '../../errors.js';
+import { isInside } from '../../safety/real-path.js';
+import { createWorkspace } from '../../safety/workspace-jail.js';
+import type { Workspace } from '../../tools/tool.js';
+import { readManifest, symlinkTarget, walkTree, type Manifest, type ManifestEntry } from './workspace-manifest.js';
+
+/** One path a branch added, modified or deleted, with its new entry (none for a deletion). */
+export interface FileChange {
+  path: string;
+  kind: 'added' | 'modified' | 'deleted';
+  entry?: ManifestEntry;
+}
+
+/**
+ * A branch's private copy of the workspace. The wiring gives a parallel step `workspace` as its
+ * tool workspace and `root` as `services.cwd`, so its file tools AND its commands stay in the copy.
+ */
+export interface Staging {
+  /** The copy's folder (its realpath). */
+  readonly root: string;
+  /** The jail over `root`. */
+  readonly workspace: Workspace;
+  /** A path-safe name for the branch, used for the conflict-copy folder. */
+  readonly label: string;
+  /** What the workspace held when the copy was made, in the workspace's terms. */
+  readonly base: ReadonlyMap<string, ManifestEntry>;
+  /** Symlinks not copied because they lead outside the workspace. */
+  readonly skippedLinks: readonly string[];
+  /** Changes made in the copy since it was made. */
+  diff(): Promise<FileChange[]>;
+  /** Removes the copy's folder. */
+  cleanup(): Promise<void>;
+}
+
+const LABEL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** A label made path-safe: `step 2 @geordi` → `step-2-geordi`. */
+export function stagingLabel(text: string): string {
+  const label = text.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[-.]+|-+$/g, '');
+  return label === '' ? 'branch' : label.slice(0, 80);
+}
+
+/**
+ * Copies the workspace into `stagingRoot/label`, skipping `.git`, `node_modules` and `.tsuka`.
+ * Symlinks stay symlinks (re-pointed at the copy); links leading outside the workspace are not copied.
+ */
+export async function createStaging(
+  workspaceRoot: string,
+  stagingRoot: string,
+  label: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<Staging> {
+  if (!LABEL_PATTERN.test(label)) {
+    throw new TsukaError('staging_label_invalid', `The staging label "${label}" may hold only letters, digits, "_", "." and "-".`);
+  }
+  const realWorkspace = await fs.realpath(workspaceRoot);
+  await fs.mkdir(stagingRoot, { recursive: true });
+  const realStagingRoot = await fs.realpath(stagingRoot);
+  if (isInside(realStagingRoot, realWorkspace)) {
+    throw new TsukaError('staging_root_invalid', 'The staging folder must not contain the workspace.');
+  }
+  const target = path.join(realStagingRoot, label);
+  // A leftover from a crashed run would mix old files into the copy.
+  await fs.rm(target, { recursive: true, force: true });
+  await fs.mkdir(target);
+
+  let base: Manifest;
+  let skippedLinks: string[];
+  try {
+    skippedLinks = await copyTree(realWorkspace, target, [realStagingRoot], options.signal);
+    base = await readManifest(target, { signal: options.signal });
+  } catch (error) {
+    await fs.rm(target, { recursive: true, force: true });
+    if (error instanceof TsukaError) throw error;
+    throw new TsukaError('staging_failed', `The workspace could not be copied for branch "${label}".`, { cause: error });
+  }
+  const workspace = await createWorkspace(target);
+
+  return {
+    root: workspace.root,
+    workspace,
+    label,
+    base,
+    skippedLinks,
+    async diff() {
+      return diffManifests(base, await readManifest(workspace.root));
+    },
+    async cleanup() {
+      await fs.rm(workspace.root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Added, modified and deleted paths from `before` to `after`, sorted by path. */
+export function diffManifests(before: ReadonlyMap<string, ManifestEntry>, after: ReadonlyMap<string, ManifestEntry>): FileChange[] {
+  const changes: FileChange[] = [];
+  for (const [filePath, entry] of after) {
+    const previous = before.get(filePath);
+    if (previous === undefined) changes.push({ path: filePath, kind: 'added', entry });
+    else if (previous !== entry) changes.push({ path: filePath, kind: 'modified', entry });
+  }
+  for (const filePath of before.keys()) {
+    if (!after.has(filePath)) changes.push({ path: filePath, kind: 'deleted' });
+  }
+  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+async function copyTree(from: string, to: string, excluded: readonly string[], signal: AbortSignal | undefined): Promise<string[]> {
+  const skippedLinks: string[] = [];
+  for await (const entry of walkTree(from, { excluded, signal })) {
+    const destination = path.join(to, entry.relativePath);
+    if (entry.kind === 'dir') {
+      await fs.mkdir(destination, { recursive: true });
+    } else if (entry.kind === 'file') {
+      await fs.copyFile(entry.absolutePath, destination);
+    } else {
+      const target = await symlinkTarget(from, entry.absolutePath);
+      if (!target.inside) {
+        skippedLinks.push(entry.relativePath);
+        continue;
+      }
+      // Relative, so the copy's link leads to the copy's file, not back into the workspace.
+      await fs.symlink(path.relative(path.dirname(destination), path.join(to, target.relativeTarget)) || '.', destination);
+    }
+  }
+  return skippedLinks;
+}

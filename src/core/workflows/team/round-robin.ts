@@ -1,0 +1,33 @@
+/**
+ * Round-robin mode: every member in turn, for `rounds` (default `teamMaxRounds`, 3) rounds, each at
+ * most `maxRoundsPerMember` times; ends early when a whole round reports COMPLETED.
+ */
+import { memberPrompt, runTeamTurn, type TeamTurn } from './team-turn.js';
+import { stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
+
+export async function runRoundRobin(context: TeamRunContext): Promise<TeamOutcome> {
+  const { io, team, task } = context;
+  const rounds = team.rounds ?? context.maxRounds;
+  const turns: TeamTurn[] = [];
+  const turnCount = new Map<string, number>();
+  for (let round = 1; round <= rounds; round++) {
+    const speakers = context.members.filter((member) => team.maxRoundsPerMember === undefined || (turnCount.get(member.name) ?? 0) < team.maxRoundsPerMember);
+    if (speakers.length === 0) return { status: 'incomplete', summary: `Every member has had ${team.maxRoundsPerMember} turns.` };
+    await io.announce(`— Round ${round} of ${rounds} —`);
+    const thisRound: TeamTurn[] = [];
+    for (const member of speakers) {
+      if (io.signal.aborted) return stoppedOutcome();
+      io.activity(`round ${round}/${rounds} · ${member.aiName} is working`);
+      turnCount.set(member.name, (turnCount.get(member.name) ?? 0) + 1);
+      const turn = await runTeamTurn(io, { character: member, prompt: memberPrompt({ teamName: team.displayName, task, turns, character: member }) });
+      turns.push(turn);
+      thisRound.push(turn);
+      if (io.signal.aborted) return stoppedOutcome();
+    }
+    if (thisRound.every((turn) => turn.status.status === 'COMPLETED')) {
+      return { status: 'completed', summary: `Every member reported COMPLETED in round ${round}.` };
+    }
+  }
+  const last = turns.at(-1);
+  return last?.status.status === 'FAILED' ? { status: 'failed', summary: `The last turn failed: ${last.status.summary}` } : { status: 'incomplete', summary: `${rounds} rounds used.` };
+}

@@ -1,0 +1,97 @@
+/**
+ * One member turn in a team run, with the protocol resolved: the tool report, else the text
+ * fallback (shown as degraded protocol), else a safe default (also shown).
+ */
+import type { Character } from '../../data/types.js';
+import { parseNextLine, parseStatusLine, parseVoteLine } from '../protocol.js';
+import type { MemberTurnOutcome, WorkflowIo } from '../workflow-io.js';
+import type { RouteDecision, StatusReport, VoteCast } from '../workflow-services.js';
+
+export const STATUS_ICONS = { COMPLETED: '✅ completed', CONTINUE: '↻ continue', FAILED: '✖ failed' } as const;
+
+export interface TeamTurn {
+  outcome: MemberTurnOutcome;
+  status: StatusReport;
+  route?: RouteDecision;
+  vote?: VoteCast;
+  /** Degraded-protocol notes shown under the turn. */
+  degraded: string[];
+}
+
+export interface TeamTurnRequest {
+  character: Character;
+  prompt: string;
+  expect?: 'route' | 'vote';
+  loadedTools?: string[];
+}
+
+function summaryOf(text: string): string {
+  const plain = text.replace(/\s+/g, ' ').trim();
+  return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
+}
+
+function resolveStatus(outcome: MemberTurnOutcome, degraded: string[]): StatusReport {
+  if (outcome.status) return outcome.status;
+  if (outcome.finishReason === 'error' || outcome.finishReason === 'aborted') {
+    return { status: 'FAILED', summary: outcome.error?.message ?? (outcome.finishReason === 'aborted' ? 'stopped' : 'the turn failed') };
+  }
+  const parsed = parseStatusLine(outcome.text);
+  if (parsed) {
+    degraded.push('status read from a STATUS: line, not report_status');
+    return { status: parsed.status, summary: parsed.summary || summaryOf(outcome.text) };
+  }
+  degraded.push('no status reported — assumed CONTINUE');
+  return { status: 'CONTINUE', summary: summaryOf(outcome.text) };
+}
+
+export async function runTeamTurn(io: WorkflowIo, request: TeamTurnRequest): Promise<TeamTurn> {
+  let resolved: Omit<TeamTurn, 'outcome'> | undefined;
+  const resolve = (outcome: MemberTurnOutcome): Omit<TeamTurn, 'outcome'> => {
+    const degraded: string[] = [];
+    let route = outcome.route;
+    let vote = outcome.vote;
+    if (request.expect === 'route' && !route) {
+      route = parseNextLine(outcome.text);
+      if (route) degraded.push('next speaker read from a NEXT: line, not route_next');
+    }
+    if (request.expect === 'vote' && !vote) {
+      vote = parseVoteLine(outcome.text);
+      if (vote) degraded.push('vote read from a VOTE: line, not cast_vote');
+    }
+    const status = request.expect === 'route' && route && !outcome.status ? { status: 'CONTINUE' as const, summary: `next: ${route.agent}` } : resolveStatus(outcome, degraded);
+    return { status, degraded, ...(route ? { route } : {}), ...(vote ? { vote } : {}) };
+  };
+  const outcome = await io.runMember({
+    character: request.character,
+    prompt: request.prompt,
+    allowTools: true,
+    ...(request.loadedTools ? { loadedTools: request.loadedTools } : {}),
+    trailer: (raw) => {
+      resolved = resolve(raw);
+      const lines = [`${STATUS_ICONS[resolved.status.status]} — ${resolved.status.summary}`];
+      if (resolved.vote) lines.push(`🗳 ${resolved.vote.vote} — ${resolved.vote.reason}`);
+      else if (request.expect === 'vote') lines.push('🗳 no vote cast');
+      for (const note of resolved.degraded) lines.push(`⚠️ degraded protocol: ${note}`);
+      return lines;
+    },
+  });
+  return { outcome, ...(resolved ?? resolve(outcome)) };
+}
+
+/** The progress digest members read: one line per earlier turn. */
+export function digestOf(turns: readonly TeamTurn[]): string {
+  if (turns.length === 0) return '(nothing yet — you are first)';
+  return turns.map((turn) => `- [${turn.outcome.character.aiName}] ${turn.status.status}: ${turn.status.summary}`).join('\n');
+}
+
+export function memberPrompt(options: { teamName: string; task: string; turns: readonly TeamTurn[]; character: Character; extra?: string }): string {
+  return [
+    `Team run "${options.teamName}". The task: ${options.task}`,
+    '',
+    'Progress so far:',
+    digestOf(options.turns),
+    '',
+    ...(options.extra ? [options.extra, ''] : []),
+    `Your turn, ${options.character.aiName}. Do your part with your tools, then call report_status (COMPLETED, CONTINUE or FAILED, with a summary). If you cannot call it, end with a line "STATUS: COMPLETED — summary".`,
+  ].join('\n');
+}

@@ -1,0 +1,31 @@
+/** What every /team strategy receives and returns. */
+import type { AcceptanceCheck, Character, Team } from '../../data/types.js';
+import type { WorkflowIo } from '../workflow-io.js';
+import type { AcceptanceResult } from './acceptance.js';
+
+/** Default number of rounds when the team sets none (`teamMaxRounds`). */
+export const DEFAULT_TEAM_MAX_ROUNDS = 3;
+/** Default attempts per pipeline station. */
+export const DEFAULT_STATION_ATTEMPTS = 2;
+
+export interface TeamRunContext {
+  io: WorkflowIo;
+  team: Team;
+  /** The team's members, resolved, in the team's order. */
+  members: Character[];
+  task: string;
+  /** `teamMaxRounds` from the settings, for teams that set no `rounds`. */
+  maxRounds: number;
+  checkAcceptance(checks: readonly AcceptanceCheck[]): Promise<AcceptanceResult>;
+}
+
+export type TeamOutcomeStatus = 'completed' | 'failed' | 'stopped' | 'incomplete';
+
+export interface TeamOutcome {
+  status: TeamOutcomeStatus;
+  summary: string;
+}
+
+export type TeamStrategy = (context: TeamRunContext) => Promise<TeamOutcome>;
+
+export const stoppedOutcome = (): TeamOutcome => ({ status: 'stopped', summary: 'Stopped by request.' });

@@ -1,0 +1,42 @@
+/**
+ * The port between workflow logic (core) and wherever a run is shown (the command layer's thread).
+ * Strategies decide who speaks and what they are asked; the io runs the turn, streams it under the
+ * member's identity, stores every event before showing it, and keeps the run card current.
+ */
+import type { TurnFinishReason } from '../agent/agent-events.js';
+import type { Character } from '../data/types.js';
+import type { RouteDecision, StatusReport, VoteCast } from './workflow-services.js';
+
+export interface MemberTurnOutcome {
+  character: Character;
+  text: string;
+  finishReason: TurnFinishReason;
+  error?: Error;
+  /** What the member reported through the tools this turn (the last call wins). */
+  status?: StatusReport;
+  route?: RouteDecision;
+  vote?: VoteCast;
+  durationMs: number;
+}
+
+export interface MemberTurnRequest {
+  character: Character;
+  prompt: string;
+  /** False for /call: no tools at all. */
+  allowTools: boolean;
+  /** Tools offered from the first round on top of the role's core tools (the role must allow them). */
+  loadedTools?: string[];
+  extraSystemPrompt?: string;
+  /** The lines closing the member's message (status, degraded protocol), worked out from the outcome. */
+  trailer?(outcome: MemberTurnOutcome): string[];
+}
+
+export interface WorkflowIo {
+  /** Fires when the run is stopped. */
+  readonly signal: AbortSignal;
+  runMember(request: MemberTurnRequest): Promise<MemberTurnOutcome>;
+  /** A message from the bot in the run's thread (round markers, fallbacks, tallies): stored, then posted. */
+  announce(text: string): Promise<void>;
+  /** What the run card shows as the current step. */
+  activity(text: string): void;
+}
