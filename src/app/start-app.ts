@@ -13,6 +13,7 @@ import { commandDependencies } from './command-wiring.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { recoverAfterRestart } from '../core/store/recover-after-restart.js';
 import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.js';
+import { createDiscordAdapter, type DiscordAdapter } from '../adapters/discord/index.js';
 import { startHttpServer, type HttpServer } from './http-server.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
@@ -32,6 +33,7 @@ export interface StartAppOptions {
   model?: LanguageModel;
   slackRetries?: number;
   slackRateLimits?: Parameters<typeof createSlackAdapter>[0]['rateLimits'];
+  discordPacing?: Parameters<typeof createDiscordAdapter>[0]['pacing'];
 }
 
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
@@ -49,23 +51,37 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     slack = createSlackAdapter({ config: config.slack, handle: layer.handle, logger, editIntervalMs: config.streamEditIntervalMs, plainMentions: config.plainMentions, retries: options.slackRetries, rateLimits: options.slackRateLimits });
     surfaces.slack = slack.surface;
   }
+  let discord: DiscordAdapter | undefined;
+  if (config.discord) {
+    discord = createDiscordAdapter({ config: config.discord, handle: layer.handle, logger, editIntervalMs: config.streamEditIntervalMs, plainMentions: config.plainMentions, pacing: options.discordPacing });
+    surfaces.discord = discord.surface;
+  }
   const http = await startHttpServer({
     port: config.httpPort,
+    host: config.httpHost,
     logger,
     routes: slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {},
     health: () => ({ ok: true }),
-    ready: () => ({ slack: slack ? slack.connected() : 'off', model: models.current()?.model.modelId ?? null }),
+    ready: () => ({ slack: slack ? slack.connected() : 'off', discord: discord ? discord.connected() : 'off', model: models.current()?.model.modelId ?? null }),
   });
 
-  await tellInterruptedThreads(engine, surfaces);
   if (slack) {
     await slack.start();
     stoppers.push(() => slack!.stop());
   }
+  if (discord) {
+    await discord.start().catch(async (error: unknown) => {
+      await discord!.stop().catch(() => undefined);
+      throw error;
+    });
+    stoppers.push(() => discord!.stop());
+  }
+  // After the adapters start: Discord's REST client and webhooks exist only once logged in.
+  await tellInterruptedThreads(engine, surfaces);
   if (!config.slack && !config.discord) {
     io.stderr(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set. The local playground is not part of this version yet; set the Slack variables (see README) or use \`npx tsuka ask geordi "…"\`.\n`);
   }
-  io.stderr(`TSUKA is running: ${[slack ? 'Slack' : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
+  io.stderr(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
 
   return {
     engine,

@@ -34,6 +34,8 @@ export interface AppConfig {
   slack?: SlackConfig;
   discord?: DiscordConfig;
   httpPort: number;
+  /** Interface the HTTP server binds: loopback by default; `0.0.0.0` in containers. */
+  httpHost: string;
   llm: LlmConfig;
   dataDirectory: string;
   workspace: string;

@@ -8,6 +8,7 @@ export const configFileSchema = {
     discordApiUrl: { type: 'string' },
     discordGuildIds: { type: 'string' },
     httpPort: { type: 'integer', minimum: 0, maximum: 65535 },
+    httpHost: { type: 'string' },
     llmBaseUrl: { type: 'string' },
     llmModel: { type: 'string' },
     llmFirstTokenTimeoutS: { type: 'integer', minimum: 1 },

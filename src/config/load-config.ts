@@ -127,6 +127,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     slack: slackBotToken === undefined ? undefined : { botToken: slackBotToken, appToken: slackAppToken, signingSecret: slackSigningSecret, apiUrl: slackApiUrl },
     discord: discordBotToken === undefined ? undefined : { botToken: discordBotToken, apiUrl: discordApiUrl, guildIds: list('TSUKA_DISCORD_GUILD_IDS', 'discordGuildIds') ?? [] },
     httpPort: integer('TSUKA_HTTP_PORT', 'httpPort', 3000, 0, 65535),
+    httpHost: setting('TSUKA_HTTP_HOST', 'httpHost') ?? '127.0.0.1',
     llm: {
       baseURL: url('TSUKA_LLM_BASE_URL', 'llmBaseUrl'),
       modelId: setting('TSUKA_LLM_MODEL', 'llmModel'),

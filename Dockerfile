@@ -1,0 +1,61 @@
+# syntax=docker/dockerfile:1
+# TSUKA for Slack and Discord: a slim Node 22 LTS image that runs as a non-root user.
+# Build:  docker build -t tsuka .
+# Run:    docker run --env-file .env -v "$PWD/data:/data" -v "$PWD/workspace:/workspace" tsuka
+
+# --- build stage: compilers for the SQLite driver, production dependencies only ---
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+# sqlite3 builds from source when no prebuilt binary can be fetched; it needs python3, make and g++.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+# tsx is a runtime dependency (the app runs its TypeScript through it, see docs/decisions/0001),
+# so only devDependencies (typescript, vitest, nock, ...) are left out. Install scripts must run:
+# sqlite3 and esbuild need theirs (package.json "allowScripts").
+RUN npm ci --omit=dev --no-audit --no-fund \
+ && npm cache clean --force
+COPY bin ./bin
+COPY src ./src
+COPY characters ./characters
+COPY roles ./roles
+COPY teams ./teams
+COPY traits ./traits
+COPY tools_schemas ./tools_schemas
+COPY providers.json slack-app-manifest.yaml tsconfig.json ./
+COPY docker/entrypoint.sh ./docker/entrypoint.sh
+
+# --- runtime stage ---
+FROM node:22-bookworm-slim
+# The repository address is given at build time (docker build --build-arg SOURCE_URL=...), not guessed here.
+ARG SOURCE_URL=""
+LABEL org.opencontainers.image.title="tsuka" \
+      org.opencontainers.image.description="TSUKA for Slack and Discord: a self-hosted chat-ops bot running a team of local-LLM agents" \
+      org.opencontainers.image.source="${SOURCE_URL}" \
+      org.opencontainers.image.licenses="MIT"
+# tini is PID 1: it forwards SIGTERM to node (graceful shutdown) and reaps orphaned grandchildren
+# of agent commands. Agents run git; ca-certificates lets git and the model client use TLS.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini git ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 tsuka \
+ && useradd --system --uid 10001 --gid tsuka --home-dir /home/tsuka --create-home --shell /usr/sbin/nologin tsuka \
+ && mkdir -p /data /workspace \
+ && chown tsuka:tsuka /data /workspace
+WORKDIR /app
+# Code stays owned by root: the bot cannot rewrite itself; only /data and /workspace are writable.
+COPY --from=build /app /app
+RUN chmod 0755 /app/docker/entrypoint.sh
+ENV NODE_ENV=production \
+    TSUKA_DATA_DIR=/data \
+    TSUKA_WORKSPACE=/workspace \
+    TSUKA_HTTP_HOST=0.0.0.0 \
+    TSUKA_HTTP_PORT=3000
+VOLUME ["/data", "/workspace"]
+EXPOSE 3000
+USER tsuka
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.TSUKA_HTTP_PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["tini", "--", "/app/docker/entrypoint.sh"]
+CMD ["start"]

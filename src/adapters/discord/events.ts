@@ -1,0 +1,141 @@
+/**
+ * Translates discord.js's messages and interactions into the command layer's inbound events.
+ * Interactions are deferred first (ephemeral for commands, an update for buttons), which meets
+ * Discord's 3-second deadline, and the work goes on without being awaited.
+ * https://discord.com/developers/docs/interactions/receiving-and-responding
+ */
+import { Events, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type Client, type Message } from 'discord.js';
+import type { InboundEvent, SlashCommandName } from '../../commands/inbound-event.js';
+import type { Logger } from '../../core/logger.js';
+import { commandText, DISCORD_COMMAND_NAMES } from './application-commands.js';
+import { parseCustomId } from './cards.js';
+import { channelRef, messageRef, threadRef, userRef } from './ids.js';
+import { toDiscordMarkdown } from './markdown.js';
+
+export interface DiscordEventOptions {
+  client: Client;
+  botUserId: () => string;
+  applicationId: () => string;
+  plainMentions: boolean;
+  dispatch: (event: InboundEvent) => Promise<void>;
+  logger: Logger;
+}
+
+/** Where a channel id sits: its parent text channel and, for a thread, the thread. */
+interface Place {
+  guild: string;
+  parent: string;
+  thread?: string;
+}
+
+function placeOf(guild: string, channel: { id: string; isThread(): boolean; parentId?: string | null } | null, channelId: string): Place {
+  if (channel?.isThread() && channel.parentId) return { guild, parent: channel.parentId, thread: channel.id };
+  return { guild, parent: channelId };
+}
+
+export function registerDiscordListeners(options: DiscordEventOptions): void {
+  const { client, logger } = options;
+  const fire = (event: InboundEvent) => {
+    void options.dispatch(event).catch((error: unknown) => logger.error('Discord event handling failed', { error }));
+  };
+
+  client.on(Events.MessageCreate, (message) => {
+    try {
+      const event = messageEvent(message, options);
+      if (event) fire(event);
+    } catch (error) {
+      logger.error('Discord message could not be read', { messageId: message.id, error });
+    }
+  });
+
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (interaction.isChatInputCommand()) void handleCommand(interaction, fire, logger);
+    else if (interaction.isButton()) void handleButton(interaction, fire, logger);
+  });
+}
+
+function messageEvent(message: Message, options: DiscordEventOptions): InboundEvent | undefined {
+  if (!message.guildId) return undefined;
+  const botId = options.botUserId();
+  // Our own posts: the bot's, and those of our webhooks (their application is this one).
+  if (message.author.id === botId || (message.webhookId && message.applicationId === options.applicationId())) return undefined;
+  const place = placeOf(message.guildId, message.channel, message.channelId);
+  const mentionPattern = new RegExp(`<@!?${botId}>`, 'g');
+  const mentioned = message.mentions.users.has(botId) || mentionPattern.test(message.content);
+  const text = message.content.replace(mentionPattern, '').trim();
+  const base = {
+    id: message.id,
+    platform: 'discord' as const,
+    channel: channelRef(place.guild, place.parent),
+    user: userRef(message.author.id),
+    userName: message.member?.displayName ?? message.author.username,
+    fromBot: message.author.bot || Boolean(message.webhookId),
+    message: messageRef({ guild: place.guild, parent: place.parent, channel: message.channelId, message: message.id }),
+    text,
+  };
+  const thread = place.thread ? threadRef(place.guild, place.parent, place.thread) : undefined;
+  if (mentioned) return { ...base, type: 'mention', thread };
+  if (thread) return { ...base, type: 'thread-message', thread };
+  if (options.plainMentions && /^\s*@\w/.test(text)) return { ...base, type: 'mention', plain: true };
+  return undefined;
+}
+
+async function handleCommand(interaction: ChatInputCommandInteraction, fire: (event: InboundEvent) => void, logger: Logger): Promise<void> {
+  const name = interaction.commandName as SlashCommandName;
+  try {
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    if (!interaction.guildId || !DISCORD_COMMAND_NAMES.includes(name)) {
+      await interaction.editReply({ content: 'TSUKA answers its commands in a server channel.' });
+      return;
+    }
+    const place = placeOf(interaction.guildId, interaction.channel, interaction.channelId);
+    let replies = 0;
+    fire({
+      type: 'slash-command',
+      id: interaction.id,
+      platform: 'discord',
+      channel: channelRef(place.guild, place.parent),
+      user: userRef(interaction.user.id),
+      userName: interaction.member && 'displayName' in interaction.member ? interaction.member.displayName : interaction.user.username,
+      fromBot: false,
+      command: name,
+      text: commandText(name, (option) => interaction.options.get(option)?.value),
+      reply: async (text) => {
+        // The first answer replaces the "thinking…" placeholder; later ones follow up.
+        const content = toDiscordMarkdown(text);
+        if (replies++ === 0) await interaction.editReply({ content, allowedMentions: { parse: [] } });
+        else await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      },
+    });
+  } catch (error) {
+    logger.error('Discord command could not be acknowledged', { command: name, error });
+  }
+}
+
+async function handleButton(interaction: ButtonInteraction, fire: (event: InboundEvent) => void, logger: Logger): Promise<void> {
+  try {
+    await interaction.deferUpdate();
+    if (!interaction.guildId) return;
+    const place = placeOf(interaction.guildId, interaction.channel, interaction.channelId);
+    const { actionId, value } = parseCustomId(interaction.customId);
+    const webhook = interaction.message.webhookId ?? undefined;
+    fire({
+      type: 'button-action',
+      id: interaction.id,
+      platform: 'discord',
+      channel: channelRef(place.guild, place.parent),
+      user: userRef(interaction.user.id),
+      userName: interaction.member && 'displayName' in interaction.member ? interaction.member.displayName : interaction.user.username,
+      fromBot: false,
+      actionId,
+      value,
+      message: messageRef({ guild: place.guild, parent: place.parent, channel: interaction.channelId, message: interaction.message.id, ...(webhook ? { webhook } : {}) }),
+      thread: place.thread ? threadRef(place.guild, place.parent, place.thread) : undefined,
+      replyEphemeral: async (text) => {
+        await interaction.followUp({ content: toDiscordMarkdown(text), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      },
+    });
+  } catch (error) {
+    logger.error('Discord button could not be acknowledged', { customId: interaction.customId, error });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The local playground: a web chat on the app's HTTP server (127.0.0.1:TSUKA_HTTP_PORT) that
+ * `tsuka start` opens when no platform is configured. It is a third chat platform, not a demo:
+ * the same command layer, the same surface port, the same inbound events as Slack and Discord.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ChatSurface } from '../../commands/chat-surface.js';
+import type { InboundEvent } from '../../commands/inbound-event.js';
+import type { Logger } from '../../core/logger.js';
+import { createPlaygroundInput } from './events.js';
+import { createInputLimiter } from './rate-limits.js';
+import { createPlaygroundRoutes } from './routes.js';
+import { createPlaygroundState, type PlaygroundState } from './state.js';
+import { createPlaygroundSurface } from './surface.js';
+
+export interface PlaygroundAdapterOptions {
+  handle: (event: InboundEvent, surface: ChatSurface) => Promise<void>;
+  logger: Logger;
+  editIntervalMs: number;
+  /** Shown as a banner on the page when `ok` is false (how to start a model server). */
+  modelStatus: () => { ok: boolean; message: string };
+}
+
+export interface PlaygroundAdapter {
+  readonly surface: ChatSurface;
+  /** Mounted on the app's HTTP server: `'GET /'`, `'GET /events'`, `'POST /api/messages'`, … */
+  readonly routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void>;
+  /** The in-memory chat, for tests and the contract suite. */
+  readonly state: PlaygroundState;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createPlaygroundAdapter(options: PlaygroundAdapterOptions): PlaygroundAdapter {
+  const logger = options.logger.child({ component: 'playground' });
+  const state = createPlaygroundState();
+  const surface = createPlaygroundSurface({ state, editIntervalMs: options.editIntervalMs });
+  const input = createPlaygroundInput({ state, dispatch: (event) => options.handle(event, surface), logger });
+  const http = createPlaygroundRoutes({ state, input, modelStatus: options.modelStatus, limiter: createInputLimiter(), logger });
+  let started = false;
+
+  return {
+    surface,
+    routes: http.routes,
+    state,
+    async start() {
+      started = true;
+      logger.info('playground ready');
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      // Open event streams would keep the server's close() waiting.
+      http.closeStreams();
+    },
+  };
+}

@@ -1,0 +1,315 @@
+// The playground page: plain browser JavaScript, no build step, nothing from the network.
+// Message bodies arrive as HTML the server already escaped (markdown.ts); everything else
+// (names, labels, file names, ephemerals' labels) is set with textContent, never as markup.
+'use strict';
+
+const state = {
+  channels: [],
+  messages: new Map(),
+  ephemerals: [],
+  files: [],
+  statuses: new Map(),
+  channel: 'general',
+  thread: undefined,
+  // After a slash command, open the thread of the next root message TSUKA posts (the run's root).
+  openNextRootUntil: 0,
+};
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+async function postJson(path, body) {
+  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({ ok: false, error: `HTTP ${response.status}` }));
+  if (!response.ok || answer.ok === false) throw new Error(answer.error || `HTTP ${response.status}`);
+  return answer;
+}
+
+// ---- live updates -------------------------------------------------------------------------
+
+function applySnapshot(snapshot) {
+  state.channels = snapshot.channels;
+  state.messages = new Map(snapshot.messages.map((message) => [message.id, message]));
+  state.ephemerals = snapshot.ephemerals;
+  state.files = snapshot.files;
+  state.statuses = new Map(snapshot.statuses.map((status) => [status.thread, status]));
+  if (!state.channels.some((channel) => channel.id === state.channel)) state.channel = 'general';
+  if (state.thread && !state.messages.has(state.thread)) state.thread = undefined;
+}
+
+function applyChange(change) {
+  switch (change.kind) {
+    case 'message': {
+      const isNew = !state.messages.has(change.message.id);
+      state.messages.set(change.message.id, change.message);
+      const message = change.message;
+      if (isNew && !message.thread && message.author.kind !== 'user' && message.channel === state.channel && Date.now() < state.openNextRootUntil) {
+        state.openNextRootUntil = 0;
+        state.thread = message.id;
+      }
+      break;
+    }
+    case 'ephemeral':
+      state.ephemerals.push(change.ephemeral);
+      break;
+    case 'file':
+      state.files.push(change.file);
+      break;
+    case 'channel':
+      if (!state.channels.some((channel) => channel.id === change.channel.id)) state.channels.push(change.channel);
+      break;
+    case 'status':
+      if (change.status.text) state.statuses.set(change.status.thread, change.status);
+      else state.statuses.delete(change.status.thread);
+      break;
+  }
+}
+
+function connect() {
+  const source = new EventSource('/events');
+  const connection = $('connection');
+  source.addEventListener('open', () => {
+    connection.dataset.state = 'live';
+    connection.textContent = 'live';
+    refreshModelStatus();
+  });
+  source.addEventListener('error', () => {
+    connection.dataset.state = 'offline';
+    connection.textContent = 'reconnecting…';
+  });
+  source.addEventListener('snapshot', (event) => {
+    applySnapshot(JSON.parse(event.data));
+    scheduleRender();
+  });
+  source.addEventListener('change', (event) => {
+    applyChange(JSON.parse(event.data));
+    scheduleRender();
+  });
+}
+
+async function refreshModelStatus() {
+  try {
+    const response = await fetch('/api/status');
+    const status = await response.json();
+    $('model-banner').hidden = status.ok === true;
+    $('model-message').textContent = status.ok ? '' : String(status.message || '');
+  } catch (error) {
+    $('model-banner').hidden = false;
+    $('model-message').textContent = `The playground server did not answer: ${error.message}`;
+  }
+}
+
+// ---- rendering ----------------------------------------------------------------------------
+
+let renderPending = false;
+function scheduleRender() {
+  if (renderPending) return;
+  renderPending = true;
+  requestAnimationFrame(() => {
+    renderPending = false;
+    render();
+  });
+}
+
+const formatTime = (time) => new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+function avatar(author) {
+  const box = el('div', `avatar avatar-${author.kind}`);
+  if (author.imageUrl) {
+    const image = el('img');
+    image.src = author.imageUrl;
+    image.alt = '';
+    image.referrerPolicy = 'no-referrer';
+    box.append(image);
+  } else box.textContent = author.emoji || '?';
+  return box;
+}
+
+function messageElement(message, inChannel) {
+  const article = el('article', `message message-${message.author.kind}${message.buttons.length ? ' card' : ''}`);
+  article.dataset.messageId = message.id;
+  article.append(avatar(message.author));
+  const content = el('div', 'content');
+  const meta = el('div', 'meta');
+  meta.append(el('span', 'name', message.author.name), el('time', 'time', formatTime(message.createdAt)));
+  if (message.author.kind === 'character') meta.append(el('span', 'tag', 'AI'));
+  if (message.edits > 0) meta.append(el('span', 'edited', '(edited)'));
+  const body = el('div', 'body');
+  // Escaped and rendered on the server (markdown.ts): the only markup in it is the renderer's own.
+  body.innerHTML = message.html;
+  content.append(meta, body);
+  if (message.buttons.length) {
+    const row = el('div', 'buttons');
+    for (const button of message.buttons) {
+      const control = el('button', `btn btn-${button.style}`, button.label);
+      control.type = 'button';
+      control.dataset.actionId = button.actionId;
+      control.addEventListener('click', () => clickButton(message, button, control));
+      row.append(control);
+    }
+    content.append(row);
+  }
+  if (inChannel) {
+    const replies = [...state.messages.values()].filter((reply) => reply.thread === message.id).length;
+    if (replies > 0 || message.author.kind === 'user') {
+      const link = el('button', 'replies', replies ? `${replies} ${replies === 1 ? 'reply' : 'replies'}` : 'open thread');
+      link.type = 'button';
+      link.addEventListener('click', () => openThread(message.id));
+      content.append(link);
+    }
+  }
+  article.append(content);
+  return article;
+}
+
+function ephemeralElement(ephemeral) {
+  const box = el('div', 'ephemeral');
+  box.append(el('div', 'ephemeral-label', '👁 Only you can see this'));
+  const body = el('div', 'body');
+  body.innerHTML = ephemeral.html;
+  box.append(body);
+  return box;
+}
+
+function fileElement(file) {
+  const box = el('div', 'file');
+  const link = el('a', undefined, `📎 ${file.title || file.fileName}`);
+  link.href = `/api/files?id=${encodeURIComponent(file.id)}`;
+  link.download = file.fileName;
+  box.append(link, el('span', 'file-meta', ` ${file.fileName} · ${file.size} bytes`));
+  return box;
+}
+
+function renderLog(container, entries, emptyText) {
+  const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 80;
+  container.replaceChildren();
+  entries.sort((a, b) => a.at - b.at);
+  for (const entry of entries) container.append(entry.node);
+  if (entries.length === 0 && emptyText) container.append(el('p', 'empty', emptyText));
+  if (nearBottom) container.scrollTop = container.scrollHeight;
+}
+
+function render() {
+  const channels = $('channels');
+  channels.replaceChildren();
+  for (const channel of state.channels) {
+    const item = el('li');
+    const link = el('button', channel.id === state.channel ? 'channel active' : 'channel', `# ${channel.name}`);
+    link.type = 'button';
+    link.addEventListener('click', () => {
+      state.channel = channel.id;
+      state.thread = undefined;
+      scheduleRender();
+    });
+    item.append(link);
+    channels.append(item);
+  }
+  $('channel-title').textContent = `# ${state.channel}`;
+  $('input').placeholder = `Message #${state.channel} — try: @geordi what can you do?  ·  /call spock worf "topic"  ·  /tsuka help`;
+
+  const inChannel = (item) => item.channel === state.channel && !item.thread;
+  renderLog(
+    $('messages'),
+    [
+      ...[...state.messages.values()].filter(inChannel).map((message) => ({ at: message.createdAt, node: messageElement(message, true) })),
+      ...state.ephemerals.filter(inChannel).map((ephemeral) => ({ at: ephemeral.createdAt, node: ephemeralElement(ephemeral) })),
+      ...state.files.filter(inChannel).map((file) => ({ at: file.createdAt, node: fileElement(file) })),
+    ],
+    'Nobody has said anything here yet. Mention a character to start: @geordi why does npm test fail?',
+  );
+
+  const panel = $('thread-panel');
+  const root = state.thread ? state.messages.get(state.thread) : undefined;
+  panel.hidden = !root;
+  if (!root) return;
+  const inThread = (item) => item.thread === root.id;
+  renderLog($('thread-messages'), [
+    { at: root.createdAt, node: messageElement(root, false) },
+    ...[...state.messages.values()].filter(inThread).map((message) => ({ at: message.createdAt, node: messageElement(message, false) })),
+    ...state.ephemerals.filter(inThread).map((ephemeral) => ({ at: ephemeral.createdAt, node: ephemeralElement(ephemeral) })),
+    ...state.files.filter(inThread).map((file) => ({ at: file.createdAt, node: fileElement(file) })),
+  ]);
+  $('thread-status').textContent = state.statuses.get(root.id)?.text ?? '';
+}
+
+// ---- input --------------------------------------------------------------------------------
+
+function openThread(id) {
+  state.thread = id;
+  scheduleRender();
+  $('thread-input').focus();
+}
+
+async function send(textarea, errorLine, thread) {
+  const text = textarea.value.trim();
+  if (!text) return;
+  errorLine.textContent = '';
+  textarea.disabled = true;
+  try {
+    if (text.startsWith('/')) state.openNextRootUntil = Date.now() + 60_000;
+    const answer = await postJson('/api/messages', { channel: state.channel, thread, text });
+    textarea.value = '';
+    if (!thread && answer.thread) openThread(answer.thread);
+  } catch (error) {
+    errorLine.textContent = `Not sent: ${error.message}`;
+  } finally {
+    textarea.disabled = false;
+    textarea.focus();
+  }
+}
+
+async function clickButton(message, button, control) {
+  for (const sibling of control.parentElement.querySelectorAll('button')) sibling.disabled = true;
+  try {
+    await postJson('/api/actions', { message: message.id, actionId: button.actionId, value: button.value });
+  } catch (error) {
+    const target = message.thread ? $('thread-error') : $('composer-error');
+    target.textContent = `That click did not go through: ${error.message}`;
+    for (const sibling of control.parentElement.querySelectorAll('button')) sibling.disabled = false;
+  }
+}
+
+function wireComposer(formId, textareaId, errorId, thread) {
+  const form = $(formId);
+  const textarea = $(textareaId);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void send(textarea, $(errorId), thread());
+  });
+  textarea.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  wireComposer('composer', 'input', 'composer-error', () => undefined);
+  wireComposer('thread-composer', 'thread-input', 'thread-error', () => state.thread);
+  $('close-thread').addEventListener('click', () => {
+    state.thread = undefined;
+    scheduleRender();
+  });
+  $('add-channel').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const input = $('new-channel');
+    try {
+      const answer = await postJson('/api/channels', { name: input.value });
+      input.value = '';
+      if (!state.channels.some((channel) => channel.id === answer.channel.id)) state.channels.push(answer.channel);
+      state.channel = answer.channel.id;
+      state.thread = undefined;
+      scheduleRender();
+    } catch (error) {
+      $('composer-error').textContent = error.message;
+    }
+  });
+  connect();
+  refreshModelStatus();
+});

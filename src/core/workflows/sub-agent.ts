@@ -1,0 +1,58 @@
+/**
+ * `spawn_agent`'s engine: an isolated sub-agent (no history, its own task) run to completion by the
+ * same agent runner and permission gate as its parent, one level deeper; its report is stored
+ * with the run by `onReport`.
+ */
+import type { AgentEvent } from '../agent/agent-events.js';
+import type { AgentRunner, TurnInput } from '../agent/agent-runner.js';
+import type { Character, Roster } from '../data/types.js';
+import { findCharacter } from '../data/character-lookup.js';
+import { TsukaError } from '../errors.js';
+import { MAX_SPAWN_DEPTH, workflowServiceOf, type SubAgentSpawner, type WorkflowToolService } from './workflow-services.js';
+
+export interface SubAgentSpawnerOptions {
+  runner: AgentRunner;
+  roster: Roster;
+  runId: string;
+  requesterId?: string;
+  memoryScope: string;
+  toolContext: TurnInput['toolContext'];
+  /** The workflow service the sub-agent's tools see, at its depth. */
+  serviceFor(depth: number, agent: Character): WorkflowToolService;
+  onEvent?(agent: string, event: AgentEvent): void;
+  onReport(agent: string, report: string): Promise<void>;
+}
+
+function subAgentCharacter(roster: Roster, parentName: string, request: { roleName?: string; charName?: string }): Character {
+  const base = request.charName ? findCharacter(roster, request.charName) : findCharacter(roster, parentName);
+  if (!base) throw new TsukaError('spawn_invalid', `No character "${request.charName ?? parentName}" in the roster.`);
+  if (!request.roleName) return base;
+  if (!roster.roles.has(request.roleName)) {
+    throw new TsukaError('spawn_invalid', `No role "${request.roleName}". Roles: ${[...roster.roles.keys()].join(', ')}.`);
+  }
+  return { ...base, activeRole: request.roleName, roles: [...new Set([...base.roles, request.roleName])] };
+}
+
+export function createSubAgentSpawner(options: SubAgentSpawnerOptions): SubAgentSpawner {
+  return async (request, context) => {
+    const depth = (workflowServiceOf(context)?.depth ?? 0) + 1;
+    if (depth > MAX_SPAWN_DEPTH) throw new TsukaError('spawn_depth', `Sub-agents nest at most ${MAX_SPAWN_DEPTH} deep.`);
+    const character = subAgentCharacter(options.roster, context.agentName, request);
+    const label = `${character.name} (sub-agent of ${context.agentName}, depth ${depth})`;
+    const result = await options.runner.runTurn({
+      character,
+      roster: options.roster,
+      history: [],
+      userMessage: `Sub-task from ${context.agentName}: ${request.task}\n\nWork on it alone, then end with a concise report of what you did and found.`,
+      runId: options.runId,
+      ...(options.requesterId ? { requesterId: options.requesterId } : {}),
+      toolContext: { ...options.toolContext, services: { ...options.toolContext.services, workflow: options.serviceFor(depth, character) } },
+      memoryScope: options.memoryScope,
+      signal: context.signal,
+      onEvent: (event) => options.onEvent?.(label, event),
+    });
+    const report = result.finishReason === 'error' ? `The sub-agent failed: ${result.error?.message ?? 'unknown error'}` : result.text.trim() || '(the sub-agent gave no report)';
+    await options.onReport(label, report);
+    return report;
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The command layer on the real engine (roster, tools, jail, in-memory store) with a scripted model
+ * and the in-memory surface: for command-layer tests that need no platform.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createEngine, type Engine } from '../../src/app/create-engine.js';
+import { createModelControl } from '../../src/app/model-control.js';
+import { commandDependencies } from '../../src/app/command-wiring.js';
+import { createCommandLayer, type CommandLayer } from '../../src/commands/create-command-layer.js';
+import type { CommandSettings } from '../../src/commands/command-dependencies.js';
+import type { InboundEvent, MentionEvent, SlashCommandEvent, ThreadMessageEvent } from '../../src/commands/inbound-event.js';
+import { createScriptedModel, type ScriptedStep } from '../../src/core/model/scripted-model.js';
+import { createMemoryLogger } from '../../src/core/logger.js';
+import { createSecretMasker } from '../../src/core/safety/secret-mask.js';
+import { PACKAGE_ROOT } from '../../src/cli/main.js';
+import { createMemorySurface } from './memory-surface.js';
+
+let eventCounter = 0;
+
+export async function startCommandHarness(options: { steps?: ScriptedStep[]; settings?: Partial<CommandSettings>; environment?: Record<string, string> } = {}) {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-commands-'));
+  const config = loadConfig({
+    environment: { TSUKA_DATA_DIR: path.join(home, 'data'), TSUKA_WORKSPACE: path.join(home, 'workspace'), TSUKA_STORE_URL: 'memory://', ...options.environment },
+    workingDirectory: home,
+    rootDirectory: PACKAGE_ROOT,
+  });
+  const logger = createMemoryLogger();
+  const model = createScriptedModel(options.steps ?? []);
+  const engine: Engine = await createEngine({ config, logger, maskSecrets: createSecretMasker(config.environment), model });
+  const layer: CommandLayer = createCommandLayer(commandDependencies(engine, createModelControl(engine), options.settings));
+  const surface = createMemorySurface({ editIntervalMs: 10 });
+  const base = { platform: 'playground' as const, channel: 'playground:general', user: 'playground:alice', fromBot: false };
+  return {
+    engine,
+    layer,
+    surface,
+    model,
+    logger,
+    send: (event: InboundEvent) => layer.handle(event, surface),
+    mention(text: string, extra: Partial<MentionEvent> = {}): Promise<void> {
+      const id = `e${++eventCounter}`;
+      return layer.handle({ ...base, type: 'mention', id, message: `m${id}`, text, ...extra }, surface);
+    },
+    threadMessage(thread: string, text: string, extra: Partial<ThreadMessageEvent> = {}): Promise<void> {
+      const id = `e${++eventCounter}`;
+      return layer.handle({ ...base, type: 'thread-message', id, message: `m${id}`, thread, text, ...extra }, surface);
+    },
+    async slash(command: SlashCommandEvent['command'], text: string, extra: Partial<SlashCommandEvent> = {}): Promise<string[]> {
+      const replies: string[] = [];
+      await layer.handle({ ...base, type: 'slash-command', id: `e${++eventCounter}`, command, text, reply: async (reply) => void replies.push(reply), ...extra }, surface);
+      return replies;
+    },
+    async stop() {
+      await layer.stopAll();
+      await engine.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}

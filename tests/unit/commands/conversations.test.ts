@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { say } from '../../../src/core/model/scripted-model.js';
+import type { ModelStreamPart } from '../../../src/core/model/language-model.js';
+import { startCommandHarness } from '../../support/command-harness.js';
+
+type Harness = Awaited<ReturnType<typeof startCommandHarness>>;
+let harness: Harness;
+afterEach(async () => {
+  await harness?.stop();
+});
+
+/** A step that holds the model stream open until `release` is called. */
+function gate(text: string): { step: () => Promise<ModelStreamPart[]>; release: () => void; started: Promise<void> } {
+  let release!: () => void;
+  let markStarted!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  return {
+    step: async () => {
+      markStarted();
+      await released;
+      return say(text);
+    },
+    release,
+    started,
+  };
+}
+
+const finished = (h: Harness, thread: string, text: string) => () => h.surface.inThread(thread).some((message) => message.text.includes(text) && message.buttons.length === 0);
+
+describe('conversations in threads', () => {
+  it('queues a message that arrives while the thread is busy, says so, and answers it next', async () => {
+    const first = gate('first answer');
+    harness = await startCommandHarness({ steps: [first.step, say('second answer')] });
+    await harness.mention('geordi one', { message: 'root' });
+    await first.started;
+    await harness.threadMessage('thread:root', 'two');
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Queued \(1 waiting\)/.test(message.text)));
+    first.release();
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'second answer'));
+    const texts = harness.surface.inThread('thread:root').map((message) => message.text);
+    expect(texts.findIndex((text) => text.includes('first answer'))).toBeLessThan(texts.findIndex((text) => text.includes('second answer')));
+    expect(harness.model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'two' });
+  });
+
+  it('reset clears the session: the next message starts fresh', async () => {
+    harness = await startCommandHarness({ steps: [say('remembered'), say('brand new answer')] });
+    await harness.mention('spock hello', { message: 'root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'remembered'));
+    await harness.threadMessage('thread:root', 'reset');
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Conversation reset/.test(message.text)));
+    await harness.mention('spock again', { message: 'root2', thread: 'thread:root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'brand new answer'));
+    expect(harness.model.requests[1]!.messages.map((message) => message.content)).not.toContain('remembered');
+  });
+
+  it('only the requester or an admin may stop a turn; the requester can', async () => {
+    const held = gate('never shown');
+    harness = await startCommandHarness({ steps: [held.step], settings: { admins: ['playground:admin'] } });
+    await harness.mention('geordi long task', { message: 'root' });
+    await held.started;
+    await harness.threadMessage('thread:root', 'stop', { user: 'playground:mallory' });
+    await harness.surface.waitFor(() => harness.surface.ephemerals.some((message) => message.user === 'playground:mallory' && /Only the person who asked/.test(message.text)));
+    await harness.threadMessage('thread:root', 'stop');
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Stopped by <@playground:alice>/.test(message.text)));
+    held.release();
+    await harness.surface.waitFor(finished(harness, 'thread:root', '⏹ Stopped.'));
+  });
+
+  it('tells the user in the thread when the model fails, in one sentence', async () => {
+    harness = await startCommandHarness({
+      steps: [
+        () => {
+          throw Object.assign(new Error('The model server at http://127.0.0.1:1/v1 is not reachable.'), { name: 'ModelError' });
+        },
+      ],
+    });
+    await harness.mention('geordi hi', { message: 'root' });
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /⚠️/.test(message.text) && message.buttons.length === 0));
+    expect(harness.surface.inThread('thread:root')[0]!.text).toMatch(/not reachable|went wrong|failed/);
+  });
+
+  it('never posts reasoning as reply text', async () => {
+    harness = await startCommandHarness({
+      steps: [[{ type: 'reasoning-delta', text: 'SECRET CHAIN OF THOUGHT' }, { type: 'text-delta', text: 'Visible answer.' }, { type: 'finish', reason: 'stop' }]],
+    });
+    await harness.mention('geordi think first', { message: 'root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'Visible answer.'));
+    const everything = harness.surface.messages.flatMap((message) => message.history).join('\n');
+    expect(everything).not.toContain('SECRET CHAIN OF THOUGHT');
+  });
+});
+
+describe('middleware', () => {
+  it('serves only allowlisted channels; a slash command elsewhere is told why', async () => {
+    harness = await startCommandHarness({ steps: [say('allowed')], settings: { channels: ['general'] } });
+    await harness.mention('geordi hi', { message: 'elsewhere', channel: 'playground:random' });
+    const replies = await harness.slash('tsuka', 'help', { channel: 'playground:random' });
+    expect(replies[0]).toMatch(/not enabled in this channel/);
+    await harness.mention('geordi hi', { message: 'root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'allowed'));
+    expect(harness.model.requests).toHaveLength(1);
+  });
+
+  it('limits each user to their per-minute budget and says when to retry', async () => {
+    harness = await startCommandHarness({ settings: { userEventsPerMinute: 3 } });
+    for (let index = 0; index < 3; index++) expect(await harness.slash('tsuka', 'help')).toHaveLength(1);
+    const limited = await harness.slash('tsuka', 'help');
+    expect(limited[0]).toMatch(/faster than 3 a minute; try again in \d+ s/);
+    expect(await harness.slash('tsuka', 'help', { user: 'playground:bob' })).toHaveLength(1);
+  });
+
+  it('drops a duplicate delivery of the same event id', async () => {
+    harness = await startCommandHarness();
+    const replies: string[] = [];
+    const event = { type: 'slash-command' as const, id: 'same-id', platform: 'playground' as const, channel: 'playground:general', user: 'playground:alice', fromBot: false, command: 'tsuka' as const, text: 'help', reply: async (text: string) => void replies.push(text) };
+    await harness.send(event);
+    await harness.send(event);
+    expect(replies).toHaveLength(1);
+  });
+
+  it('answers a failure below it with one sentence and logs the stack', async () => {
+    harness = await startCommandHarness();
+    const replies = await harness.slash('tsuka', 'forget', {
+      reply: async (text) => {
+        if (!text.startsWith('⚠️')) throw new Error('platform hiccup');
+        replies.push(text);
+      },
+    });
+    expect(replies).toEqual([]);
+    expect(harness.logger.entries.some((entry) => entry.level === 'error' && entry.message === 'event failed')).toBe(true);
+  });
+});
