@@ -51,7 +51,11 @@ ENV NODE_ENV=production \
     TSUKA_DATA_DIR=/data \
     TSUKA_WORKSPACE=/workspace \
     TSUKA_HTTP_HOST=0.0.0.0 \
-    TSUKA_HTTP_PORT=3000
+    TSUKA_HTTP_PORT=3000 \
+    GIT_AUTHOR_NAME=TSUKA \
+    GIT_AUTHOR_EMAIL=tsuka@localhost \
+    GIT_COMMITTER_NAME=TSUKA \
+    GIT_COMMITTER_EMAIL=tsuka@localhost
 VOLUME ["/data", "/workspace"]
 EXPOSE 3000
 USER tsuka

@@ -14,6 +14,7 @@ import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { recoverAfterRestart } from '../core/store/recover-after-restart.js';
 import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.js';
 import { createDiscordAdapter, type DiscordAdapter } from '../adapters/discord/index.js';
+import { createPlaygroundAdapter, type PlaygroundAdapter } from '../adapters/playground/index.js';
 import { startHttpServer, type HttpServer } from './http-server.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
@@ -56,11 +57,24 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     discord = createDiscordAdapter({ config: config.discord, handle: layer.handle, logger, editIntervalMs: config.streamEditIntervalMs, plainMentions: config.plainMentions, pacing: options.discordPacing });
     surfaces.discord = discord.surface;
   }
+  let playground: PlaygroundAdapter | undefined;
+  if (!config.slack && !config.discord) {
+    playground = createPlaygroundAdapter({
+      handle: layer.handle,
+      logger,
+      editIntervalMs: config.streamEditIntervalMs,
+      modelStatus: () => {
+        const current = models.current();
+        return current ? { ok: true, message: `${current.model.modelId} on ${current.providerName}` } : { ok: false, message: models.unavailableMessage() };
+      },
+    });
+    surfaces.playground = playground.surface;
+  }
   const http = await startHttpServer({
     port: config.httpPort,
     host: config.httpHost,
     logger,
-    routes: slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {},
+    routes: { ...(slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {}), ...playground?.routes },
     health: () => ({ ok: true }),
     ready: () => ({ slack: slack ? slack.connected() : 'off', discord: discord ? discord.connected() : 'off', model: models.current()?.model.modelId ?? null }),
   });
@@ -76,12 +90,15 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     });
     stoppers.push(() => discord!.stop());
   }
+  if (playground) {
+    await playground.start();
+    stoppers.push(() => playground!.stop());
+  }
   // After the adapters start: Discord's REST client and webhooks exist only once logged in.
   await tellInterruptedThreads(engine, surfaces);
-  if (!config.slack && !config.discord) {
-    io.stderr(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set. The local playground is not part of this version yet; set the Slack variables (see README) or use \`npx tsuka ask geordi "…"\`.\n`);
-  }
-  io.stderr(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
+  const playgroundUrl = `http://127.0.0.1:${http.port}/`;
+  if (playground) io.stderr(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.\n`);
+  io.stderr(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
 
   return {
     engine,

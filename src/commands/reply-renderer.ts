@@ -102,7 +102,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
       current = await surface.post({ thread, text: body(), identity, buttons });
       calls.posts++;
       currentShown = body();
-      lastEditAt = now();
+      // Posting is not an edit: the first text may replace the placeholder at once.
       return current;
     },
     handle(event) {

@@ -12,7 +12,8 @@ export interface DiscordPacing {
   editSpacingMsPerChannel: number;
 }
 
-export const DISCORD_DEFAULT_PACING: DiscordPacing = { editSpacingMsPerChannel: 250 };
+/** About one write a second per channel: Discord allows roughly 5 message writes per 5 s there. */
+export const DISCORD_DEFAULT_PACING: DiscordPacing = { editSpacingMsPerChannel: 1000 };
 
 /** Spaces edits per channel and coalesces waiting edits of the same message. */
 export interface DiscordEditPacer {
@@ -42,16 +43,17 @@ export function createDiscordEditPacer(pacing: DiscordPacing, now: () => number 
   const pump = (channelId: string, lane: ChannelLane): void => {
     if (lane.running || lane.timer || stopped) return;
     const next = lane.queue[0];
-    if (!next) {
+    const wait = lane.lastAt + pacing.editSpacingMsPerChannel - now();
+    if (!next && wait <= 0) {
       lanes.delete(channelId);
       return;
     }
-    const wait = lane.lastAt + pacing.editSpacingMsPerChannel - now();
-    if (wait > 0) {
+    if (!next || wait > 0) {
+      // Also kept while idle, so the spacing holds for the next edit and the lane is then dropped.
       lane.timer = setTimeout(() => {
         lane.timer = undefined;
         pump(channelId, lane);
-      }, wait);
+      }, Math.max(wait, 0));
       return;
     }
     lane.queue.shift();

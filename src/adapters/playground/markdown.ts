@@ -6,6 +6,9 @@
  */
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/** The reply renderer's compact tool lines ("🔧 read_file src/app.ts — 1.2 KB", "⛔ … — denied"). */
+const TOOL_LINE = /^(?:🔧|⛔) \S/u;
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
 }
@@ -62,7 +65,9 @@ function renderProse(text: string): string {
     }
     flushQuote();
     const heading = /^#{1,6}\s+(.+)$/.exec(line);
-    plain.push(heading ? `<strong>${renderInline(heading[1]!)}</strong>` : renderInline(line));
+    if (heading) plain.push(`<strong>${renderInline(heading[1]!)}</strong>`);
+    else if (TOOL_LINE.test(line)) plain.push(`<span class="tool-line">${renderInline(line)}</span>`);
+    else plain.push(renderInline(line));
   }
   flushPlain();
   flushQuote();

@@ -36,7 +36,7 @@ export type ParsedPlan =
 export const NO_TEAM_NEEDED = 'NO TEAM NEEDED';
 
 // Bullets, numbering, quote marks and headings in front of a line, possibly several (`- 1. **AGENT:**`).
-const LINE_PREFIX = /^(?:[-*+•>#]+\s+|\d+[.)]\s*|\(\d+\)\s*|(?:step|passo)\s*\d+\s*[:.)-]\s*)/i;
+const LINE_PREFIX = /^(?:[-*+•>#]+\s+|\d+[.)]\s*|\(\d+\)\s*|step\s*\d+\s*[:.)-]\s*)/i;
 // Markdown emphasis and code marks around keywords and names.
 const DECORATION = /[*_`]+/g;
 // Keywords need their colon (or an `@` name) so that prose such as "Parallel work is faster" is not read as one.

@@ -1,0 +1,113 @@
+/**
+ * The run card (design §2.4): one message per workflow run, edited in place — the current step or
+ * speaker, elapsed time, whether it waits for the model and its place in the queue, and a Stop
+ * button. Edits are coalesced to at most one per `intervalMs`; the final state has no buttons.
+ */
+import type { ChatSurface, MessageRef, ThreadRef } from '../chat-surface.js';
+import { STOP_ACTION } from '../run-turn.js';
+
+/** The least time between two edits of the card. */
+export const RUN_CARD_INTERVAL_MS = 3_000;
+
+export interface RunCardOptions {
+  surface: ChatSurface;
+  thread: ThreadRef;
+  runId: string;
+  title: string;
+  /** Place in the model queue of this run's current request (1-based), undefined when not waiting. */
+  queuePosition?: () => number | undefined;
+  intervalMs?: number;
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}
+
+export interface RunCard {
+  start(): Promise<MessageRef>;
+  /** The current step or speaker. */
+  update(activity: string): void;
+  /** Last edit: the outcome, no buttons. */
+  finish(outcome: string): Promise<void>;
+}
+
+export function ordinal(position: number): string {
+  const tens = position % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th';
+  return `${position}${suffix}`;
+}
+
+const elapsed = (ms: number): string => {
+  const seconds = Math.floor(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+};
+
+export function createRunCard(options: RunCardOptions): RunCard {
+  const { surface, thread } = options;
+  const now = options.now ?? Date.now;
+  const intervalMs = options.intervalMs ?? RUN_CARD_INTERVAL_MS;
+  const startedAt = now();
+  const buttons = [{ actionId: STOP_ACTION, label: 'Stop', style: 'danger' as const, value: options.runId }];
+  let message: MessageRef | undefined;
+  let activity = 'starting';
+  let shown = '';
+  let lastEditAt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> | undefined;
+  let finished = false;
+
+  const text = (): string => {
+    const position = options.queuePosition?.();
+    const waiting = position !== undefined ? ` · ⏳ waiting for the model (${ordinal(position)} in queue)` : '';
+    return `🛰 *${options.title}* · running · ${elapsed(now() - startedAt)}\nNow: ${activity}${waiting}`;
+  };
+
+  function render(): void {
+    if (finished || !message || inFlight) return;
+    const next = text();
+    if (next === shown) return;
+    lastEditAt = now();
+    const target = message;
+    inFlight = surface
+      .edit({ message: target, text: next, buttons })
+      .then(() => {
+        shown = next;
+      })
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        inFlight = undefined;
+      });
+  }
+
+  function schedule(): void {
+    if (finished || timer) return;
+    const wait = Math.max(0, lastEditAt + intervalMs - now());
+    timer = setTimeout(() => {
+      timer = undefined;
+      render();
+    }, wait);
+    timer.unref?.();
+  }
+
+  return {
+    async start() {
+      shown = text();
+      message = await surface.post({ thread, text: shown, buttons });
+      lastEditAt = now();
+      ticker = setInterval(render, intervalMs);
+      ticker.unref?.();
+      return message;
+    },
+    update(next) {
+      activity = next;
+      schedule();
+    },
+    async finish(outcome) {
+      finished = true;
+      if (timer) clearTimeout(timer);
+      if (ticker) clearInterval(ticker);
+      await inFlight;
+      if (!message) return;
+      await surface.edit({ message, text: `🛰 *${options.title}* · ${outcome} · ${elapsed(now() - startedAt)}`, buttons: [] }).catch((error: unknown) => options.onError?.(error));
+    },
+  };
+}

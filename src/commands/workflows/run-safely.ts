@@ -1,0 +1,15 @@
+/** Runs a workflow body and always finishes its session: an unexpected error ends the run as failed, said in the thread. */
+import type { RunStatus } from '../../core/store/run-types.js';
+import type { CommandDependencies } from '../command-dependencies.js';
+import type { WorkflowSession } from './workflow-session.js';
+
+export async function runSafely(session: WorkflowSession, deps: Pick<CommandDependencies, 'logger'>, body: () => Promise<{ status: RunStatus; headline: string; summary: string }>): Promise<void> {
+  let outcome: { status: RunStatus; headline: string; summary: string };
+  try {
+    outcome = await body();
+  } catch (error) {
+    deps.logger.error('workflow failed', { runId: session.runId, error });
+    outcome = { status: 'failed', headline: '⚠️ This run failed on my side.', summary: error instanceof Error ? error.message : 'The details are in the bot log.' };
+  }
+  await session.finish(outcome);
+}

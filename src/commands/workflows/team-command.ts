@@ -1,0 +1,67 @@
+/** `/team`: lists the teams, or runs one on a task with its strategy, in the root message's thread. */
+import { runAcceptanceChecks } from '../../core/workflows/team/acceptance.js';
+import { orchestratorOf } from '../../core/workflows/team/orchestrated.js';
+import { runTeam } from '../../core/workflows/team/run-team.js';
+import { DEFAULT_TEAM_MAX_ROUNDS, type TeamOutcomeStatus } from '../../core/workflows/team/team-types.js';
+import type { RunStatus } from '../../core/store/run-types.js';
+import type { ChatSurface } from '../chat-surface.js';
+import type { CommandDependencies } from '../command-dependencies.js';
+import type { WorkflowServices } from '../create-command-layer.js';
+import type { SlashCommandEvent } from '../inbound-event.js';
+import { parseTeamCommand } from './parse-team.js';
+import { runSafely } from './run-safely.js';
+import { openWorkflowSession } from './workflow-session.js';
+
+export interface TeamCommandOptions {
+  /** `teamMaxRounds`: rounds for teams that set none. */
+  teamMaxRounds?: number;
+  cardIntervalMs?: number;
+}
+
+const HEADLINES: Record<TeamOutcomeStatus, [RunStatus, string]> = {
+  completed: ['completed', '✅ Team run completed.'],
+  incomplete: ['completed', '↻ Team run ended without a final COMPLETED.'],
+  failed: ['failed', '✖ Team run failed.'],
+  stopped: ['stopped', '⏹ Team run stopped.'],
+};
+
+export async function handleTeamCommand(deps: CommandDependencies, services: WorkflowServices, event: SlashCommandEvent, surface: ChatSurface, options: TeamCommandOptions = {}): Promise<void> {
+  const parsed = parseTeamCommand(deps.roster, event.text);
+  if (!parsed.ok) return event.reply(parsed.message);
+  const { team, members, task } = parsed;
+  const lead = team.mode === 'orchestrated' ? ` · led by ${orchestratorOf({ team, members }).aiName}` : '';
+  const session = await openWorkflowSession({
+    deps,
+    services,
+    surface,
+    event,
+    kind: 'team',
+    title: `Team ${team.displayName}: ${task.slice(0, 70)}`,
+    rootText: deps.maskSecrets(`👥 Team *${team.displayName}* (${team.mode}${lead}) by ${surface.mention(event.user)}: ${task}\nMembers: ${members.map((member) => member.aiName).join(', ')}`),
+    members,
+    ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
+  });
+  if (!session) return;
+  await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(task) });
+  await runSafely(session, deps, async () => {
+    const outcome = await runTeam({
+      io: session.io,
+      team,
+      members,
+      task,
+      maxRounds: options.teamMaxRounds ?? DEFAULT_TEAM_MAX_ROUNDS,
+      checkAcceptance: (checks) =>
+        runAcceptanceChecks(checks, {
+          workspace: deps.workspace,
+          childEnv: deps.childEnv,
+          permissions: session.permissions,
+          maskSecrets: deps.maskSecrets,
+          runId: session.runId,
+          requesterId: event.user,
+          signal: session.abort.signal,
+        }),
+    });
+    const [status, headline] = HEADLINES[outcome.status];
+    return { status, headline, summary: outcome.summary };
+  });
+}

@@ -1,0 +1,207 @@
+/**
+ * One workflow run in chat (/call, /team): the run record, the root message and its thread, the
+ * run card with Stop, registration in the active runs, approvals in the thread, and the
+ * `WorkflowIo` the core strategies drive — each member turn streamed under its identity, every
+ * event stored before it is shown, stats per agent.
+ */
+import type { AgentEvent } from '../../core/agent/agent-events.js';
+import type { AgentRunner } from '../../core/agent/agent-runner.js';
+import { createAgentRunner } from '../../core/agent/create-agent-runner.js';
+import type { Character } from '../../core/data/types.js';
+import { isQueuedModel } from '../../core/model/queued-model.js';
+import { createPermissionManager, type PermissionManager } from '../../core/safety/permission-manager.js';
+import type { RunKind, RunStatus } from '../../core/store/run-types.js';
+import { createBlackboard } from '../../core/workflows/blackboard.js';
+import { createMemberInbox } from '../../core/workflows/member-inbox.js';
+import { createRunStats, type RunStatsCollector } from '../../core/workflows/run-stats.js';
+import { createSubAgentSpawner } from '../../core/workflows/sub-agent.js';
+import type { MemberTurnOutcome, WorkflowIo } from '../../core/workflows/workflow-io.js';
+import type { RouteDecision, StatusReport, VoteCast, WorkflowToolService } from '../../core/workflows/workflow-services.js';
+import { identityOf } from '../character-selection.js';
+import type { ChatSurface, ThreadRef } from '../chat-surface.js';
+import type { CommandDependencies } from '../command-dependencies.js';
+import type { WorkflowServices } from '../create-command-layer.js';
+import type { SlashCommandEvent } from '../inbound-event.js';
+import { recordAgentEvent } from '../record-agent-event.js';
+import { createReplyRenderer } from '../reply-renderer.js';
+import { createRunCard, type RunCard } from './run-card.js';
+import { workflowToolRegistry } from './workflow-registry.js';
+
+export interface WorkflowSessionOptions {
+  deps: CommandDependencies;
+  services: WorkflowServices;
+  surface: ChatSurface;
+  event: Pick<SlashCommandEvent, 'user' | 'userName' | 'channel' | 'reply'>;
+  kind: Exclude<RunKind, 'ask'>;
+  title: string;
+  rootText: string;
+  members: Character[];
+  cardIntervalMs?: number;
+}
+
+export interface WorkflowSession {
+  runId: string;
+  thread: ThreadRef;
+  io: WorkflowIo;
+  permissions: PermissionManager;
+  stats: RunStatsCollector;
+  abort: AbortController;
+  /** Stores the outcome, posts it with the stats table, settles the card, unregisters the run. */
+  finish(outcome: { status: RunStatus; headline: string; summary: string }): Promise<void>;
+}
+
+/** Opens a run; undefined (after telling the user) when no model is available. */
+export async function openWorkflowSession(options: WorkflowSessionOptions): Promise<WorkflowSession | undefined> {
+  const { deps, surface, event } = options;
+  const current = deps.models.current();
+  if (!current) {
+    await event.reply(`⚠️ ${deps.models.unavailableMessage()}`);
+    return undefined;
+  }
+  const root = await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) });
+  const thread = root.thread;
+  const run = await deps.runs.create({ kind: options.kind, title: options.title, startedBy: event.user, where: { platform: surface.platform, channelId: event.channel, threadId: thread } });
+  const abort = new AbortController();
+  let settle: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  options.services.activeRuns.register({ runId: run.id, requester: event.user, abort, done });
+
+  const logger = deps.logger.child({ runId: run.id });
+  const card: RunCard = createRunCard({
+    surface,
+    thread,
+    runId: run.id,
+    title: options.title,
+    ...(options.cardIntervalMs !== undefined ? { intervalMs: options.cardIntervalMs } : {}),
+    queuePosition: () => (isQueuedModel(current.model) ? current.model.position(abort.signal) : undefined),
+    onError: (error) => logger.warn('run card edit failed', { error }),
+  });
+  await card.start();
+
+  const permissions = createPermissionManager({ prompt: options.services.approvals.promptFor({ surface, thread, requester: event.user }), logger });
+  const tools = workflowToolRegistry(deps);
+  const runner: AgentRunner = createAgentRunner({ model: current.model, tools, permissions, memory: deps.memory, logger, settings: { ...deps.settings.agent, tier: current.tier } });
+  const stats = createRunStats();
+  const blackboard = createBlackboard();
+  const inbox = createMemberInbox();
+  const memberNames = options.members.map((member) => member.name);
+  const baseToolContext = {
+    workspace: deps.workspace,
+    childEnv: deps.childEnv,
+    maskSecrets: deps.maskSecrets,
+    logger,
+    services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names() },
+  };
+
+  let chain: Promise<void> = Promise.resolve();
+  const record = (agent: string, agentEvent: AgentEvent, show?: (event: AgentEvent) => void) => {
+    chain = chain
+      .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, agent, agentEvent))
+      .then(() => show?.(agentEvent))
+      .catch((error: unknown) => logger.warn('could not record or render an event', { error }));
+  };
+
+  const serviceFor = (depth: number, sinks: { status?(report: StatusReport): void; route?(decision: RouteDecision): void; vote?(vote: VoteCast): void }): WorkflowToolService => ({
+    runId: run.id,
+    depth,
+    blackboard,
+    inbox,
+    members: memberNames,
+    reportStatus: (report) => sinks.status?.(report),
+    routeNext: (decision) => sinks.route?.(decision),
+    castVote: (vote) => sinks.vote?.(vote),
+    spawn: createSubAgentSpawner({
+      runner,
+      roster: deps.roster,
+      runId: run.id,
+      requesterId: event.user,
+      memoryScope: deps.workspace.root,
+      toolContext: baseToolContext,
+      serviceFor: (nextDepth) => serviceFor(nextDepth, {}),
+      onEvent: (agent, agentEvent) => record(agent, agentEvent),
+      onReport: async (agent, report) => {
+        await deps.runs.appendEvent(run.id, { type: 'message', agent, text: deps.maskSecrets(report) });
+      },
+    }),
+  });
+
+  const io: WorkflowIo = {
+    signal: abort.signal,
+    activity: (text) => card.update(text),
+    async announce(text) {
+      await deps.runs.appendEvent(run.id, { type: 'note', text: deps.maskSecrets(text) });
+      await surface.post({ thread, text: deps.maskSecrets(text) });
+    },
+    async runMember(request) {
+      const { character } = request;
+      const waiting = inbox.take(character.name);
+      const prompt = waiting.length > 0 ? `Messages for you from the team:\n${waiting.map((message) => `- ${message.from}: ${message.content}`).join('\n')}\n\n${request.prompt}` : request.prompt;
+      const renderer = createReplyRenderer({ surface, thread, identity: identityOf(character), onError: (error) => logger.warn('reply edit failed', { error }) });
+      await renderer.start();
+      let status: StatusReport | undefined;
+      let route: RouteDecision | undefined;
+      let vote: VoteCast | undefined;
+      const startedAt = Date.now();
+      const result = await runner.runTurn({
+        character,
+        roster: deps.roster,
+        history: [],
+        userMessage: prompt,
+        runId: run.id,
+        requesterId: event.user,
+        ...(request.loadedTools ? { loadedTools: request.loadedTools } : {}),
+        toolContext: { ...baseToolContext, services: { ...baseToolContext.services, workflow: serviceFor(0, { status: (r) => (status = r), route: (r) => (route = r), vote: (r) => (vote = r) }) } },
+        memoryScope: deps.workspace.root,
+        signal: abort.signal,
+        allowTools: request.allowTools,
+        ...(request.extraSystemPrompt ? { extraSystemPrompt: request.extraSystemPrompt } : {}),
+        onEvent: (agentEvent) => record(character.name, agentEvent, (shown) => renderer.handle(shown)),
+      });
+      await chain;
+      const durationMs = Date.now() - startedAt;
+      stats.add(character.aiName, result.usage, durationMs);
+      const outcome: MemberTurnOutcome = {
+        character,
+        text: result.text,
+        finishReason: result.finishReason,
+        durationMs,
+        ...(result.error ? { error: result.error } : {}),
+        ...(status ? { status } : {}),
+        ...(route ? { route } : {}),
+        ...(vote ? { vote } : {}),
+      };
+      const trailer = [...(request.trailer?.(outcome) ?? [])];
+      if (result.finishReason === 'aborted') trailer.push('⏹ Stopped.');
+      if (result.finishReason === 'error') trailer.push(`⚠️ ${result.error?.message ?? 'The model failed.'}`);
+      await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
+      if (trailer.length > 0) await deps.runs.appendEvent(run.id, { type: 'note', text: deps.maskSecrets(`${character.name}: ${trailer.join(' | ')}`) });
+      await renderer.finish(trailer.length > 0 ? `\n${trailer.join('\n')}` : undefined);
+      return outcome;
+    },
+  };
+
+  return {
+    runId: run.id,
+    thread,
+    io,
+    permissions,
+    stats,
+    abort,
+    async finish(outcome) {
+      try {
+        const status: RunStatus = abort.signal.aborted ? 'stopped' : outcome.status;
+        const headline = abort.signal.aborted ? '⏹ Stopped by request.' : outcome.headline;
+        await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), outcome: outcome.summary } }));
+        await deps.runs.appendEvent(run.id, { type: 'status', status, note: deps.maskSecrets(outcome.summary) });
+        const table = stats.all().length > 0 ? `\n\`\`\`\n${stats.table()}\n\`\`\`` : '';
+        await surface.post({ thread, text: deps.maskSecrets(`${headline}\n${outcome.summary}${table}`) });
+        await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);
+      } finally {
+        permissions.clearRun(run.id);
+        settle();
+      }
+    },
+  };
+}

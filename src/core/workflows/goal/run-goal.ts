@@ -1,0 +1,259 @@
+/**
+ * The /goal loop as a pure function: plan once, run sequential steps in the workspace and each
+ * PARALLEL group concurrently in staging copies merged afterwards, allow one supervisor rework,
+ * stop everything on abort. The chat wiring supplies the model calls and posts the events.
+ */
+import { AbortedError, TsukaError, toTsukaError } from '../../errors.js';
+import type { Roster } from '../../data/types.js';
+import { createWorkspace } from '../../safety/workspace-jail.js';
+import type { Workspace } from '../../tools/tool.js';
+import { mergeStatsByAgent, type GoalStatsRow } from './goal-stats.js';
+import { formatMergeReport, mergeStagings, type MergeReport } from './merge-stagings.js';
+import { createStaging, stagingLabel, type Staging } from './parallel-workspace.js';
+import { formatPlan, parsePlan, type ParsedPlan, type PlanStep } from './plan-parser.js';
+import { buildPlannerPrompt } from './planner-prompt.js';
+
+export type GoalPlan = Extract<ParsedPlan, { kind: 'plan' }>;
+
+/** What a step's agent produced. */
+export interface StepResult {
+  output: string;
+  /** False when the agent reported failure; the run goes on either way. */
+  ok?: boolean;
+  /** A condensed form for later steps and memory (see `condenseStepOutput`). */
+  summary?: string;
+  /** Token counts; `durationMs` is measured by the loop when left out. */
+  stats?: Omit<GoalStatsRow, 'agent' | 'durationMs'> & { durationMs?: number };
+}
+
+/** Where and how one step runs. */
+export interface StepRunContext {
+  /** The workspace jail for its tools: the real workspace, or its staging copy in a PARALLEL group. */
+  workspace: Workspace;
+  /** For a parallel step, the staging folder: the wiring must set `services.cwd` to it for `execute_command`. */
+  cwd?: string;
+  signal: AbortSignal;
+  parallel: boolean;
+  /** Steps finished so far, in the order they finished. */
+  previous: readonly CompletedStep[];
+  /** The supervisor's feedback when the step is run again for rework. */
+  rework?: string;
+}
+
+export interface CompletedStep {
+  step: PlanStep;
+  result: StepResult;
+  reworked?: boolean;
+}
+
+export type GoalEvent =
+  | { type: 'plan'; plan: GoalPlan; text: string }
+  | { type: 'step-start'; step: PlanStep; parallel: boolean; rework?: string }
+  | { type: 'step-end'; step: PlanStep; result: StepResult }
+  | { type: 'step-failed'; step: PlanStep; error: TsukaError }
+  | { type: 'step-skipped'; step: PlanStep; reason: string }
+  | { type: 'merge'; report: MergeReport; text: string }
+  | { type: 'rework'; step: PlanStep; feedback: string }
+  | { type: 'review-failed'; step: PlanStep; error: TsukaError };
+
+export type GoalOutcome =
+  | { kind: 'trivial'; answer: string }
+  | {
+      kind: 'completed' | 'stopped';
+      plan: GoalPlan;
+      /** In the order they finished; a reworked step appears again, marked `reworked`. */
+      steps: CompletedStep[];
+      merges: MergeReport[];
+      /** One row per agent, for `formatStatsTable`. */
+      stats: GoalStatsRow[];
+      /** From the plan to the end; less than the sum of the rows when steps ran in parallel. */
+      wallClockMs: number;
+    };
+
+export type ReviewDecision = 'accept' | { rework: string };
+
+export interface RunGoalOptions {
+  objective: string;
+  roster: Roster;
+  /** One planner model call; returns the plan text. */
+  planner: (prompt: { system: string; user: string }) => Promise<string>;
+  runStep: (step: PlanStep, context: StepRunContext) => Promise<StepResult>;
+  /** Reviews a finished step; at most one rework is granted per goal. */
+  supervisorReview?: (step: PlanStep, result: StepResult) => Promise<ReviewDecision>;
+  onEvent: (event: GoalEvent) => void | Promise<void>;
+  signal: AbortSignal;
+  workspaceRoot: string;
+  /** A folder for this goal's staging copies, outside the workspace or inside it (it is never copied). */
+  stagingRoot: string;
+  maxSteps?: number;
+  /** Prefix for staging labels (and so for conflict folders), e.g. the run id, so goals do not share them. */
+  labelPrefix?: string;
+  now?: () => number;
+}
+
+interface GoalState {
+  options: RunGoalOptions;
+  workspace: Workspace;
+  completed: CompletedStep[];
+  merges: MergeReport[];
+  stats: GoalStatsRow[];
+  reworkUsed: boolean;
+  now: () => number;
+}
+
+/** Runs a whole goal. Throws only when planning fails or is stopped; later, a stop ends as `stopped`. */
+export async function runGoal(options: RunGoalOptions): Promise<GoalOutcome> {
+  const plannerText = await options.planner(buildPlannerPrompt({ objective: options.objective, roster: options.roster, maxSteps: options.maxSteps }));
+  if (options.signal.aborted) throw new AbortedError();
+  const parsed = parsePlan(plannerText, options.roster);
+  if (parsed.kind === 'trivial') return parsed;
+  await options.onEvent({ type: 'plan', plan: parsed, text: formatPlan(parsed) });
+
+  const state: GoalState = {
+    options,
+    workspace: await createWorkspace(options.workspaceRoot),
+    completed: [],
+    merges: [],
+    stats: [],
+    reworkUsed: false,
+    now: options.now ?? Date.now,
+  };
+  const startedAt = state.now();
+  const finish = (kind: 'completed' | 'stopped'): GoalOutcome => ({
+    kind,
+    plan: parsed,
+    steps: state.completed,
+    merges: state.merges,
+    stats: mergeStatsByAgent(state.stats),
+    wallClockMs: state.now() - startedAt,
+  });
+  try {
+    for (const group of parsed.groups) {
+      const runnable = await skipUnknown(state, group.steps);
+      if (group.parallel && runnable.length > 1) {
+        const finished = await runParallel(state, runnable);
+        if (options.signal.aborted) return finish('stopped');
+        for (const done of finished) await review(state, done);
+      } else {
+        await runSequential(state, runnable);
+      }
+    }
+  } catch (error) {
+    if (isStop(error, options.signal)) return finish('stopped');
+    throw error;
+  }
+  return finish(options.signal.aborted ? 'stopped' : 'completed');
+}
+
+async function skipUnknown(state: GoalState, steps: readonly PlanStep[]): Promise<PlanStep[]> {
+  const runnable: PlanStep[] = [];
+  for (const step of steps) {
+    if (!step.unknownAgent) {
+      runnable.push(step);
+      continue;
+    }
+    const hint = step.suggestion ? ` (did you mean @${step.suggestion}?)` : '';
+    const reason = step.agent === '' ? 'the step names no agent' : `@${step.agent} is not in the roster${hint}`;
+    await state.options.onEvent({ type: 'step-skipped', step, reason });
+  }
+  return runnable;
+}
+
+async function runSequential(state: GoalState, steps: readonly PlanStep[]): Promise<void> {
+  for (const step of steps) {
+    if (state.options.signal.aborted) break;
+    // Each sequential step is reviewed before the next one starts, so a rework comes before anything builds on it.
+    const done = await runOne(state, step, { workspace: state.workspace, parallel: false });
+    if (done) await review(state, done);
+  }
+}
+
+async function runParallel(state: GoalState, steps: readonly PlanStep[]): Promise<CompletedStep[]> {
+  const { options } = state;
+  const stagings: Staging[] = [];
+  try {
+    // allSettled, not all: on a stop every branch must have ended before its copy is removed.
+    const settled = await Promise.allSettled(
+      steps.map(async (step) => {
+        const label = stagingLabel(`${options.labelPrefix ? `${options.labelPrefix}-` : ''}step-${step.number}-${step.agent}`);
+        let staging: Staging;
+        try {
+          staging = await createStaging(options.workspaceRoot, options.stagingRoot, label, { signal: options.signal });
+        } catch (error) {
+          if (isStop(error, options.signal)) throw error;
+          await options.onEvent({ type: 'step-failed', step, error: toTsukaError(error) });
+          return undefined;
+        }
+        stagings.push(staging);
+        const done = await runOne(state, step, { workspace: staging.workspace, cwd: staging.root, parallel: true });
+        return done ? { done, staging } : undefined;
+      }),
+    );
+    const stop = settled.find((outcome) => outcome.status === 'rejected');
+    if (stop) throw stop.reason;
+    if (options.signal.aborted) return [];
+    const branches = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
+    // Only branches that ran to the end are merged; a crashed branch's half-made changes are dropped.
+    const succeeded = branches.filter((branch) => branch !== undefined);
+    const report = await mergeStagings(options.workspaceRoot, succeeded.map((branch) => branch.staging));
+    state.merges.push(report);
+    await options.onEvent({ type: 'merge', report, text: formatMergeReport(report) });
+    return succeeded.map((branch) => branch.done);
+  } finally {
+    await Promise.all(stagings.map((staging) => staging.cleanup()));
+  }
+}
+
+// Runs one step; a failure is reported and ends as undefined, a stop is thrown on.
+async function runOne(
+  state: GoalState,
+  step: PlanStep,
+  where: { workspace: Workspace; cwd?: string; parallel: boolean },
+  rework?: string,
+): Promise<CompletedStep | undefined> {
+  const { options } = state;
+  if (options.signal.aborted) throw new AbortedError();
+  await options.onEvent({ type: 'step-start', step, parallel: where.parallel, ...(rework === undefined ? {} : { rework }) });
+  const started = state.now();
+  let result: StepResult;
+  try {
+    result = await options.runStep(step, { ...where, signal: options.signal, previous: [...state.completed], ...(rework === undefined ? {} : { rework }) });
+  } catch (error) {
+    if (isStop(error, options.signal)) throw error;
+    await options.onEvent({ type: 'step-failed', step, error: toTsukaError(error) });
+    return undefined;
+  }
+  state.stats.push({
+    agent: step.agent,
+    outputTokens: result.stats?.outputTokens ?? 0,
+    peakContextTokens: result.stats?.peakContextTokens ?? 0,
+    totalTokens: result.stats?.totalTokens ?? 0,
+    durationMs: result.stats?.durationMs ?? state.now() - started,
+  });
+  const done: CompletedStep = { step, result, ...(rework === undefined ? {} : { reworked: true }) };
+  state.completed.push(done);
+  await options.onEvent({ type: 'step-end', step, result });
+  return done;
+}
+
+async function review(state: GoalState, done: CompletedStep): Promise<void> {
+  const { options } = state;
+  if (!options.supervisorReview || state.reworkUsed || done.reworked || options.signal.aborted) return;
+  let decision: ReviewDecision;
+  try {
+    decision = await options.supervisorReview(done.step, done.result);
+  } catch (error) {
+    if (isStop(error, options.signal)) throw error;
+    await options.onEvent({ type: 'review-failed', step: done.step, error: toTsukaError(error) });
+    return;
+  }
+  if (decision === 'accept') return;
+  state.reworkUsed = true;
+  await options.onEvent({ type: 'rework', step: done.step, feedback: decision.rework });
+  // A rework runs in the real workspace: a parallel step's copy is already merged and gone.
+  await runOne(state, done.step, { workspace: state.workspace, parallel: false }, decision.rework);
+}
+
+function isStop(error: unknown, signal: AbortSignal): boolean {
+  return error instanceof AbortedError || signal.aborted;
+}

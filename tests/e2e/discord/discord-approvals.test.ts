@@ -1,0 +1,127 @@
+/** Approvals on Discord: buttons, who may decide, once only, timeout, and stop during a running command. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecordedMessage } from '../../emulators/discord/discord-emulator.js';
+import { ADMIN, ANA, BEN, buttonsOf, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+
+let harness: DiscordHarness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+const hasApprove = (message: RecordedMessage) => buttonsOf(message).some((button) => button.custom_id.startsWith('tsuka_approve:'));
+
+async function askForWrite(h: DiscordHarness) {
+  h.model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/plan.md', content: '# Plan\n' } }] });
+  h.model.enqueue((body) => {
+    const messages = (body as { messages: { role: string; content: string }[] }).messages;
+    return { text: `Tool said: ${messages.filter((m) => m.role === 'tool').at(-1)!.content}` };
+  });
+  const question = h.mention({ content: 'geordi write the plan' });
+  const prompt = await h.discord.waitFor(() => h.botReplies(question.id).find(hasApprove));
+  return { question, prompt };
+}
+
+function click(h: DiscordHarness, prompt: RecordedMessage, action: string, userId: string) {
+  const button = buttonsOf(prompt).find((candidate) => candidate.custom_id.startsWith(`${action}:`))!;
+  return h.discord.clickButton({ messageId: prompt.id, customId: button.custom_id, userId, channelId: prompt.channelId });
+}
+
+const current = (h: DiscordHarness, message: RecordedMessage) => h.discord.messages(message.channelId).find((candidate) => candidate.id === message.id)!;
+const ephemeralTo = (h: DiscordHarness, pattern: RegExp) => h.discord.followUps.some((followUp) => followUp.ephemeral && pattern.test(followUp.content));
+
+describe('Discord approvals', () => {
+  it('shows Approve / Approve for this run / Deny with the right styles, defers the click and runs the tool once approved', async () => {
+    harness = await startDiscordHarness();
+    const { prompt, question } = await askForWrite(harness);
+    expect(prompt.content).toMatch(/write_file/);
+    expect(prompt.content).toMatch(/notes\/plan\.md/);
+    // The prompt is the bot's own message (no character identity), its buttons on it.
+    expect(prompt.authorId).toBe(harness.discord.botUserId);
+    const buttons = buttonsOf(prompt);
+    expect(buttons.map((button) => [button.label, button.style])).toEqual([['Approve', 3], ['Approve for this run', 1], ['Deny', 4]]);
+    for (const button of buttons) {
+      expect(button.custom_id.length).toBeLessThanOrEqual(100);
+      // actionId:value, the value an opaque approval id: no path, no content.
+      expect(button.custom_id).toMatch(/^tsuka_[a-z_]+:[0-9a-f]{12}$/);
+    }
+    const invoked = await click(harness, prompt, 'tsuka_approve', ANA);
+    const response = await invoked.responded;
+    expect(response.type).toBe(6);
+    expect(response.ms).toBeLessThan(3000);
+    await harness.waitForReply(question.id, 'Tool said:');
+    expect(await readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
+    const settled = current(harness, prompt);
+    expect(settled.content).toMatch(new RegExp(`Approved by <@${ANA}>`));
+    expect(buttonsOf(settled)).toHaveLength(0);
+  });
+
+  it('denies: the tool does not run, the agent hears the denial and goes on', async () => {
+    harness = await startDiscordHarness();
+    const { prompt, question } = await askForWrite(harness);
+    await click(harness, prompt, 'tsuka_deny', ANA);
+    await harness.waitForReply(question.id, 'Tool said: Denied');
+    await expect(readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).rejects.toThrow();
+    expect(current(harness, prompt).content).toMatch(new RegExp(`Denied by <@${ANA}>`));
+  });
+
+  it('refuses someone else (ephemeral, nothing changes), accepts an admin, and reports a double click', async () => {
+    harness = await startDiscordHarness();
+    const { prompt, question } = await askForWrite(harness);
+    const denyId = buttonsOf(prompt).find((button) => button.custom_id.startsWith('tsuka_deny:'))!.custom_id;
+    await click(harness, prompt, 'tsuka_approve', BEN);
+    await harness.discord.waitFor(() => ephemeralTo(harness!, /Only the requester/));
+    expect(buttonsOf(current(harness, prompt))).toHaveLength(3);
+    // The click answered the interaction only: nothing public was posted in the thread.
+    expect(harness.discord.messages(question.id).filter((message) => /Only the requester/.test(message.content) && (message.flags & 64) === 0)).toHaveLength(0);
+    await click(harness, prompt, 'tsuka_approve', ADMIN);
+    await harness.waitForReply(question.id, 'Tool said:');
+    expect(current(harness, prompt).content).toMatch(new RegExp(`Approved by <@${ADMIN}>`));
+    // The buttons are gone, so Discord (and the emulator) deliver no further click on this prompt.
+    await expect(harness.discord.clickButton({ messageId: prompt.id, customId: denyId, userId: ANA, channelId: prompt.channelId })).rejects.toThrow(/no enabled button/);
+    expect(await readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
+  });
+
+  it('reports a second click on the same prompt as already decided', async () => {
+    harness = await startDiscordHarness();
+    const { prompt, question } = await askForWrite(harness);
+    // Two clicks dispatched before the bot has edited the message: the second finds it decided.
+    const first = await click(harness, prompt, 'tsuka_approve', ANA);
+    const second = await click(harness, prompt, 'tsuka_deny', ANA);
+    await Promise.all([first.responded, second.responded]);
+    await harness.discord.waitFor(() => ephemeralTo(harness!, /already decided/));
+    await harness.discord.waitFor(() => /Approved by/.test(current(harness!, prompt).content));
+    expect(current(harness, prompt).content).not.toMatch(/Denied/);
+    await harness.waitForReply(question.id, 'Tool said:');
+    expect(await readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
+  });
+
+  it('expires after the timeout: denied, and the message says so', async () => {
+    harness = await startDiscordHarness({ environment: { TSUKA_APPROVAL_TIMEOUT_S: '1' } });
+    const { prompt, question } = await askForWrite(harness);
+    await harness.waitForReply(question.id, 'Tool said: Denied', 8000);
+    const expired = current(harness, prompt);
+    expect(expired.content).toMatch(/Expired/);
+    expect(buttonsOf(expired)).toHaveLength(0);
+    await expect(readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).rejects.toThrow();
+  });
+
+  it('stop in the thread kills a running command and says so', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'sleep 60', timeout_ms: 120000 } }] });
+    model.enqueue({ text: 'should not be reached' });
+    const question = harness.mention({ content: 'geordi wait a minute' });
+    const prompt = await discord.waitFor(() => harness!.botReplies(question.id).find(hasApprove));
+    expect(prompt.content).toMatch(/DANGEROUS/);
+    expect(buttonsOf(prompt).map((button) => button.label)).toEqual(['Approve', 'Deny']);
+    await click(harness, prompt, 'tsuka_approve', ANA);
+    await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /execute_command sleep 60 …/.test(message.content)));
+    discord.postUserMessage({ channelId: question.id, userId: ANA, content: 'stop' });
+    await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /⏹ Stopped\./.test(message.content) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    expect(harness.botReplies(question.id).some((message) => message.content.includes(`Stopped by <@${ANA}>`))).toBe(true);
+    expect(model.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,101 @@
+/** A mention on Discord, end to end: a thread from the message, streamed under the character's name through the webhook; follow-ups; fallback; long replies. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ANA, fencesBalanced, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+
+let harness: DiscordHarness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+describe('Discord mentions', () => {
+  it('starts a thread from the message and streams the reply under the character name through the webhook', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    const reply = 'The tests fail because the fixture path moved. '.repeat(6).trim();
+    model.enqueue({ text: reply, chunkSize: 12, delayMsBetweenChunks: 80 });
+    const question = harness.mention({ content: 'geordi why does npm test fail?' });
+    const answer = await harness.waitForReply(question.id, reply);
+    // The thread was started from the message: same id, under the channel, named after the character.
+    const thread = discord.threads().find((candidate) => candidate.id === question.id);
+    expect(thread?.parent_id).toBe(discord.defaultChannelId);
+    expect(thread?.name).toMatch(/^Geordi · why does npm test fail\?/);
+    expect(discord.webhooks()).toHaveLength(1);
+    expect(answer.webhookId).toBe(discord.webhooks()[0]!.id);
+    expect(answer.username).toBe('🔧 Geordi');
+    expect(harness.botReplies(question.id)).toHaveLength(1);
+    // Streamed: a placeholder first, then edits, the last one holding the whole reply.
+    expect(answer.revisions.length).toBeGreaterThanOrEqual(3);
+    expect(answer.revisions[0]!.content).toMatch(/💭/);
+    expect(answer.revisions.at(-1)!.content).toContain(reply);
+    const request = model.requests[0]!.body as { messages: { role: string; content: string }[] };
+    expect(request.messages.at(-1)!.content).toBe('why does npm test fail?');
+    expect(request.messages[0]!.content).toMatch(/Geordi/);
+    // Webhook posts went into the thread.
+    expect(discord.calls.some((call) => call.method === 'POST' && call.path.startsWith('/webhooks/') && call.query['thread_id'] === question.id)).toBe(true);
+  });
+
+  it('continues the session on a follow-up in the thread without a mention', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    model.enqueue({ text: 'First answer.' });
+    const question = harness.mention({ content: 'spock what is BM25?' });
+    await harness.waitForReply(question.id, 'First answer.');
+    model.enqueue({ text: 'Second answer.' });
+    discord.postUserMessage({ channelId: question.id, userId: ANA, content: 'and how does it rank?' });
+    await harness.waitForReply(question.id, 'Second answer.');
+    expect(harness.botReplies(question.id).every((message) => message.username.endsWith('Spock'))).toBe(true);
+    const contents = (model.requests[1]!.body as { messages: { content: string }[] }).messages.map((message) => message.content);
+    expect(contents).toContain('what is BM25?');
+    expect(contents).toContain('First answer.');
+    expect(contents.at(-1)).toBe('and how does it rank?');
+    expect(discord.threads()).toHaveLength(1);
+  });
+
+  it('falls back to the bot with the name in bold when Manage Webhooks is missing', async () => {
+    harness = await startDiscordHarness({ emulator: { permissions: { manageWebhooks: false } } });
+    const { discord, model } = harness;
+    model.enqueue({ text: 'Still delivered.' });
+    const question = harness.mention({ content: 'geordi hello' });
+    const answer = await harness.waitForReply(question.id, 'Still delivered.');
+    expect(answer.webhookId).toBeUndefined();
+    expect(answer.authorId).toBe(discord.botUserId);
+    expect(answer.content).toMatch(/^🔧 \*\*Geordi\*\*: Still delivered\./);
+    expect(discord.webhooks()).toHaveLength(0);
+  });
+
+  it('ignores other bots, webhooks, and chatter in threads it is not part of', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    discord.postUserMessage({ channelId: discord.defaultChannelId, userId: '1250000000000000777', content: 'geordi hi', mentionsBot: true, authorIsBot: true });
+    const unrelated = discord.postUserMessage({ channelId: discord.defaultChannelId, userId: ANA, content: 'not for the bot' });
+    model.enqueue({ text: 'Hello human.' });
+    const question = harness.mention({ content: 'hi' });
+    await harness.waitForReply(question.id, 'Hello human.');
+    expect(model.requests).toHaveLength(1);
+    expect(discord.threads().map((thread) => thread.id)).toEqual([question.id]);
+    expect(harness.botReplies(unrelated.id)).toHaveLength(0);
+  });
+
+  it('splits a long reply with code blocks into parts of at most 2,000 characters without breaking a fence, and never sends more', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    const block = (n: number) => `\`\`\`python\n${Array.from({ length: 40 }, (_, i) => `print("block ${n} line ${i}")`).join('\n')}\n\`\`\``;
+    const text = Array.from({ length: 6 }, (_, n) => `Step ${n}: run this.\n\n${block(n)}`).join('\n\n');
+    expect(text.length).toBeGreaterThan(5000);
+    model.enqueue({ text, chunkSize: 1500 });
+    const question = harness.mention({ content: 'geordi write the scripts' });
+    await harness.waitForReply(question.id, 'print("block 5 line 39")', 15_000);
+    const parts = harness.botReplies(question.id);
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    for (const part of parts) {
+      expect(part.content.length).toBeLessThanOrEqual(2000);
+      expect(fencesBalanced(part.content)).toBe(true);
+      expect(part.username).toBe('🔧 Geordi');
+    }
+    const lines = parts.map((part) => part.content).join('\n').match(/print\("block \d+ line \d+"\)/g) ?? [];
+    expect(new Set(lines).size).toBe(6 * 40);
+    // No request was refused for its length (Discord's 50035).
+    expect(discord.calls.filter((call) => call.status === 400)).toEqual([]);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * Starts the whole bot (`startApp`) with no platform configured — so the playground — and the
+ * scripted model server, on 127.0.0.1 with a fresh data directory. Drives it as the page does:
+ * JSON posts, and a server-sent event stream mirrored into memory (waitFor re-checks on every event).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../../src/config/load-config.js';
+import { startApp, type RunningApp } from '../../../src/app/start-app.js';
+import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import type { PlaygroundChange, PlaygroundEphemeral, PlaygroundFile, PlaygroundMessage, PlaygroundSnapshot } from '../../../src/adapters/playground/state.js';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
+
+export interface PlaygroundHarness {
+  app: RunningApp;
+  model: ScriptedModelServer;
+  baseUrl: string;
+  port: number;
+  workspace: string;
+  logs: string[];
+  /** Every message as the event stream last showed it. */
+  messages: Map<string, PlaygroundMessage>;
+  /** Every text each message had, in order (the first post, then each edit). */
+  history: Map<string, string[]>;
+  ephemerals: PlaygroundEphemeral[];
+  files: PlaygroundFile[];
+  /** Messages in the thread under root `root` (root excluded), oldest first. */
+  thread(root: string): PlaygroundMessage[];
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** A raw request with any Host header (fetch does not let a test forge one). */
+  raw(options: { method: string; path: string; host: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, unknown>; text: string }>;
+  /** A top-level message; resolves with the id of the message (its thread's root). */
+  say(text: string, thread?: string): Promise<string>;
+  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startPlaygroundHarness(options: { environment?: Record<string, string>; withModel?: boolean } = {}): Promise<PlaygroundHarness> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-playground-'));
+  const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
+  const workspace = path.join(home, 'workspace');
+  const logs: string[] = [];
+  const config = loadConfig({
+    environment: {
+      PATH: process.env.PATH,
+      HOME: home,
+      TSUKA_LLM_BASE_URL: options.withModel === false ? 'http://127.0.0.1:9/v1' : model.baseURL,
+      TSUKA_DATA_DIR: path.join(home, 'data'),
+      TSUKA_WORKSPACE: workspace,
+      TSUKA_HTTP_PORT: '0',
+      TSUKA_STREAM_EDIT_MS: '200',
+      TSUKA_LOG_LEVEL: 'warn',
+      ...options.environment,
+    },
+    workingDirectory: home,
+    rootDirectory: PACKAGE_ROOT,
+  });
+  const app = await startApp({ config, io: { stdout: () => undefined, stderr: (text) => logs.push(text), environment: {}, workingDirectory: home } });
+  const port = app.http.port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const messages = new Map<string, PlaygroundMessage>();
+  const history = new Map<string, string[]>();
+  const ephemerals: PlaygroundEphemeral[] = [];
+  const files: PlaygroundFile[] = [];
+  const waiters = new Set<() => void>();
+  const apply = (change: PlaygroundChange | { kind: 'snapshot'; snapshot: PlaygroundSnapshot }) => {
+    if (change.kind === 'snapshot') for (const message of change.snapshot.messages) apply({ kind: 'message', message });
+    else if (change.kind === 'message') {
+      messages.set(change.message.id, change.message);
+      history.set(change.message.id, [...(history.get(change.message.id) ?? []), change.message.text]);
+    } else if (change.kind === 'ephemeral') ephemerals.push(change.ephemeral);
+    else if (change.kind === 'file') files.push(change.file);
+    for (const check of [...waiters]) check();
+  };
+
+  const streamAbort = new AbortController();
+  const stream = await fetch(`${baseUrl}/events`, { signal: streamAbort.signal });
+  if (!stream.ok || !stream.body) throw new Error(`GET /events answered ${stream.status}`);
+  const snapshotSeen = new Promise<void>((resolve) => {
+    void (async () => {
+      const decoder = new TextDecoder();
+      let buffer = '';
+      try {
+        for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) {
+          buffer += decoder.decode(chunk, { stream: true });
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const type = /^event: (.+)$/m.exec(block)?.[1];
+            const data = /^data: (.+)$/m.exec(block)?.[1];
+            if (!type || !data) continue;
+            if (type === 'snapshot') {
+              apply({ kind: 'snapshot', snapshot: JSON.parse(data) as PlaygroundSnapshot });
+              resolve();
+            } else apply(JSON.parse(data) as PlaygroundChange);
+          }
+        }
+      } catch (error) {
+        if (!streamAbort.signal.aborted) logs.push(`event stream failed: ${String(error)}`);
+      }
+    })();
+  });
+  await snapshotSeen;
+
+  const harness: PlaygroundHarness = {
+    app,
+    model,
+    baseUrl,
+    port,
+    workspace,
+    logs,
+    messages,
+    history,
+    ephemerals,
+    files,
+    thread: (root) => [...messages.values()].filter((message) => message.thread === root).sort((a, b) => a.createdAt - b.createdAt),
+    async post(pathname, body, headers = {}) {
+      const response = await fetch(`${baseUrl}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+    raw: ({ method, path: pathname, host, headers = {}, body }) =>
+      new Promise((resolve, reject) => {
+        const request = httpRequest({ host: '127.0.0.1', port, method, path: pathname, headers: { host, ...headers } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+        });
+        request.on('error', reject);
+        request.end(body);
+      }),
+    async say(text, thread) {
+      const answer = await harness.post('/api/messages', { channel: 'general', text, ...(thread ? { thread } : {}) });
+      if (answer.status !== 202) throw new Error(`POST /api/messages answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return String(answer.body.thread);
+    },
+    waitFor(predicate, timeoutMs = 8000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!predicate()) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`waitFor timed out; messages:\n${[...messages.values()].map((m) => `${m.id} [${m.thread ?? '-'}] ${m.author.name}: ${m.text.slice(0, 120)}`).join('\n')}\nephemerals: ${ephemerals.map((e) => e.text.slice(0, 120)).join(' | ')}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    async stop() {
+      streamAbort.abort();
+      await app.stop();
+      await model.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { say } from '../../../src/core/model/scripted-model.js';
+import { lastUserOf, startWorkflowHarness } from './workflow-harness.js';
+
+type Harness = Awaited<ReturnType<typeof startWorkflowHarness>>;
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+describe('/call from a slash command', () => {
+  it('debates in rounds under each identity, shows the transcript to every speaker, synthesises and stores the run', async () => {
+    harness = await startWorkflowHarness({
+      steps: [say('Geordi r1: cache it.'), say('Pike r1: measure first.'), say('Geordi r2: agreed.'), say('Pike r2: then decide.'), say('Synthesis: measure, then cache.')],
+    });
+    const replies = await harness.slash('call', '@geordi @pike "Should we cache sessions in Redis?"');
+    expect(replies).toEqual([]);
+    const root = harness.surface.messages[0]!;
+    expect(root.text).toContain('📞 Call by <@playground:alice>: Should we cache sessions in Redis? — Geordi, Pike');
+    const thread = harness.thread();
+    const visible = thread.filter((message) => !message.text.startsWith('🛰'));
+    expect(visible.map((message) => [message.identity?.name ?? 'bot', message.text.trim()])).toEqual([
+      ['bot', '— Round 1 of 2 —'],
+      ['Geordi', 'Geordi r1: cache it.'],
+      ['Pike', 'Pike r1: measure first.'],
+      ['bot', '— Round 2 of 2 —'],
+      ['Geordi', 'Geordi r2: agreed.'],
+      ['Pike', 'Pike r2: then decide.'],
+      ['bot', '— Synthesis by Pike —'],
+      ['Pike', 'Synthesis: measure, then cache.'],
+      ['bot', expect.stringContaining('✅ Call finished.')],
+    ]);
+    // The run card: one message, final state without buttons.
+    const card = thread.find((message) => message.text.startsWith('🛰'))!;
+    expect(card.buttons).toEqual([]);
+    expect(card.text).toContain('finished');
+    // Every speaker saw the transcript so far; no tools were offered.
+    const requests = harness.model.requests;
+    expect(lastUserOf(requests[1]!)).toContain('[Geordi]: "Geordi r1: cache it."');
+    expect(lastUserOf(requests[3]!)).toContain('[Pike]: "Pike r1: measure first."');
+    expect(requests.every((request) => request.tools === undefined)).toBe(true);
+    const [run] = await harness.runs();
+    expect(run).toMatchObject({ kind: 'call', status: 'completed', startedBy: 'playground:alice' });
+    const events = await harness.engine.runs.events(run!.id);
+    expect(events.filter((event) => event.type === 'message').map((event) => (event as { agent: string }).agent)).toEqual(['playground:alice', 'geordi', 'pike', 'geordi', 'pike', 'pike']);
+  });
+
+  it('uses the first supervisor as moderator and honours rounds=N', async () => {
+    harness = await startWorkflowHarness({ steps: [say('Pike opens.'), say('Spock replies.'), say('Pike sums up.')] });
+    await harness.slash('call', 'pike spock rounds=1 caching sessions');
+    const texts = harness.thread().map((message) => message.text);
+    expect(texts).toContain('— Round 1 of 1 —');
+    expect(texts).toContain('— Synthesis by Pike —');
+    expect(texts.some((text) => text.includes('Round 2'))).toBe(false);
+  });
+
+  it('answers a usage error ephemerally and starts nothing', async () => {
+    harness = await startWorkflowHarness();
+    expect(await harness.slash('call', '@geordi "alone"')).toEqual([expect.stringContaining('at least two participants')]);
+    expect(await harness.slash('call', '@geordi @spcok "topic"')).toEqual([expect.stringContaining('Did you mean @Spock')]);
+    expect(harness.surface.messages).toEqual([]);
+  });
+});
