@@ -15,15 +15,25 @@ export async function startHttpServer(options: {
   logger: Logger;
   routes: Record<string, RouteHandler>;
   health: () => Record<string, unknown>;
-  ready: () => Record<string, unknown>;
+  /** Readiness: 200 when `ready` is true, else 503; the checks are returned as JSON either way. */
+  ready: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
 }): Promise<HttpServer> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     const route = options.routes[`${request.method} ${path}`];
     if (route) return route(request, response);
-    if (request.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
-      const body = path === '/healthz' ? options.health() : options.ready();
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (request.method === 'GET' && path === '/healthz') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(options.health()));
+      return;
+    }
+    if (request.method === 'GET' && path === '/readyz') {
+      options.ready().then(
+        ({ ready, checks }) => response.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ ready, ...checks })),
+        (error: unknown) => {
+          options.logger.error('readiness check failed', { error });
+          response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ ready: false }));
+        },
+      );
       return;
     }
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

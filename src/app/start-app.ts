@@ -76,7 +76,15 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     logger,
     routes: { ...(slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {}), ...playground?.routes },
     health: () => ({ ok: true }),
-    ready: () => ({ slack: slack ? slack.connected() : 'off', discord: discord ? discord.connected() : 'off', model: models.current()?.model.modelId ?? null }),
+    ready: async () => {
+      const checks = {
+        slack: slack ? slack.connected() : 'off',
+        discord: discord ? discord.connected() : 'off',
+        store: await engine.store.namespace<number>('health').set('ready-check', Date.now()).then(() => true, () => false),
+        model: models.current()?.model.modelId ?? null,
+      };
+      return { ready: checks.slack !== false && checks.discord !== false && checks.store && checks.model !== null, checks };
+    },
   });
 
   if (slack) {
@@ -126,9 +134,14 @@ async function tellInterruptedThreads(engine: Engine, surfaces: Partial<Record<P
   for (const approval of report.expiredApprovals) {
     const run = await engine.runs.get(approval.runId);
     const surface = run ? surfaces[run.where.platform as Platform] : undefined;
-    if (!surface || !approval.messageRef) continue;
-    await surface
-      .edit({ message: approval.messageRef, text: `⌛ Expired — TSUKA restarted before a decision.\n> ${approval.summary}`, buttons: [] })
-      .catch((error: unknown) => engine.logger.warn('could not mark an approval expired', { approvalId: approval.id, error }));
+    if (!surface) continue;
+    const text = `⌛ Expired — TSUKA restarted before a decision.\n> ${approval.summary}`;
+    // The process may have died between posting the prompt and recording its message: then say it in the thread.
+    const shown = approval.messageRef
+      ? surface.edit({ message: approval.messageRef, text, buttons: [] })
+      : run?.where.threadId
+        ? surface.post({ thread: run.where.threadId, text })
+        : Promise.resolve();
+    await Promise.resolve(shown).catch((error: unknown) => engine.logger.warn('could not mark an approval expired', { approvalId: approval.id, error }));
   }
 }

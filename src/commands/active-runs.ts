@@ -4,6 +4,11 @@
  */
 import type { UserRef } from './chat-surface.js';
 
+/** The abort reason used at shutdown: runs say they were interrupted, approvals that they expired. */
+export const SHUTDOWN_REASON = 'shutdown';
+
+export const isShutdown = (signal: AbortSignal): boolean => signal.aborted && signal.reason === SHUTDOWN_REASON;
+
 export interface ActiveRun {
   runId: string;
   requester: UserRef;
@@ -17,7 +22,7 @@ export interface ActiveRuns {
   get(runId: string): ActiveRun | undefined;
   /** `stopped` when aborted; `forbidden` when `by` is neither the requester nor an admin. */
   stop(runId: string, by: UserRef): 'stopped' | 'forbidden' | 'unknown';
-  /** Aborts everything and waits for the runs to end. */
+  /** Aborts everything (with `SHUTDOWN_REASON`) and waits for the runs to end. */
   stopAll(): Promise<void>;
   list(): ActiveRun[];
 }
@@ -41,7 +46,7 @@ export function createActiveRuns(admins: readonly string[]): ActiveRuns {
     },
     async stopAll() {
       const all = [...runs.values()];
-      for (const run of all) run.abort.abort();
+      for (const run of all) run.abort.abort(SHUTDOWN_REASON);
       await Promise.allSettled(all.map((run) => run.done));
     },
     list: () => [...runs.values()],

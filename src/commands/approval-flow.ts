@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger.js';
 import type { PermissionDecision, PermissionPrompt, PermissionRequest } from '../core/safety/permission-port.js';
 import type { Button, ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
 import type { ButtonActionEvent } from './inbound-event.js';
+import { isShutdown } from './active-runs.js';
 
 export const APPROVE_ACTION = 'tsuka_approve';
 export const APPROVE_RUN_ACTION = 'tsuka_approve_run';
@@ -91,7 +92,10 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           const timer = setTimeout(() => {
             void settleAndShow(id, { outcome: 'expired', note: 'nobody decided in time' }, 'expired', `⌛ Expired after ${Math.round(options.timeoutMs / 1000)} s without a decision — denied.`);
           }, options.timeoutMs);
-          const onAbort = () => void settleAndShow(id, { outcome: 'denied', note: 'the run was stopped' }, 'denied', '⏹ Cancelled — the run was stopped.');
+          const onAbort = () =>
+            void (isShutdown(signal)
+              ? settleAndShow(id, { outcome: 'expired', note: 'TSUKA is restarting' }, 'expired', '⌛ Expired — TSUKA is restarting; ask again once it is back.')
+              : settleAndShow(id, { outcome: 'denied', note: 'the run was stopped' }, 'denied', '⏹ Cancelled — the run was stopped.'));
           signal.addEventListener('abort', onAbort, { once: true });
           if (signal.aborted) onAbort();
           try {

@@ -14,6 +14,7 @@ import { createReplyRenderer } from './reply-renderer.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
 import { recordAgentEvent } from './record-agent-event.js';
+import { isShutdown } from './active-runs.js';
 
 export const STOP_ACTION = 'tsuka_stop';
 
@@ -44,6 +45,8 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     where: { platform: surface.platform, channelId: request.channel, threadId: thread },
   });
   request.onRunCreated(run.id);
+  deps.logger.info('run started', { runId: run.id, kind: 'ask', character: character.name, platform: surface.platform });
+  const startedAt = Date.now();
   await deps.runs.appendEvent(run.id, { type: 'message', agent: request.userName ?? request.user, text: request.text });
 
   const renderer = createReplyRenderer({
@@ -107,15 +110,17 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     updatedAt: Date.now(),
   });
   await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
-  const status = result.finishReason === 'stop' || result.finishReason === 'max-rounds' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
+  const shutdown = isShutdown(request.abort.signal);
+  const status = shutdown ? 'interrupted' : result.finishReason === 'stop' || result.finishReason === 'max-rounds' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
   await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage, finishReason: result.finishReason } }));
   await deps.runs.appendEvent(run.id, { type: 'status', status });
 
   const trailer =
-    result.finishReason === 'error' ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
+    shutdown ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.'
+    : result.finishReason === 'error' ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
     : result.finishReason === 'aborted' ? '⏹ Stopped.'
     : result.finishReason === 'length' ? "⚠️ The answer reached the model's output limit and was cut."
     : undefined;
   await renderer.finish(trailer);
-  deps.logger.info('turn finished', { runId: run.id, character: character.name, finishReason: result.finishReason, ...result.usage });
+  deps.logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });
 }

@@ -67,7 +67,7 @@ describe('Discord approvals', () => {
     expect(current(harness, prompt).content).toMatch(new RegExp(`Denied by <@${ANA}>`));
   });
 
-  it('refuses someone else (ephemeral, nothing changes), accepts an admin, and reports a double click', async () => {
+  it('refuses someone else (ephemeral, nothing changes), accepts an admin, and takes no click once decided', async () => {
     harness = await startDiscordHarness();
     const { prompt, question } = await askForWrite(harness);
     const denyId = buttonsOf(prompt).find((button) => button.custom_id.startsWith('tsuka_deny:'))!.custom_id;

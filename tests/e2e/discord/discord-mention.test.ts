@@ -98,4 +98,20 @@ describe('Discord mentions', () => {
     // No request was refused for its length (Discord's 50035).
     expect(discord.calls.filter((call) => call.status === 400)).toEqual([]);
   });
+
+  it('never sends a message over 2,000 characters, even with the fallback\'s name prefix (no 50035 from Discord)', async () => {
+    harness = await startDiscordHarness({ emulator: { permissions: { manageWebhooks: false } } });
+    const { discord, model } = harness;
+    const text = `${'word '.repeat(400)}`.trim().padEnd(2001, 'x');
+    expect(text).toHaveLength(2001);
+    model.enqueue({ text, chunkSize: 2001 });
+    const question = harness.mention({ content: 'geordi one long paragraph' });
+    await discord.waitFor(() => harness!.botReplies(question.id).length >= 2 && harness!.botReplies(question.id).every((message) => !message.content.includes('💭')) && harness!.botReplies(question.id).map((message) => message.content).join('').endsWith('xx'));
+    const parts = harness.botReplies(question.id);
+    for (const part of parts) {
+      expect(part.content.length).toBeLessThanOrEqual(2000);
+      expect(part.content.startsWith('🔧 **Geordi**: ')).toBe(true);
+    }
+    expect(discord.calls.filter((call) => call.status === 400 || /Invalid Form Body|50035/.test(call.error ?? ''))).toEqual([]);
+  });
 });

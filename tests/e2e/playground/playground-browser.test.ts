@@ -11,6 +11,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/cli/main.js';
 import { startPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
 
+// The functions passed to waitForFunction run in the page; the project compiles without the DOM lib.
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-output', 'playground.png');

@@ -62,3 +62,23 @@ describe('/call from a slash command', () => {
     expect(harness.surface.messages).toEqual([]);
   });
 });
+
+describe('escalation service (request_call outside a workflow)', () => {
+  it('starts a /call in its own root message and refuses an invalid request without posting', async () => {
+    const { createEscalationService } = await import('../../../src/commands/workflows/escalation-service.js');
+    const { createWorkflows } = await import('../../../src/commands/workflows/create-workflows.js');
+    const { commandDependencies } = await import('../../../src/app/command-wiring.js');
+    const { createModelControl } = await import('../../../src/app/model-control.js');
+    harness = await startWorkflowHarness({ steps: [say('a'), say('b'), say('c'), say('d'), say('synthesis')] });
+    const deps = commandDependencies(harness.engine, createModelControl(harness.engine));
+    const handlers = createWorkflows(deps)({ approvals: harness.layer.approvals, activeRuns: harness.layer.activeRuns });
+    const service = createEscalationService({ deps, handlers, surface: harness.surface, channel: 'playground:general', user: 'playground:alice' });
+    const context = {} as Parameters<typeof service.start>[1];
+    expect(await service.start({ kind: 'call', participants: ['spock'], topic: 'x', reason: 'y' }, context)).toContain('Not started: A call needs at least two participants');
+    expect(harness.surface.messages).toEqual([]);
+    const answer = await service.start({ kind: 'call', participants: ['spock', '@worf'], topic: 'Redis?', reason: 'debate' }, context);
+    expect(answer).toContain('Started /call @spock @worf "Redis?"');
+    await harness.surface.waitFor(() => harness!.surface.messages.some((message) => message.text.includes('✅ Call finished.')));
+    expect(harness.surface.messages[0]!.text).toContain('📞 Call by <@playground:alice>: Redis? — Spock, Worf · 2 rounds');
+  });
+});

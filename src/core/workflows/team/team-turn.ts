@@ -58,7 +58,12 @@ export async function runTeamTurn(io: WorkflowIo, request: TeamTurnRequest): Pro
       vote = parseVoteLine(outcome.text);
       if (vote) degraded.push('vote read from a VOTE: line, not cast_vote');
     }
-    const status = request.expect === 'route' && route && !outcome.status ? { status: 'CONTINUE' as const, summary: `next: ${route.agent}` } : resolveStatus(outcome, degraded);
+    // Orchestrator and discussion turns answer with a route or a vote; a status is not expected of them.
+    const status =
+      outcome.status ? outcome.status
+      : request.expect === 'route' && route ? { status: 'CONTINUE' as const, summary: `next: ${route.agent}` }
+      : request.expect === 'vote' && outcome.finishReason === 'stop' ? { status: 'CONTINUE' as const, summary: vote?.reason || summaryOf(outcome.text) }
+      : resolveStatus(outcome, degraded);
     return { status, degraded, ...(route ? { route } : {}), ...(vote ? { vote } : {}) };
   };
   const outcome = await io.runMember({

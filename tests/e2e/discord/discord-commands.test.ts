@@ -1,0 +1,88 @@
+/** Application commands on Discord: registered once, deferred within 3 s, answered ephemerally; `/tsuka export` uploads; the 4014 fallback. */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DiscordEmulator, InvokedInteraction } from '../../emulators/discord/discord-emulator.js';
+import { ANA, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+
+let harnesses: DiscordHarness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.reverse()) await harness.stop();
+  harnesses = [];
+});
+
+async function start(options: Parameters<typeof startDiscordHarness>[0] = {}): Promise<DiscordHarness> {
+  const harness = await startDiscordHarness(options);
+  harnesses.push(harness);
+  return harness;
+}
+
+const STRING = 3;
+/** The ephemeral answer that replaced the deferred "thinking…" message of an interaction. */
+const answerOf = (discord: DiscordEmulator, invoked: InvokedInteraction) =>
+  discord.messages().find((message) => message.payload.interaction_metadata?.id === invoked.interactionId && message.content.length > 0 && (message.flags & 64) !== 0);
+
+describe('Discord application commands', () => {
+  it('registers /call /team /goal /tsuka with typed options in the configured guild, and not again when nothing changed', async () => {
+    const first = await start();
+    const { discord } = first;
+    expect(discord.commandPuts).toHaveLength(1);
+    const put = discord.commandPuts[0]!;
+    expect(put.scope).toBe(discord.guildId);
+    const commands = put.commands as { name: string; options?: { name: string; type: number; required?: boolean }[] }[];
+    expect(commands.map((command) => command.name).sort()).toEqual(['call', 'goal', 'team', 'tsuka']);
+    const call = commands.find((command) => command.name === 'call')!;
+    expect(call.options!.map((option) => [option.name, option.type, option.required === true])).toEqual([
+      ['participants', 3, true],
+      ['topic', 3, false],
+      ['rounds', 4, false],
+    ]);
+    await first.stopApp();
+    // A second process against the same Discord finds the same set and writes nothing.
+    const second = await start({ reuse: discord });
+    expect(second.discord.commandPuts).toHaveLength(1);
+    expect(discord.calls.filter((call) => call.method === 'GET' && call.path.endsWith(`/guilds/${discord.guildId}/commands`))).toHaveLength(2);
+  });
+
+  it('defers /tsuka help within 3 s and answers it ephemerally', async () => {
+    const { discord } = await start();
+    const invoked = await discord.invokeSlashCommand({ name: 'tsuka', options: [{ name: 'command', type: STRING, value: 'help' }], userId: ANA, channelId: discord.defaultChannelId });
+    const response = await invoked.responded;
+    expect(response.type).toBe(5);
+    expect(response.ms).toBeLessThan(3000);
+    const accepted = discord.interactionResponses.find((record) => record.interactionId === invoked.interactionId)!;
+    expect((accepted.data as { flags?: number }).flags! & 64).toBe(64);
+    const answer = await discord.waitFor(() => answerOf(discord, invoked));
+    expect(answer.content).toMatch(/TSUKA/);
+    expect(answer.content).toMatch(/\/call/);
+  });
+
+  it('/tsuka export uploads the transcript of the channel\'s last run as an attachment', async () => {
+    const harness = await start();
+    const { discord, model } = harness;
+    model.enqueue({ text: 'Exported answer.' });
+    const question = harness.mention({ content: 'geordi say something worth keeping' });
+    await harness.waitForReply(question.id, 'Exported answer.');
+    const invoked = await discord.invokeSlashCommand({ name: 'tsuka', options: [{ name: 'command', type: STRING, value: 'export' }], userId: ANA, channelId: discord.defaultChannelId });
+    const upload = await discord.waitFor(() => discord.messages(discord.defaultChannelId).find((message) => message.files.length > 0));
+    expect(upload.files[0]!.filename).toMatch(/\.md$/);
+    const transcript = upload.files[0]!.bytes.toString('utf8');
+    expect(transcript).toContain('say something worth keeping');
+    expect(transcript).toContain('Exported answer.');
+    expect((await discord.waitFor(() => answerOf(discord, invoked))).content).toMatch(/Uploaded the transcript/);
+  });
+
+  it('without the Message Content intent, reconnects without it, says how to enable it, and still answers mentions', async () => {
+    const harness = await start({ emulator: { messageContentIntentAllowed: false } });
+    const { discord, model } = harness;
+    expect(discord.gatewayLog.filter((entry) => entry.kind === 'close').map((entry) => entry.code)).toContain(4014);
+    // The session that was accepted asked without MessageContent (1 << 15).
+    const sessions = discord.gatewayLog.filter((entry) => entry.kind === 'identify');
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.intents! & (1 << 15)).toBe(0);
+    expect(harness.logs.join('')).toMatch(/Message Content Intent/);
+    expect(harness.logs.join('')).toMatch(/follow-ups need a mention/);
+    model.enqueue({ text: 'Mentions still work.' });
+    const question = harness.mention({ content: 'geordi are you there?' });
+    await harness.waitForReply(question.id, 'Mentions still work.');
+    expect((model.requests[0]!.body as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('are you there?');
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The real process (`node bin/tsuka.js start`) killed with SIGKILL during a streamed reply and during
+ * a pending approval, then started again; and a graceful SIGTERM. Against the Slack emulator.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSlackEmulator, type SlackEmulator } from '../../emulators/slack/slack-emulator.js';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
+import { buttonsOf } from './slack-harness.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+let slack: SlackEmulator;
+let model: ScriptedModelServer;
+let home: string;
+const children: ChildProcess[] = [];
+
+beforeEach(async () => {
+  slack = await startSlackEmulator();
+  model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
+  home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-restart-'));
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await slack.close();
+  await model.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+function startBot(): ChildProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/tsuka.js'), 'start'], {
+    cwd: home,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_API_URL: slack.apiUrl,
+      TSUKA_LLM_BASE_URL: model.baseURL,
+      TSUKA_DATA_DIR: path.join(home, 'data'),
+      TSUKA_WORKSPACE: path.join(home, 'workspace'),
+      TSUKA_HTTP_PORT: '0',
+      TSUKA_STREAM_EDIT_MS: '200',
+      TSUKA_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  return child;
+}
+
+const replies = (threadTs: string) => slack.thread('C1', threadTs).filter((message) => message.bot_id && message.ts !== threadTs);
+
+async function killHard(child: ChildProcess): Promise<void> {
+  child.kill('SIGKILL');
+  await once(child, 'exit');
+}
+
+describe('restart recovery', () => {
+  it('SIGKILL during a streamed reply: after restart the thread says it was interrupted, nothing is posted twice', async () => {
+    const first = startBot();
+    await slack.waitForConnection({ timeoutMs: 15_000 });
+    model.enqueue({ text: `Partial answer ${'lorem '.repeat(400)}`, chunkSize: 6, delayMsBetweenChunks: 50 });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi explain everything` });
+    await slack.waitFor(() => replies(mention.ts).some((message) => message.text.startsWith('Partial answer')), { timeoutMs: 10_000 });
+    await killHard(first);
+    const partial = replies(mention.ts);
+    expect(partial).toHaveLength(1);
+
+    startBot();
+    await slack.waitFor(() => replies(mention.ts).some((message) => /restarted — this run was interrupted/.test(message.text)), { timeoutMs: 15_000 });
+    const after = replies(mention.ts);
+    expect(after).toHaveLength(2);
+    expect(after[0]!.ts).toBe(partial[0]!.ts);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('SIGKILL during a pending approval: after restart the approval shows expired and its buttons are gone', async () => {
+    const first = startBot();
+    await slack.waitForConnection({ timeoutMs: 15_000 });
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }] });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write x` });
+    await slack.waitFor(() => replies(mention.ts).some((message) => buttonsOf(message).length === 3), { timeoutMs: 10_000 });
+    const prompt = replies(mention.ts).find((message) => buttonsOf(message).length === 3)!;
+    // Someone else's click is refused: proof the bot is idle with the approval recorded before it dies.
+    await slack.deliverBlockAction({ userId: 'U2', channelId: 'C1', messageTs: prompt.ts, threadTs: mention.ts, actionId: 'tsuka_approve', value: buttonsOf(prompt)[0]!.value });
+    await slack.waitFor(() => slack.ephemerals.some((message) => message.user === 'U2'));
+    await killHard(first);
+
+    startBot();
+    await slack.waitFor(() => replies(mention.ts).some((message) => /interrupted/.test(message.text)), { timeoutMs: 15_000 });
+    await slack.waitFor(() => /Expired/.test(slack.messages("C1").find((message) => message.ts === prompt.ts)!.text), { timeoutMs: 15_000 });
+    expect(buttonsOf(slack.messages('C1').find((message) => message.ts === prompt.ts)!)).toHaveLength(0);
+    // The transcript is complete up to the crash, and says how it ended.
+    await slack.deliverSlashCommand({ command: '/tsuka', text: 'export', userId: 'U1', channelId: 'C1' });
+    await slack.waitFor(() => slack.files.length === 1);
+    expect(slack.files[0]!.content).toContain('write x');
+    expect(slack.files[0]!.content).toContain('write_file');
+    expect(slack.files[0]!.content).toMatch(/expired/);
+    expect(slack.files[0]!.content).toMatch(/interrupted/);
+    // A click on the dead prompt changes nothing.
+    await slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: prompt.ts, threadTs: mention.ts, actionId: 'tsuka_approve', value: buttonsOf(prompt)[0]!.value });
+    await slack.waitFor(() => slack.ephemerals.some((message) => /already decided/.test(message.text)));
+  });
+
+  it('SIGTERM: running threads are told, pending approvals expire, the process exits within 10 s', async () => {
+    const bot = startBot();
+    await slack.waitForConnection({ timeoutMs: 15_000 });
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'y.txt', content: 'y' } }] });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write y` });
+    await slack.waitFor(() => replies(mention.ts).some((message) => buttonsOf(message).length === 3), { timeoutMs: 10_000 });
+    const prompt = replies(mention.ts).find((message) => buttonsOf(message).length === 3)!;
+    const started = Date.now();
+    bot.kill('SIGTERM');
+    const [code] = (await once(bot, 'exit')) as [number | null];
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(code).toBe(0);
+    expect(slack.messages('C1').find((message) => message.ts === prompt.ts)!.text).toMatch(/Expired — TSUKA is restarting/);
+    expect(replies(mention.ts).some((message) => /Restarting — this run was interrupted/.test(message.text))).toBe(true);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { createRunCard, ordinal } from '../../../src/commands/workflows/run-card.js';
+import { STOP_ACTION } from '../../../src/commands/run-turn.js';
+import { createMemorySurface } from '../../support/memory-surface.js';
+
+describe('run card', () => {
+  it('shows the activity, the queue place and a Stop button, then a final state without buttons', async () => {
+    const surface = createMemorySurface();
+    let position: number | undefined = 2;
+    const card = createRunCard({ surface, thread: 't1', runId: 'run-1', title: 'Team X', intervalMs: 10, queuePosition: () => position });
+    await card.start();
+    const message = surface.messages[0]!;
+    expect(message.buttons).toEqual([{ actionId: STOP_ACTION, label: 'Stop', style: 'danger', value: 'run-1' }]);
+    expect(message.text).toContain('waiting for the model (2nd in queue)');
+    position = undefined;
+    card.update('round 1/3 · Geordi is working');
+    await surface.waitFor(() => message.text.includes('Geordi is working'));
+    expect(message.text).not.toContain('in queue');
+    expect(message.buttons).toHaveLength(1);
+    await card.finish('✅ finished');
+    expect(message.text).toMatch(/^🛰 \*Team X\* · ✅ finished · \d+ s$/);
+    expect(message.buttons).toEqual([]);
+  });
+
+  it('coalesces bursts of updates into few edits', async () => {
+    const surface = createMemorySurface();
+    const card = createRunCard({ surface, thread: 't1', runId: 'run-1', title: 'T', intervalMs: 60_000 });
+    await card.start();
+    for (let step = 0; step < 50; step++) card.update(`step ${step}`);
+    await card.finish('done');
+    expect(surface.messages[0]!.edits).toBe(1);
+  });
+
+  it('writes ordinals', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']);
+  });
+});

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentRunner } from '../../../src/core/agent/create-agent-runner.js';
+import { loadRoster } from '../../../src/core/data/load-roster.js';
+import type { Roster } from '../../../src/core/data/types.js';
+import { createScriptedModel, say } from '../../../src/core/model/scripted-model.js';
+import { createPermissionManager } from '../../../src/core/safety/permission-manager.js';
+import { createToolRegistry } from '../../../src/core/tools/create-tool-registry.js';
+import { coordinationToolImplementations } from '../../../src/core/tools/impl/coordination-tools.js';
+import { loadToolSchemas } from '../../../src/core/tools/tool-schema-loader.js';
+import { WORKFLOW_TOOL_NAMES } from '../../../src/core/tools/workflow-tool-names.js';
+import { createBlackboard } from '../../../src/core/workflows/blackboard.js';
+import { createMemberInbox } from '../../../src/core/workflows/member-inbox.js';
+import { createSubAgentSpawner } from '../../../src/core/workflows/sub-agent.js';
+import type { WorkflowToolService } from '../../../src/core/workflows/workflow-services.js';
+import { createTestToolContext, type TestToolContext } from '../tools/tool-test-context.js';
+import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+
+let roster: Roster;
+let test: TestToolContext | undefined;
+beforeAll(async () => {
+  const schemas = await loadToolSchemas(path.join(PACKAGE_ROOT, 'tools_schemas'));
+  roster = await loadRoster({ rootDirectory: PACKAGE_ROOT, knownTools: new Set([...schemas.keys(), ...WORKFLOW_TOOL_NAMES]) });
+});
+afterEach(async () => {
+  await test?.cleanup();
+  test = undefined;
+});
+
+describe('createSubAgentSpawner', () => {
+  it('runs an isolated sub-agent one level deeper with the asked role, stores its report, and refuses past the depth limit', async () => {
+    test = await createTestToolContext();
+    const schemas = await loadToolSchemas(path.join(PACKAGE_ROOT, 'tools_schemas'));
+    const implementations = coordinationToolImplementations();
+    const tools = createToolRegistry({ schemas: new Map([...schemas].filter(([name]) => implementations.some((tool) => tool.name === name))), implementations });
+    const model = createScriptedModel([say('Found two TODOs in src/.')]);
+    const runner = createAgentRunner({ model, tools, permissions: createPermissionManager() });
+    const depths: number[] = [];
+    const reports: [string, string][] = [];
+    const serviceFor = (depth: number): WorkflowToolService => {
+      depths.push(depth);
+      return { runId: 'run-1', depth, blackboard: createBlackboard(), inbox: createMemberInbox(), members: [], reportStatus: () => undefined, routeNext: () => undefined, castVote: () => undefined };
+    };
+    const spawn = createSubAgentSpawner({
+      runner,
+      roster,
+      runId: 'run-1',
+      memoryScope: test.root,
+      toolContext: { workspace: test.context.workspace, childEnv: test.context.childEnv, maskSecrets: test.context.maskSecrets, logger: test.context.logger },
+      serviceFor,
+      onReport: async (agent, report) => void reports.push([agent, report]),
+    });
+    const report = await spawn({ task: 'count the TODOs', roleName: 'researcher' }, { ...test.context, agentName: 'geordi', services: { workflow: serviceFor(0) } });
+    expect(report).toBe('Found two TODOs in src/.');
+    expect(depths).toEqual([0, 1]);
+    expect(reports).toEqual([['geordi (sub-agent of geordi, depth 1)', 'Found two TODOs in src/.']]);
+    // Isolated: the sub-agent saw only its task, under the requested role.
+    const request = model.requests[0]!;
+    expect(request.messages.filter((message) => message.role !== 'system')).toHaveLength(1);
+    expect(request.messages.at(-1)!.content).toContain('Sub-task from geordi: count the TODOs');
+    expect(request.messages[0]!.content).toContain(roster.roles.get('researcher')!.systemPrompt.slice(0, 40));
+    await expect(spawn({ task: 'deeper' }, { ...test.context, agentName: 'geordi', services: { workflow: serviceFor(2) } })).rejects.toThrow(/at most 2 deep/);
+    await expect(spawn({ task: 'x', charName: 'nobody' }, { ...test.context, services: {} })).rejects.toThrow(/No character "nobody"/);
+  });
+});
