@@ -10,6 +10,7 @@ import { createEngine, type Engine } from './create-engine.js';
 import { createJsonLogger } from './json-logger.js';
 import { createModelControl } from './model-control.js';
 import { commandDependencies } from './command-wiring.js';
+import { createWorkflows } from '../commands/workflows/create-workflows.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { recoverAfterRestart } from '../core/store/recover-after-restart.js';
 import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.js';
@@ -43,7 +44,8 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   const logger = createJsonLogger({ level: config.logLevel, maskSecrets, write: io.stderr });
   const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model });
   const models = createModelControl(engine, options.fetch);
-  const layer = createCommandLayer(commandDependencies(engine, models));
+  const deps = commandDependencies(engine, models);
+  const layer = createCommandLayer(deps, createWorkflows(deps));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
   const stoppers: (() => Promise<void>)[] = [];
 

@@ -12,6 +12,7 @@ import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
 import { DataFileError, TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
+import { checkDiscord, checkSlack } from './doctor-platforms.js';
 
 export interface DoctorOptions {
   io: CliIo;
@@ -41,6 +42,13 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   info(config.discord ? `Discord: via ${config.discord.apiUrl}` : 'Discord: not configured (set DISCORD_BOT_TOKEN)');
   info(`workspace (the agents' jail): ${config.workspace}`);
   info(`data: ${config.dataDirectory}`);
+
+  if (config.slack || config.discord) {
+    io.stdout('\nChat platforms\n');
+    const reporter = { ok, bad, info };
+    if (config.slack) await checkSlack(config.slack, reporter, options.fetch);
+    if (config.discord) await checkDiscord(config.discord, reporter, options.fetch);
+  }
 
   io.stdout('\nData files\n');
   let knownTools = new Set<string>();

@@ -75,6 +75,11 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
   const botReplies = (threadId: string) =>
     discord.messages(threadId).filter((message) => !message.deleted && (message.webhookId !== undefined ? message.webhookId !== discord.applicationId : message.authorId === discord.botUserId));
   const buttonCount = (message: RecordedMessage) => buttonsOf(message).length;
+  const stopApp = async () => {
+    if (appStopped) return;
+    appStopped = true;
+    await app.stop();
+  };
   return {
     discord,
     model,
@@ -86,13 +91,9 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
     botReplies,
     waitForReply: (threadId, text, timeoutMs = 10_000) =>
       discord.waitFor(() => botReplies(threadId).find((message) => (typeof text === 'string' ? message.content.includes(text) : text.test(message.content)) && buttonCount(message) === 0), { timeoutMs }),
-    async stopApp() {
-      if (appStopped) return;
-      appStopped = true;
-      await app.stop();
-    },
+    stopApp,
     async stop() {
-      await this.stopApp();
+      await stopApp();
       if (!options.reuse) await discord.close();
       await model.close();
       await rm(home, { recursive: true, force: true });

@@ -155,7 +155,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
   const world = createWorld(state, gateway, recorder, origin);
   const responder = createInteractionResponder(state, world, recorder);
   const routes = [
-    ...createRestRoutes({ state, world, manageWebhooks, gatewayUrl }),
+    ...createRestRoutes({ state, world, manageWebhooks, gatewayUrl, messageContentIntentAllowed: options.messageContentIntentAllowed ?? true }),
     ...createWebhookRoutes(state, world, responder),
     responder.route,
     ...createCommandRoutes(state, recorder),

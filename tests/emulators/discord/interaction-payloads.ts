@@ -134,7 +134,10 @@ export function commandPayload(state: EmulatorState, id: string, scope: string, 
 }
 
 /** The bot's application (`GET /applications/@me`). */
-export function applicationPayload(state: EmulatorState): APIApplication {
+/** GATEWAY_MESSAGE_CONTENT_LIMITED: the intent is enabled (below 100 guilds no review is needed). */
+const GATEWAY_MESSAGE_CONTENT_LIMITED = 1 << 19;
+
+export function applicationPayload(state: EmulatorState, messageContentIntent = true): APIApplication {
   return {
     id: state.applicationId,
     name: 'TSUKA',
@@ -146,8 +149,8 @@ export function applicationPayload(state: EmulatorState): APIApplication {
     summary: '',
     verify_key: '0'.repeat(64),
     team: null,
-    flags: 0 as ApplicationFlags,
-    flags_new: '0',
+    flags: (messageContentIntent ? GATEWAY_MESSAGE_CONTENT_LIMITED : 0) as ApplicationFlags,
+    flags_new: String(messageContentIntent ? GATEWAY_MESSAGE_CONTENT_LIMITED : 0),
     owner: userPayload(state.user(state.ownerId)),
     approximate_guild_count: 1,
   };

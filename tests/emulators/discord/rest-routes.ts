@@ -27,6 +27,8 @@ export interface RouteDependencies {
   world: World;
   manageWebhooks: boolean;
   gatewayUrl: () => string;
+  /** Whether the application has the Message Content intent (reported in its flags). */
+  messageContentIntentAllowed?: boolean;
 }
 
 const DISCORD_MAX_WEBHOOK_NAME_LENGTH = 80;
@@ -89,8 +91,8 @@ export function createRestRoutes(deps: RouteDependencies): Route[] {
         return { status: 200, body: userPayload(user) };
       },
     },
-    { method: 'GET', pattern: '/applications/@me', auth: 'bot', handle: () => ({ status: 200, body: applicationPayload(state) }) },
-    { method: 'GET', pattern: '/oauth2/applications/@me', auth: 'bot', handle: () => ({ status: 200, body: applicationPayload(state) }) },
+    { method: 'GET', pattern: '/applications/@me', auth: 'bot', handle: () => ({ status: 200, body: applicationPayload(state, deps.messageContentIntentAllowed ?? true) }) },
+    { method: 'GET', pattern: '/oauth2/applications/@me', auth: 'bot', handle: () => ({ status: 200, body: applicationPayload(state, deps.messageContentIntentAllowed ?? true) }) },
     {
       method: 'GET',
       pattern: '/guilds/:guildId/members/:userId',

@@ -5,6 +5,7 @@ import { ToolInputError, TsukaError } from '../../../src/core/errors.js';
 import { createMemoryLogger } from '../../../src/core/logger.js';
 import { builtinToolImplementations, disabledBuiltinToolNames } from '../../../src/core/tools/builtin-tools.js';
 import { createToolRegistry } from '../../../src/core/tools/create-tool-registry.js';
+import { coordinationToolImplementations } from '../../../src/core/tools/impl/coordination-tools.js';
 import type { ToolImplementation, ToolSchema } from '../../../src/core/tools/tool.js';
 import { loadToolSchemas } from '../../../src/core/tools/tool-schema-loader.js';
 import { createTestToolContext, type TestToolContext } from './tool-test-context.js';
@@ -157,8 +158,9 @@ describe('the real tools_schemas folder', () => {
       // The memory helper's module is not there yet: its schemas cannot be matched, so leave them out.
       for (const name of [...schemas.keys()].filter((name) => name.includes('memory'))) schemas.delete(name);
     }
+    implementations.push(...coordinationToolImplementations());
     const registry = createToolRegistry({ schemas, implementations });
-    expect(registry.names()).toEqual(expect.arrayContaining(['read_file', 'execute_command', 'browse_url', 'audit_code', 'create_tool']));
+    expect(registry.names()).toEqual(expect.arrayContaining(['read_file', 'execute_command', 'browse_url', 'audit_code', 'create_tool', 'report_status', 'request_call']));
     expect(registry.names()).toHaveLength(implementations.length);
   });
 
@@ -167,7 +169,8 @@ describe('the real tools_schemas folder', () => {
     const options = { enableCreateTool: false };
     const implementations = builtinToolImplementations(options);
     expect(implementations.map((tool) => tool.name)).not.toContain('create_tool');
-    const builtinSchemas = new Map([...schemas].filter(([name]) => !name.includes('memory')));
+    const coordination = new Set(coordinationToolImplementations().map((tool) => tool.name));
+    const builtinSchemas = new Map([...schemas].filter(([name]) => !name.includes('memory') && !coordination.has(name)));
     const registry = createToolRegistry({ schemas: builtinSchemas, implementations, disabledTools: disabledBuiltinToolNames(options) });
     expect(registry.has('create_tool')).toBe(false);
     expect(registry.has('read_file')).toBe(true);

@@ -1,0 +1,78 @@
+/** /call and /team from Slack slash commands: the whole bot, the real Bolt, the Slack emulator and a scripted model server. */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
+
+let harness: SlackHarness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+type Body = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
+const lastUser = (body: unknown): string => [...(body as Body).messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+
+function rootOf(h: SlackHarness, prefix: string) {
+  return h.slack.messages('C1').find((message) => message.bot_id && message.text.startsWith(prefix) && (!message.thread_ts || message.thread_ts === message.ts));
+}
+
+describe('Slack workflows', () => {
+  it('/call: root message, then round markers, each turn under its identity, and the synthesis in the thread', async () => {
+    harness = await startSlackHarness();
+    const speaker = (body: unknown) => /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
+    harness.model.enqueue((body) => ({ text: `${speaker(body)}: sessions fit Redis.` }));
+    harness.model.enqueue((body) => ({ text: `${speaker(body)}: ${lastUser(body).includes('[Geordi]: "Geordi: sessions fit Redis."') ? 'I read Geordi.' : 'no transcript'}` }));
+    harness.model.enqueue((body) => ({ text: `${speaker(body)} sums up: cache with a TTL.` }));
+    const delivery = await harness.slack.deliverSlashCommand({ command: '/call', text: '@geordi @Spock "Should we cache sessions in Redis?" rounds=1', userId: 'U1', channelId: 'C1' });
+    expect(delivery.ackMs).toBeLessThan(3000);
+    await harness.slack.waitFor(() => Boolean(rootOf(harness!, '📞'))).catch((error) => { throw new Error(JSON.stringify(harness!.slack.messages('C1').map((m) => [m.ts, m.thread_ts, m.text.slice(0, 80)])) + harness!.logs.join('\n').slice(0, 2000) + String(error)); });
+    const root = rootOf(harness, '📞')!;
+    expect(root.text).toContain('Call by <@U1>: Should we cache sessions in Redis? — Geordi, Spock');
+    await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => message.text.includes('Call finished')));
+    const thread = harness.botReplies('C1', root.ts).filter((message) => !message.text.startsWith('🛰'));
+    expect(thread.map((message) => [message.username ?? 'bot', message.text.trim()])).toEqual([
+      ['bot', '— Round 1 of 1 —'],
+      ['Geordi', 'Geordi: sessions fit Redis.'],
+      ['Spock', 'Spock: I read Geordi.'],
+      ['bot', '— Synthesis by Spock —'],
+      ['Spock', 'Spock sums up: cache with a TTL.'],
+      ['bot', expect.stringContaining('✅ Call finished.')],
+    ]);
+    expect(thread.find((message) => message.username === 'Geordi')!.icon_emoji).toBe(':wrench:');
+    const card = harness.botReplies('C1', root.ts).find((message) => message.text.startsWith('🛰'))!;
+    expect(buttonsOf(card)).toHaveLength(0);
+    expect((harness.model.requests.at(-1)!.body as Body).tools).toBeUndefined();
+  });
+
+  it('/team dev_security "task": orchestrated run with a tool approval in the thread', async () => {
+    harness = await startSlackHarness();
+    harness.model.enqueue({ toolCalls: [{ name: 'route_next', arguments: { agent: 'geordi', reason: 'he builds' } }] });
+    harness.model.enqueue({ text: 'Geordi, over to you.' });
+    harness.model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'mkdir build' } }] });
+    harness.model.enqueue({ toolCalls: [{ name: 'report_status', arguments: { status: 'COMPLETED', summary: 'build folder made' } }] });
+    harness.model.enqueue({ text: 'Made the build folder.' });
+    harness.model.enqueue({ toolCalls: [{ name: 'route_next', arguments: { agent: 'END', reason: 'done' } }] });
+    harness.model.enqueue({ text: 'We are done.' });
+    await harness.slack.deliverSlashCommand({ command: '/team', text: 'dev_security "Create the build folder"', userId: 'U1', channelId: 'C1' });
+    await harness.slack.waitFor(() => Boolean(rootOf(harness!, '👥')));
+    const root = rootOf(harness, '👥')!;
+    expect(root.text).toContain('Dev & Security');
+    expect(root.text).toContain('Create the build folder');
+    expect(root.text).not.toContain('dev_security "Create');
+    await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
+    const prompt = harness.botReplies('C1', root.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
+    expect(prompt.text).toContain('mkdir build');
+    const button = buttonsOf(prompt).find((candidate) => candidate.action_id === 'tsuka_approve')!;
+    await harness.slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: prompt.ts, threadTs: root.ts, actionId: 'tsuka_approve', value: button.value });
+    await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => message.text.includes('Team run completed')));
+    const thread = harness.botReplies('C1', root.ts);
+    expect(thread.filter((message) => message.username).map((message) => message.username)).toEqual(['Pike', 'Geordi', 'Pike']);
+    const geordi = thread.find((message) => message.username === 'Geordi')!;
+    expect(geordi.text).toContain('mkdir build');
+    expect(geordi.text).toContain('completed — build folder made');
+    expect(harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!.text).toMatch(/Approved by <@U1>/);
+    expect((await stat(path.join(harness.workspace, 'build'))).isDirectory()).toBe(true);
+    expect(thread.at(-1)!.text).toContain('Pike ended the run: done');
+  });
+});

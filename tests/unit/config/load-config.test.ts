@@ -1,0 +1,86 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config/load-config.js';
+import { createJsonLogger } from '../../../src/app/json-logger.js';
+import { createSecretMasker } from '../../../src/core/safety/secret-mask.js';
+
+let directory: string;
+beforeEach(async () => {
+  directory = await mkdtemp(path.join(os.tmpdir(), 'tsuka-config-'));
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const load = (environment: NodeJS.ProcessEnv) => loadConfig({ environment, workingDirectory: directory, rootDirectory: directory });
+
+function problemsOf(environment: NodeJS.ProcessEnv): string[] {
+  try {
+    load(environment);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults', () => {
+    const config = load({});
+    expect(config.httpPort).toBe(3000);
+    expect(config.httpHost).toBe('127.0.0.1');
+    expect(config.approvalTimeoutMs).toBe(600_000);
+    expect(config.dataDirectory).toBe(path.join(directory, 'data'));
+    expect(config.workspace).toBe(path.join(directory, 'data', 'workspace'));
+    expect(config.slack).toBeUndefined();
+    expect(config.discord).toBeUndefined();
+    expect(config.maxToolRounds).toBe(15);
+  });
+
+  it('reports every bad value at once, one line each, naming the setting and the fix', () => {
+    const problems = problemsOf({ TSUKA_HTTP_PORT: 'abc', SLACK_BOT_TOKEN: 'not-a-token', TSUKA_ADMINS: 'U123', TSUKA_LLM_BASE_URL: 'localhost:11434', TSUKA_PLAIN_MENTIONS: 'maybe', TSUKA_LOG_LEVEL: 'loud' });
+    expect(problems).toHaveLength(7);
+    expect(problems.find((p) => p.startsWith('TSUKA_HTTP_PORT'))).toMatch(/whole number/);
+    expect(problems.find((p) => p.startsWith('SLACK_BOT_TOKEN must start'))).toMatch(/xoxb-/);
+    expect(problems.find((p) => p.includes('neither SLACK_APP_TOKEN'))).toBeDefined();
+    expect(problems.find((p) => p.startsWith('TSUKA_ADMINS'))).toMatch(/slack:U0123/);
+    expect(problems.find((p) => p.startsWith('TSUKA_LLM_BASE_URL'))).toMatch(/http:\/\/127\.0\.0\.1:11434\/v1/);
+    expect(problems.find((p) => p.startsWith('TSUKA_PLAIN_MENTIONS'))).toMatch(/1 or 0/);
+    expect(problems.find((p) => p.startsWith('TSUKA_LOG_LEVEL'))).toMatch(/debug, info/);
+    for (const problem of problems) expect(problem).not.toMatch(/\n|at .*\.ts/);
+  });
+
+  it('reads .env and tsuka.config.json, environment first, secrets only from the environment', async () => {
+    await writeFile(path.join(directory, '.env'), 'SLACK_BOT_TOKEN=xoxb-from-dotenv\nSLACK_APP_TOKEN=xapp-from-dotenv\n');
+    await writeFile(path.join(directory, 'tsuka.config.json'), JSON.stringify({ httpPort: 4000, approvalTimeoutS: 30, defaultCharacter: 'Worf' }));
+    const config = load({ TSUKA_HTTP_PORT: '5000' });
+    expect(config.slack?.botToken).toBe('xoxb-from-dotenv');
+    expect(config.httpPort).toBe(5000);
+    expect(config.approvalTimeoutMs).toBe(30_000);
+    expect(config.defaultCharacter).toBe('worf');
+    await writeFile(path.join(directory, 'tsuka.config.json'), JSON.stringify({ slackBotToken: 'xoxb-in-file' }));
+    expect(problemsOf({}).join('\n')).toMatch(/tsuka\.config\.json \/ "slackBotToken": must NOT have additional properties/);
+  });
+
+  it('reports a config file that is not JSON', async () => {
+    await writeFile(path.join(directory, 'tsuka.config.json'), '{ "httpPort": 30,, }');
+    expect(problemsOf({})[0]).toMatch(/tsuka\.config\.json is not valid JSON/);
+  });
+});
+
+describe('the JSON logger', () => {
+  it('writes one JSON line per entry, filters by level and never logs a secret value', () => {
+    const lines: string[] = [];
+    const environment = { SLACK_BOT_TOKEN: 'xoxb-123-456-abcdefabcdef' };
+    const logger = createJsonLogger({ level: 'info', maskSecrets: createSecretMasker(environment), write: (line) => lines.push(line) });
+    logger.debug('hidden');
+    logger.child({ runId: 'r1' }).error('call failed', { error: new Error('token xoxb-123-456-abcdefabcdef was rejected', { cause: new Error('401') }) });
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry).toMatchObject({ level: 'error', message: 'call failed', runId: 'r1' });
+    expect(entry.error.cause.message).toBe('401');
+    expect(lines[0]).not.toContain('xoxb-123-456-abcdefabcdef');
+  });
+});
