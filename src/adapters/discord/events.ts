@@ -11,6 +11,8 @@ import { commandText, DISCORD_COMMAND_NAMES } from './application-commands.js';
 import { parseCustomId } from './cards.js';
 import { channelRef, messageRef, threadRef, userRef } from './ids.js';
 import { toDiscordMarkdown } from './markdown.js';
+import { DISCORD_MAX_MESSAGE_LENGTH } from './surface.js';
+import { splitMessage } from '../../commands/split-message.js';
 
 export interface DiscordEventOptions {
   client: Client;
@@ -90,6 +92,8 @@ async function handleCommand(interaction: ChatInputCommandInteraction, fire: (ev
     }
     const place = placeOf(interaction.guildId, interaction.channel, interaction.channelId);
     let replies = 0;
+    // Replies go out in order: the first must replace the placeholder before any follow-up.
+    let previous: Promise<unknown> = Promise.resolve();
     fire({
       type: 'slash-command',
       id: interaction.id,
@@ -100,11 +104,18 @@ async function handleCommand(interaction: ChatInputCommandInteraction, fire: (ev
       fromBot: false,
       command: name,
       text: commandText(name, (option) => interaction.options.get(option)?.value),
-      reply: async (text) => {
-        // The first answer replaces the "thinking…" placeholder; later ones follow up.
-        const content = toDiscordMarkdown(text);
-        if (replies++ === 0) await interaction.editReply({ content, allowedMentions: { parse: [] } });
-        else await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      reply: (text) => {
+        // The first answer replaces the "thinking…" placeholder; later ones (and parts of a long one) follow up.
+        const sent = previous
+          .catch(() => undefined)
+          .then(async () => {
+            for (const content of splitMessage(toDiscordMarkdown(text), DISCORD_MAX_MESSAGE_LENGTH)) {
+              if (replies++ === 0) await interaction.editReply({ content, allowedMentions: { parse: [] } });
+              else await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+            }
+          });
+        previous = sent;
+        return sent;
       },
     });
   } catch (error) {
@@ -132,7 +143,9 @@ async function handleButton(interaction: ButtonInteraction, fire: (event: Inboun
       message: messageRef({ guild: place.guild, parent: place.parent, channel: interaction.channelId, message: interaction.message.id, ...(webhook ? { webhook } : {}) }),
       thread: place.thread ? threadRef(place.guild, place.parent, place.thread) : undefined,
       replyEphemeral: async (text) => {
-        await interaction.followUp({ content: toDiscordMarkdown(text), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+        for (const content of splitMessage(toDiscordMarkdown(text), DISCORD_MAX_MESSAGE_LENGTH)) {
+          await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+        }
       },
     });
   } catch (error) {

@@ -33,8 +33,6 @@ export async function handleCallCommand(deps: CommandDependencies, services: Wor
     const outcome = await runCall({ io: session.io, participants: parsed.participants, topic: parsed.topic, rounds: parsed.rounds });
     return outcome.status === 'completed'
       ? { status: 'completed', headline: '✅ Call finished.', summary: `${outcome.transcript.length} turns, synthesis by ${outcome.moderator.aiName}.` }
-      : outcome.status === 'failed'
-        ? { status: 'failed', headline: '✖ Call failed.', summary: `The synthesis by ${outcome.moderator.aiName} failed.` }
-        : { status: 'stopped', headline: '⏹ Call stopped.', summary: `Stopped after ${outcome.transcript.length} turns.` };
+      : { status: 'stopped', headline: '⏹ Call stopped.', summary: `Stopped after ${outcome.transcript.length} turns.` };
   });
 }

@@ -8,6 +8,8 @@ import { STOP_ACTION } from '../run-turn.js';
 
 /** The least time between two edits of the card. */
 export const RUN_CARD_INTERVAL_MS = 3_000;
+/** When only the elapsed time changed, the card is refreshed this rarely: edits share the platform's budget with the replies. */
+export const RUN_CARD_ELAPSED_REFRESH_MS = 15_000;
 
 export interface RunCardOptions {
   surface: ChatSurface;
@@ -49,6 +51,7 @@ export function createRunCard(options: RunCardOptions): RunCard {
   let message: MessageRef | undefined;
   let activity = 'starting';
   let shown = '';
+  let shownPosition: number | undefined;
   let lastEditAt = 0;
   let timer: NodeJS.Timeout | undefined;
   let ticker: NodeJS.Timeout | undefined;
@@ -65,6 +68,7 @@ export function createRunCard(options: RunCardOptions): RunCard {
     if (finished || !message || inFlight) return;
     const next = text();
     if (next === shown) return;
+    shownPosition = options.queuePosition?.();
     lastEditAt = now();
     const target = message;
     inFlight = surface
@@ -93,7 +97,11 @@ export function createRunCard(options: RunCardOptions): RunCard {
       shown = text();
       message = await surface.post({ thread, text: shown, buttons });
       lastEditAt = now();
-      ticker = setInterval(render, intervalMs);
+      shownPosition = options.queuePosition?.();
+      // Queue moves show within one interval; a mere clock change waits for the slower refresh.
+      ticker = setInterval(() => {
+        if (options.queuePosition?.() !== shownPosition || now() - lastEditAt >= Math.max(intervalMs, RUN_CARD_ELAPSED_REFRESH_MS)) render();
+      }, intervalMs);
       ticker.unref?.();
       return message;
     },

@@ -1,4 +1,5 @@
 /** Runs a workflow body and always finishes its session: an unexpected error ends the run as failed, said in the thread. */
+import { WorkflowTurnError } from '../../core/workflows/workflow-turn-error.js';
 import type { RunStatus } from '../../core/store/run-types.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowSession } from './workflow-session.js';
@@ -8,8 +9,13 @@ export async function runSafely(session: WorkflowSession, deps: Pick<CommandDepe
   try {
     outcome = await body();
   } catch (error) {
-    deps.logger.error('workflow failed', { runId: session.runId, error });
-    outcome = { status: 'failed', headline: '⚠️ This run failed on my side.', summary: error instanceof Error ? error.message : 'The details are in the bot log.' };
+    if (error instanceof WorkflowTurnError) {
+      deps.logger.warn('workflow ended by a failed turn', { runId: session.runId, agent: error.agent, error });
+      outcome = { status: 'failed', headline: '✖ Run failed.', summary: error.message };
+    } else {
+      deps.logger.error('workflow failed', { runId: session.runId, error });
+      outcome = { status: 'failed', headline: '⚠️ This run failed on my side.', summary: error instanceof Error ? error.message : 'The details are in the bot log.' };
+    }
   }
   await session.finish(outcome);
 }

@@ -58,6 +58,8 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     await event.reply(`⚠️ ${deps.models.unavailableMessage()}`);
     return undefined;
   }
+  // Built before anything is posted, so a misconfigured registry fails without leaving a dangling run.
+  const tools = workflowToolRegistry(deps);
   const root = await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) });
   const thread = root.thread;
   const run = await deps.runs.create({ kind: options.kind, title: options.title, startedBy: event.user, where: { platform: surface.platform, channelId: event.channel, threadId: thread } });
@@ -81,7 +83,6 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   await card.start();
 
   const permissions = createPermissionManager({ prompt: options.services.approvals.promptFor({ surface, thread, requester: event.user }), logger });
-  const tools = workflowToolRegistry(deps);
   const runner: AgentRunner = createAgentRunner({ model: current.model, tools, permissions, memory: deps.memory, logger, settings: { ...deps.settings.agent, tier: current.tier } });
   const stats = createRunStats();
   const blackboard = createBlackboard();
@@ -193,11 +194,11 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       try {
         const status: RunStatus = abort.signal.aborted ? 'stopped' : outcome.status;
         const headline = abort.signal.aborted ? '⏹ Stopped by request.' : outcome.headline;
-        await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), outcome: outcome.summary } }));
+        await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), ...stats.perAgent(), outcome: outcome.summary } }));
         await deps.runs.appendEvent(run.id, { type: 'status', status, note: deps.maskSecrets(outcome.summary) });
         const table = stats.all().length > 0 ? `\n\`\`\`\n${stats.table()}\n\`\`\`` : '';
-        await surface.post({ thread, text: deps.maskSecrets(`${headline}\n${outcome.summary}${table}`) });
         await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);
+        await surface.post({ thread, text: deps.maskSecrets(`${headline}\n${outcome.summary}${table}`) });
       } finally {
         permissions.clearRun(run.id);
         settle();

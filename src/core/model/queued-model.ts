@@ -7,8 +7,15 @@ import Bottleneck from 'bottleneck';
 import { AbortedError } from '../errors.js';
 import type { LanguageModel, ModelRequest, ModelStreamPart } from './language-model.js';
 
-/** Default concurrency: one generation at a time for LOCAL providers; cloud endpoints take more. */
+/** Default concurrency: one generation at a time for LOCAL providers (one GPU); cloud endpoints take more. */
 export const LOCAL_MAX_CONCURRENT_GENERATIONS = 1;
+export const CLOUD_MAX_CONCURRENT_GENERATIONS = 4;
+
+/** The limiter's default for a provider class, unless the operator configured one. */
+export function defaultMaxConcurrent(providerClass: 'LOCAL' | 'CLOUD', configured?: number): number {
+  if (configured !== undefined && configured >= 1) return Math.floor(configured);
+  return providerClass === 'LOCAL' ? LOCAL_MAX_CONCURRENT_GENERATIONS : CLOUD_MAX_CONCURRENT_GENERATIONS;
+}
 
 export interface QueuedModelOptions {
   maxConcurrent: number;

@@ -5,6 +5,7 @@
  */
 import type { Character } from '../data/types.js';
 import type { WorkflowIo } from './workflow-io.js';
+import { WorkflowTurnError } from './workflow-turn-error.js';
 
 export const DEFAULT_CALL_ROUNDS = 2;
 export const MAX_CALL_ROUNDS = 10;
@@ -23,7 +24,7 @@ export interface CallTranscriptEntry {
 }
 
 export interface CallOutcome {
-  status: 'completed' | 'stopped' | 'failed';
+  status: 'completed' | 'stopped';
   transcript: CallTranscriptEntry[];
   moderator: Character;
   synthesis?: string;
@@ -75,6 +76,7 @@ export async function runCall(options: CallOptions): Promise<CallOutcome> {
       io.activity(`round ${round}/${rounds} · ${speaker.aiName} is speaking`);
       const outcome = await io.runMember({ character: speaker, prompt: turnPrompt(options, speaker, round, transcript), allowTools: false });
       if (outcome.finishReason === 'aborted' || io.signal.aborted) return stopped();
+      if (outcome.finishReason === 'error') throw new WorkflowTurnError(speaker.aiName, outcome.error?.message ?? 'the model failed', { cause: outcome.error });
       if (outcome.text.trim() !== '') transcript.push({ speaker, text: outcome.text });
     }
   }
@@ -83,6 +85,6 @@ export async function runCall(options: CallOptions): Promise<CallOutcome> {
   io.activity(`synthesis · ${moderator.aiName}`);
   const synthesis = await io.runMember({ character: moderator, prompt: synthesisPrompt(options, moderator, transcript), allowTools: false });
   if (synthesis.finishReason === 'aborted' || io.signal.aborted) return stopped();
-  if (synthesis.finishReason === 'error') return { status: 'failed', transcript, moderator };
+  if (synthesis.finishReason === 'error') throw new WorkflowTurnError(moderator.aiName, synthesis.error?.message ?? 'the model failed', { cause: synthesis.error });
   return { status: 'completed', transcript, moderator, synthesis: synthesis.text };
 }

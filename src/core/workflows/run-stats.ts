@@ -15,6 +15,8 @@ export interface RunStatsCollector {
   all(): AgentStats[];
   /** Flat numbers for the run record. */
   totals(): Record<string, number>;
+  /** Per-agent numbers flattened for the run record (`geordi.outputTokens`, …, `geordi.tokensPerSecond`). */
+  perAgent(): Record<string, number>;
   /** A fixed-width table (agent, output tokens, peak context, total tokens, time, tokens/s) for a code block. */
   table(): string;
 }
@@ -40,6 +42,17 @@ export function createRunStats(): RunStatsCollector {
         totalTokens: all.reduce((sum, entry) => sum + entry.totalTokens, 0),
         peakContextTokens: Math.max(0, ...all.map((entry) => entry.peakContextTokens)),
       };
+    },
+    perAgent() {
+      const flat: Record<string, number> = {};
+      for (const entry of byAgent.values()) {
+        flat[`${entry.agent}.outputTokens`] = entry.outputTokens;
+        flat[`${entry.agent}.peakContextTokens`] = entry.peakContextTokens;
+        flat[`${entry.agent}.totalTokens`] = entry.totalTokens;
+        flat[`${entry.agent}.durationMs`] = entry.durationMs;
+        flat[`${entry.agent}.tokensPerSecond`] = entry.durationMs > 0 ? Math.round((entry.outputTokens / entry.durationMs) * 10_000) / 10 : 0;
+      }
+      return flat;
     },
     table() {
       const header = ['agent', 'output tok', 'peak ctx', 'total tok', 'time', 'tok/s'];

@@ -32,6 +32,6 @@ describe('Slack and Discord together', () => {
     const upload = await discord.waitFor(() => discord.messages(discord.defaultChannelId).find((message) => message.files.length > 0));
     expect(upload.files[0]!.bytes.toString('utf8')).toContain('Both platforms.');
     const ready = (await (await fetch(`http://127.0.0.1:${app.http.port}/readyz`)).json()) as Record<string, unknown>;
-    expect(ready).toMatchObject({ slack: true, discord: true });
+    expect(ready).toMatchObject({ ready: true, slack: true, discord: true });
   });
 });

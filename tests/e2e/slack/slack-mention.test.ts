@@ -40,7 +40,7 @@ describe('Slack mentions', () => {
     const { slack, model } = harness;
     model.enqueue({ text: 'First answer.' });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> spock what is BM25?` });
-    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('First answer.')));
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('First answer.') && buttonsOf(message).length === 0));
     model.enqueue({ text: 'Second answer.' });
     await slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: 'and how does it rank?' });
     await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Second answer.')));
@@ -57,7 +57,7 @@ describe('Slack mentions', () => {
     const { slack, model } = harness;
     model.enqueue({ text: 'Geordi here.' });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi check the api` });
-    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Geordi here.')));
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Geordi here.') && buttonsOf(message).length === 0));
     model.enqueue({ text: 'Worf reviewing.' });
     await slack.mention({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: `<@${slack.botUserId}> worf is this safe?` });
     await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Worf reviewing.')));

@@ -42,6 +42,7 @@ describe('/call from a slash command', () => {
     expect(requests.every((request) => request.tools === undefined)).toBe(true);
     const [run] = await harness.runs();
     expect(run).toMatchObject({ kind: 'call', status: 'completed', startedBy: 'playground:alice' });
+    expect(run!.stats).toMatchObject({ turns: 5, 'Geordi.outputTokens': expect.any(Number), 'Pike.peakContextTokens': 100 });
     const events = await harness.engine.runs.events(run!.id);
     expect(events.filter((event) => event.type === 'message').map((event) => (event as { agent: string }).agent)).toEqual(['playground:alice', 'geordi', 'pike', 'geordi', 'pike', 'pike']);
   });

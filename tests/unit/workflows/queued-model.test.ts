@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AbortedError } from '../../../src/core/errors.js';
-import { createQueuedModel, isQueuedModel } from '../../../src/core/model/queued-model.js';
+import { createQueuedModel, defaultMaxConcurrent, isQueuedModel } from '../../../src/core/model/queued-model.js';
 import { createScriptedModel, say } from '../../../src/core/model/scripted-model.js';
 import type { LanguageModel } from '../../../src/core/model/language-model.js';
 
@@ -51,5 +51,14 @@ describe('createQueuedModel', () => {
     expect(queued.waiting()).toBe(0);
     expect(Math.max(...changes)).toBe(2);
     expect(changes.at(-1)).toBe(0);
+  });
+});
+
+describe('defaultMaxConcurrent', () => {
+  it('is one generation at a time for local servers unless configured', () => {
+    expect(defaultMaxConcurrent('LOCAL')).toBe(1);
+    expect(defaultMaxConcurrent('CLOUD')).toBeGreaterThan(1);
+    expect(defaultMaxConcurrent('LOCAL', 3)).toBe(3);
+    expect(defaultMaxConcurrent('LOCAL', 0)).toBe(1);
   });
 });

@@ -47,6 +47,18 @@ describe('/team round-robin', () => {
   });
 });
 
+describe('a failed model turn', () => {
+  it('ends the run as failed instead of going on without the member', async () => {
+    harness = await startWorkflowHarness({ steps: [] });
+    addTeam(harness, { name: 'rr_broken', mode: 'round-robin', members: ['geordi', 'worf'] });
+    await harness.slash('team', 'rr_broken anything');
+    expect(speakers(harness)).toEqual(['Geordi']);
+    expect(texts(harness).at(-1)).toContain("✖ Run failed.\nGeordi's turn failed");
+    const [run] = await harness.runs();
+    expect(run!.status).toBe('failed');
+  });
+});
+
 describe('/team pipeline', () => {
   it('runs every station without acceptance even when the first says COMPLETED (§6.5)', async () => {
     harness = await startWorkflowHarness({ steps: [say('Implemented.\nSTATUS: COMPLETED — code done'), say('Reviewed.\nSTATUS: COMPLETED — looks fine'), say('Documented.\nSTATUS: COMPLETED — docs')] });

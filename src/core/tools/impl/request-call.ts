@@ -1,5 +1,5 @@
 import type { ToolImplementation } from '../tool.js';
-import { escalate } from './escalation-tool.js';
+import { escalate } from '../../workflows/escalate.js';
 
 type RequestCallInput = { participants: string[]; topic: string; reason: string };
 

@@ -1,5 +1,5 @@
 import type { ToolImplementation } from '../tool.js';
-import { escalate } from './escalation-tool.js';
+import { escalate } from '../../workflows/escalate.js';
 
 type RequestTeamInput = { team: string; task: string; reason: string };
 

@@ -1,6 +1,6 @@
 /**
  * Hybrid mode: work rounds (every member in turn) each followed by discussion rounds in which every
- * member votes with `cast_vote` (or a `VOTE:` line). The tally is shown; a member who cast no vote
+ * member votes with `cast_vote` (or a `VOTE:` line) unless the team sets `voting: false`. The tally is shown; a member who cast no vote
  * is a missing vote, never an approval (design §6.4). A strict majority of APPROVE ends the run.
  */
 import type { Vote } from '../workflow-services.js';
@@ -31,6 +31,7 @@ export async function runHybrid(context: TeamRunContext): Promise<TeamOutcome> {
   const { io, team, task, members } = context;
   const rounds = team.rounds ?? context.maxRounds;
   const discussionRounds = Math.max(1, team.discussionRounds ?? 1);
+  const voting = team.voting !== false;
   const turns: TeamTurn[] = [];
   let changes: string[] = [];
   for (let round = 1; round <= rounds; round++) {
@@ -52,15 +53,23 @@ export async function runHybrid(context: TeamRunContext): Promise<TeamOutcome> {
         io.activity(`discussion ${discussion}/${discussionRounds} · ${member.aiName} is voting`);
         const turn = await runTeamTurn(io, {
           character: member,
-          expect: 'vote',
-          loadedTools: ['cast_vote'],
-          prompt: memberPrompt({ teamName: team.displayName, task, turns, character: member, extra: 'Discussion: judge the result so far. Give your view briefly, then call cast_vote with APPROVE, CHANGE or REJECT and your reason (or write "VOTE: APPROVE — reason").' }),
+          ...(voting ? { expect: 'vote' as const, loadedTools: ['cast_vote'] } : {}),
+          prompt: memberPrompt({
+            teamName: team.displayName,
+            task,
+            turns,
+            character: member,
+            extra: voting
+              ? 'Discussion: judge the result so far. Give your view briefly, then call cast_vote with APPROVE, CHANGE or REJECT and your reason (or write "VOTE: APPROVE — reason").'
+              : 'Discussion: judge the result so far and say what the next work round should change.',
+          }),
         });
         votes.set(member.name, turn.vote?.vote);
         if (turn.vote && turn.vote.vote !== 'APPROVE') reasons.push(`- ${member.aiName} (${turn.vote.vote}): ${turn.vote.reason}`);
       }
     }
     if (io.signal.aborted) return stoppedOutcome();
+    if (!voting) continue;
     const tally = tallyVotes(votes);
     const missing = members.filter((member) => votes.get(member.name) === undefined).map((member) => member.aiName);
     const approved = isApproved(tally);

@@ -5,6 +5,7 @@
 import type { Character } from '../../data/types.js';
 import { parseNextLine, parseStatusLine, parseVoteLine } from '../protocol.js';
 import type { MemberTurnOutcome, WorkflowIo } from '../workflow-io.js';
+import { WorkflowTurnError } from '../workflow-turn-error.js';
 import type { RouteDecision, StatusReport, VoteCast } from '../workflow-services.js';
 
 export const STATUS_ICONS = { COMPLETED: '✅ completed', CONTINUE: '↻ continue', FAILED: '✖ failed' } as const;
@@ -80,6 +81,7 @@ export async function runTeamTurn(io: WorkflowIo, request: TeamTurnRequest): Pro
       return lines;
     },
   });
+  if (outcome.finishReason === 'error') throw new WorkflowTurnError(request.character.aiName, outcome.error?.message ?? 'the model failed', { cause: outcome.error });
   return { outcome, ...(resolved ?? resolve(outcome)) };
 }
 

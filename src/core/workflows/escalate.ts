@@ -1,5 +1,5 @@
-import type { ToolContext, ToolResult } from '../tool.js';
-import { escalationServiceOf, workflowServiceOf, type EscalationRequest } from '../../workflows/workflow-services.js';
+import type { ToolContext, ToolResult } from '../tools/tool.js';
+import { escalationServiceOf, workflowServiceOf, type EscalationRequest } from './workflow-services.js';
 
 /** Shared by `request_goal|team|call`: refused inside a workflow (no recursion), else starts the run. */
 export async function escalate(request: EscalationRequest, context: ToolContext): Promise<ToolResult> {
