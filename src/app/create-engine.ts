@@ -27,6 +27,7 @@ import { discoverModel, type DiscoveryResult } from '../core/provider/discovery.
 import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-model.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
+import { createQueuedModel, defaultMaxConcurrent } from '../core/model/queued-model.js';
 
 export interface Engine {
   config: AppConfig;
@@ -91,7 +92,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       })) ?? undefined;
     if (modelInfo) {
       const apiKey = config.llm.baseURL ? config.llm.apiKey : apiKeys[modelInfo.providerId];
-      model = createOpenAICompatibleModel({
+      const endpointModel = createOpenAICompatibleModel({
         providerId: modelInfo.providerId,
         baseURL: modelInfo.baseURL,
         modelId: config.llm.modelId ?? modelInfo.modelId,
@@ -102,6 +103,8 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
         generationTimeoutMs: config.llm.generationTimeoutMs,
         logger,
       });
+      // One queue per endpoint: parallel steps and many channels share a local GPU fairly.
+      model = createQueuedModel(endpointModel, { maxConcurrent: defaultMaxConcurrent(modelInfo.class, config.llm.concurrency) });
       logger.info('model selected', { provider: modelInfo.providerId, model: model.modelId, contextWindow: modelInfo.contextWindow });
     } else {
       logger.warn('no model server answered');

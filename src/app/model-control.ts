@@ -4,6 +4,7 @@ import type { Engine } from './create-engine.js';
 import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-model.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
 import { noModelMessage } from './no-model-message.js';
+import { createQueuedModel, defaultMaxConcurrent } from '../core/model/queued-model.js';
 
 export function createModelControl(engine: Engine, fetchImplementation?: typeof fetch): ModelControl {
   let current = engine.model;
@@ -24,7 +25,7 @@ export function createModelControl(engine: Engine, fetchImplementation?: typeof 
     async select(modelId) {
       const info = engine.modelInfo;
       if (!info || !current) throw new Error('No model server is connected, so the model cannot be changed.');
-      current = createOpenAICompatibleModel({
+      const endpointModel = createOpenAICompatibleModel({
         providerId: info.providerId,
         baseURL: info.baseURL,
         modelId,
@@ -34,6 +35,7 @@ export function createModelControl(engine: Engine, fetchImplementation?: typeof 
         generationTimeoutMs: engine.config.llm.generationTimeoutMs,
         logger: engine.logger,
       });
+      current = createQueuedModel(endpointModel, { maxConcurrent: defaultMaxConcurrent(info.class, engine.config.llm.concurrency) });
     },
     unavailableMessage: () => noModelMessage(engine.config),
   };

@@ -23,8 +23,8 @@ export interface LlmConfig {
   apiKey?: string;
   firstTokenTimeoutMs: number;
   generationTimeoutMs: number;
-  /** Generations at once per endpoint (LOCAL servers usually run one at a time). */
-  concurrency: number;
+  /** Generations at once per endpoint; unset: 1 for LOCAL servers (one GPU), 4 for CLOUD ones. */
+  concurrency?: number;
   defaultEffort?: ReasoningEffort;
 }
 

@@ -134,7 +134,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       apiKey: secret('TSUKA_LLM_API_KEY'),
       firstTokenTimeoutMs: integer('TSUKA_LLM_FIRST_TOKEN_TIMEOUT_S', 'llmFirstTokenTimeoutS', 120, 1, 3600) * 1000,
       generationTimeoutMs: integer('TSUKA_LLM_TIMEOUT_S', 'llmTimeoutS', 900, 1, 86_400) * 1000,
-      concurrency: integer('TSUKA_LLM_CONCURRENCY', 'llmConcurrency', 1, 1, 64),
+      concurrency: setting('TSUKA_LLM_CONCURRENCY', 'llmConcurrency') === undefined ? undefined : integer('TSUKA_LLM_CONCURRENCY', 'llmConcurrency', 1, 1, 64),
       defaultEffort,
     },
     dataDirectory,
