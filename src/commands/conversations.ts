@@ -11,6 +11,7 @@ import { takeLeadingCharacter, takePlainMention } from './character-selection.js
 import { readChannelDefault } from './settings-store.js';
 import { runTurnInThread } from './run-turn.js';
 import type { ActiveRuns } from './active-runs.js';
+import type { ToolRegistry } from '../core/tools/tool.js';
 import { findCharacter } from '../core/data/character-lookup.js';
 
 interface QueuedTurn {
@@ -37,7 +38,10 @@ export interface Conversations {
 
 const KEYWORDS = new Set(['stop', 'reset']);
 
-export function createConversations(deps: CommandDependencies, approvals: ApprovalFlow, activeRuns: ActiveRuns): Conversations {
+/** Turn-specific tools and services (escalation to /goal, /team, /call when workflows exist). */
+export type TurnTooling = (turn: { surface: ChatSurface; channel: string; user: UserRef; userName?: string }) => { tools: ToolRegistry; services?: Record<string, unknown> };
+
+export function createConversations(deps: CommandDependencies, approvals: ApprovalFlow, activeRuns: ActiveRuns, tooling?: TurnTooling): Conversations {
   const threads = new Map<ThreadRef, ThreadState>();
   const isAdmin = (user: UserRef) => deps.settings.admins.includes(user);
 
@@ -55,8 +59,10 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     const abort = new AbortController();
     const running: NonNullable<ThreadState['running']> = { abort, requester: turn.user, done: Promise.resolve() };
     state.running = running;
+    const extra = tooling?.(turn) ?? { tools: deps.tools };
     running.done = runTurnInThread(deps, approvals, {
       ...turn,
+      ...extra,
       thread,
       abort,
       onRunCreated: (runId) => {

@@ -17,6 +17,7 @@ import { handleTsukaCommand } from './tsuka-command.js';
 import { createActiveRuns, type ActiveRuns } from './active-runs.js';
 import { STOP_ACTION } from './run-turn.js';
 import { createMaskingSurface } from './masking-surface.js';
+import { escalationTooling } from './workflows/escalation-tooling.js';
 
 /** Handlers of /call, /team and /goal, supplied once the workflows exist. */
 export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
@@ -39,8 +40,9 @@ export interface CommandLayer {
 export function createCommandLayer(deps: CommandDependencies, createWorkflows?: (services: WorkflowServices) => WorkflowHandlers): CommandLayer {
   const approvals = createApprovalFlow({ approvals: deps.approvals, runs: deps.runs, admins: deps.settings.admins, timeoutMs: deps.settings.approvalTimeoutMs, logger: deps.logger, now: deps.now });
   const activeRuns = createActiveRuns(deps.settings.admins);
-  const conversations = createConversations(deps, approvals, activeRuns);
-  const workflows = createWorkflows?.({ approvals, activeRuns }) ?? {};
+  let workflows: WorkflowHandlers = {};
+  const conversations = createConversations(deps, approvals, activeRuns, (turn) => escalationTooling(deps, workflows, turn));
+  workflows = createWorkflows?.({ approvals, activeRuns }) ?? {};
   const startedAt = Date.now();
 
   const route = async (event: InboundEvent, surface: ChatSurface): Promise<void> => {

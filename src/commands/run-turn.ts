@@ -5,6 +5,7 @@
 import { createAgentRunner } from '../core/agent/create-agent-runner.js';
 import { createPermissionManager } from '../core/safety/permission-manager.js';
 import type { AgentEvent } from '../core/agent/agent-events.js';
+import type { ToolRegistry } from '../core/tools/tool.js';
 import type { Character } from '../core/data/types.js';
 import type { ReasoningEffort } from '../core/model/language-model.js';
 import type { ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
@@ -28,6 +29,10 @@ export interface TurnRequest {
   userName?: string;
   abort: AbortController;
   onRunCreated(runId: string): void;
+  /** The tools of this turn (plain tools, plus escalation when workflows exist). */
+  tools: ToolRegistry;
+  /** Extra tool services (the escalation service behind request_goal|team|call). */
+  services?: Record<string, unknown>;
 }
 
 export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
@@ -61,7 +66,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   const permissions = createPermissionManager({ prompt: approvals.promptFor({ surface, thread, requester: request.user }), logger: deps.logger });
   const runner = createAgentRunner({
     model: current.model,
-    tools: deps.tools,
+    tools: request.tools,
     permissions,
     memory: deps.memory,
     logger: deps.logger,
@@ -91,7 +96,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       childEnv: deps.childEnv,
       maskSecrets: deps.maskSecrets,
       logger: deps.logger.child({ runId: run.id }),
-      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: deps.tools.names() },
+      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },
     },
     memoryScope: deps.workspace.root,
     effort: { pin: pin as ReasoningEffort | undefined },

@@ -17,10 +17,11 @@ import { createMemoryLogger } from '../../src/core/logger.js';
 import { createSecretMasker } from '../../src/core/safety/secret-mask.js';
 import { PACKAGE_ROOT } from '../../src/cli/main.js';
 import { createMemorySurface } from './memory-surface.js';
+import { createWorkflows } from '../../src/commands/workflows/create-workflows.js';
 
 let eventCounter = 0;
 
-export async function startCommandHarness(options: { steps?: ScriptedStep[]; settings?: Partial<CommandSettings>; environment?: Record<string, string> } = {}) {
+export async function startCommandHarness(options: { steps?: ScriptedStep[]; settings?: Partial<CommandSettings>; environment?: Record<string, string>; workflows?: boolean; modelId?: string } = {}) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-commands-'));
   const config = loadConfig({
     environment: { TSUKA_DATA_DIR: path.join(home, 'data'), TSUKA_WORKSPACE: path.join(home, 'workspace'), TSUKA_STORE_URL: 'memory://', ...options.environment },
@@ -28,9 +29,10 @@ export async function startCommandHarness(options: { steps?: ScriptedStep[]; set
     rootDirectory: PACKAGE_ROOT,
   });
   const logger = createMemoryLogger();
-  const model = createScriptedModel(options.steps ?? []);
+  const model = createScriptedModel(options.steps ?? [], { modelId: options.modelId });
   const engine: Engine = await createEngine({ config, logger, maskSecrets: createSecretMasker(config.environment), model });
-  const layer: CommandLayer = createCommandLayer(commandDependencies(engine, createModelControl(engine), options.settings));
+  const deps = commandDependencies(engine, createModelControl(engine), options.settings);
+  const layer: CommandLayer = createCommandLayer(deps, options.workflows ? createWorkflows(deps) : undefined);
   const surface = createMemorySurface({ editIntervalMs: 10 });
   const base = { platform: 'playground' as const, channel: 'playground:general', user: 'playground:alice', fromBot: false };
   return {

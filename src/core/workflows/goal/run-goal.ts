@@ -64,7 +64,7 @@ export type GoalOutcome =
       /** In the order they finished; a reworked step appears again, marked `reworked`. */
       steps: CompletedStep[];
       merges: MergeReport[];
-      /** One row per agent, for `formatStatsTable`. */
+      /** One row per agent in plan order (not finishing order), for `formatStatsTable`. */
       stats: GoalStatsRow[];
       /** From the plan to the end; less than the sum of the rows when steps ran in parallel. */
       wallClockMs: number;
@@ -96,7 +96,8 @@ interface GoalState {
   workspace: Workspace;
   completed: CompletedStep[];
   merges: MergeReport[];
-  stats: GoalStatsRow[];
+  /** Kept with the step number: parallel steps end in any order, the table lists them in plan order. */
+  stats: { stepNumber: number; row: GoalStatsRow }[];
   reworkUsed: boolean;
   now: () => number;
 }
@@ -124,7 +125,7 @@ export async function runGoal(options: RunGoalOptions): Promise<GoalOutcome> {
     plan: parsed,
     steps: state.completed,
     merges: state.merges,
-    stats: mergeStatsByAgent(state.stats),
+    stats: mergeStatsByAgent([...state.stats].sort((a, b) => a.stepNumber - b.stepNumber).map((entry) => entry.row)),
     wallClockMs: state.now() - startedAt,
   });
   try {
@@ -224,11 +225,14 @@ async function runOne(
     return undefined;
   }
   state.stats.push({
-    agent: step.agent,
-    outputTokens: result.stats?.outputTokens ?? 0,
-    peakContextTokens: result.stats?.peakContextTokens ?? 0,
-    totalTokens: result.stats?.totalTokens ?? 0,
-    durationMs: result.stats?.durationMs ?? state.now() - started,
+    stepNumber: step.number,
+    row: {
+      agent: step.agent,
+      outputTokens: result.stats?.outputTokens ?? 0,
+      peakContextTokens: result.stats?.peakContextTokens ?? 0,
+      totalTokens: result.stats?.totalTokens ?? 0,
+      durationMs: result.stats?.durationMs ?? state.now() - started,
+    },
   });
   const done: CompletedStep = { step, result, ...(rework === undefined ? {} : { reworked: true }) };
   state.completed.push(done);

@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { callTool, say } from '../../../src/core/model/scripted-model.js';
+import { startCommandHarness } from '../../support/command-harness.js';
+
+type Harness = Awaited<ReturnType<typeof startCommandHarness>>;
+let harness: Harness;
+afterEach(async () => {
+  await harness?.stop();
+});
+
+describe('escalation from a conversation', () => {
+  it('request_call asks first, then starts the debate in its own root message and thread', async () => {
+    harness = await startCommandHarness({
+      workflows: true,
+      modelId: 'qwen2.5-72b-instruct',
+      steps: [
+        callTool('load_tools', { names: ['request_call'] }),
+        callTool('request_call', { participants: ['spock', 'worf'], topic: 'Cache sessions in Redis?', reason: 'two views needed' }),
+        (request) => say(`Escalation: ${request.messages.filter((message) => message.role === 'tool').at(-1)!.content}`),
+        say('Spock: caching is logical.'),
+        say('Worf: caching is a risk.'),
+        say('Spock: round two.'),
+        say('Worf: round two.'),
+        say('Synthesis: cache with care.'),
+      ],
+    });
+    await harness.mention('doctor should we cache sessions?', { message: 'root' });
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => message.buttons.some((button) => button.label === 'Approve')));
+    const prompt = harness.surface.inThread('thread:root').find((message) => message.buttons.some((button) => button.label === 'Approve'))!;
+    expect(prompt.text).toMatch(/request_call/);
+    expect(harness.surface.messages.some((message) => message.text.startsWith('📞'))).toBe(false);
+    const approve = prompt.buttons.find((button) => button.label === 'Approve')!;
+    await harness.send({ type: 'button-action', id: 'click-1', platform: 'playground', channel: 'playground:general', user: 'playground:alice', fromBot: false, actionId: approve.actionId, value: approve.value, message: prompt.ref, thread: 'thread:root', replyEphemeral: async () => undefined });
+    await harness.surface.waitFor(() => harness.surface.messages.some((message) => message.text.startsWith('📞 Call by')));
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Escalation: Started \/call/.test(message.text)));
+    const root = harness.surface.messages.find((message) => message.text.startsWith('📞 Call by'))!;
+    expect(root.text).toMatch(/Cache sessions in Redis\?/);
+    await harness.surface.waitFor(() => harness.surface.inThread(`thread:${root.ref}`).some((message) => message.text.includes('Synthesis: cache with care.')), 8000);
+  });
+});
