@@ -62,8 +62,8 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       logger,
       settings: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, tier: engine.tier, defaultEffort: config.llm.defaultEffort },
     });
-    const run = await engine.runs.create({ id: randomUUID(), kind: 'ask', title: prompt.slice(0, 80), startedBy: 'cli:local', where: { platform: 'cli', channelId: 'terminal' }, status: 'running', createdAt: Date.now() });
-    await engine.runs.appendEvent(run.id, { type: 'message', agent: 'user', text: prompt });
+    const run = await engine.runs.create({ id: randomUUID(), kind: 'ask', title: maskSecrets(prompt).slice(0, 80), startedBy: 'cli:local', where: { platform: 'cli', channelId: 'terminal' }, status: 'running', createdAt: Date.now() });
+    await engine.runs.appendEvent(run.id, { type: 'message', agent: 'user', text: maskSecrets(prompt) });
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
@@ -93,7 +93,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     process.removeListener('SIGINT', onSignal);
     await events;
     if (wroteText) io.stdout('\n');
-    await engine.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: result.text });
+    await engine.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: maskSecrets(result.text) });
     const status = result.finishReason === 'stop' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
     await engine.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage } }));
     if (result.finishReason === 'stop') return 0;

@@ -7,7 +7,7 @@ import { createPermissionManager } from '../core/safety/permission-manager.js';
 import type { AgentEvent } from '../core/agent/agent-events.js';
 import type { ToolRegistry } from '../core/tools/tool.js';
 import type { Character } from '../core/data/types.js';
-import type { ReasoningEffort } from '../core/model/language-model.js';
+import type { ChatMessage, ReasoningEffort } from '../core/model/language-model.js';
 import type { ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import type { ApprovalFlow } from './approval-flow.js';
@@ -45,14 +45,14 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   const session = await deps.sessions.get(thread);
   const run = await deps.runs.create({
     kind: 'ask',
-    title: request.text.slice(0, 80) || character.aiName,
+    title: deps.maskSecrets(request.text).slice(0, 80) || character.aiName,
     startedBy: request.user,
     where: { platform: surface.platform, channelId: request.channel, threadId: thread },
   });
   request.onRunCreated(run.id);
   deps.logger.info('run started', { runId: run.id, kind: 'ask', character: character.name, platform: surface.platform });
   const startedAt = Date.now();
-  await deps.runs.appendEvent(run.id, { type: 'message', agent: request.userName ?? request.user, text: request.text });
+  await deps.runs.appendEvent(run.id, { type: 'message', agent: request.userName ?? request.user, text: deps.maskSecrets(request.text) });
 
   const renderer = createReplyRenderer({
     surface,
@@ -111,7 +111,8 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     character: character.name,
     activeRole: result.activeRole,
     effortPin: session?.effortPin,
-    history: result.history,
+    // Stored state never holds a secret value, even one a user pasted.
+    history: result.history.map((message) => maskMessage(message, deps.maskSecrets)),
     updatedAt: Date.now(),
   });
   await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
@@ -128,4 +129,11 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     : undefined;
   await renderer.finish(trailer);
   deps.logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });
+}
+
+function maskMessage(message: ChatMessage, mask: (text: string) => string): ChatMessage {
+  if (message.role === 'assistant' && message.toolCalls) {
+    return { ...message, content: mask(message.content), toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: mask(call.arguments) })) };
+  }
+  return { ...message, content: mask(message.content) };
 }

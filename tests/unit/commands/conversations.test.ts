@@ -91,6 +91,19 @@ describe('conversations in threads', () => {
   });
 });
 
+describe('what is stored', () => {
+  it('masks secret values in the saved session and the run log, even ones a user pasted', async () => {
+    harness = await startCommandHarness({ steps: [say('Noted.')], environment: { DEPLOY_TOKEN: 'tok-0123456789abcdef' } });
+    await harness.mention('geordi the deploy token is tok-0123456789abcdef', { message: 'root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'Noted.'));
+    const session = await harness.engine.sessions.get('thread:root');
+    expect(JSON.stringify(session)).not.toContain('tok-0123456789abcdef');
+    expect(JSON.stringify(session)).toContain('[secret masked]');
+    const [run] = await harness.engine.runs.list({ limit: 1 });
+    expect(JSON.stringify(await harness.engine.runs.events(run!.id))).not.toContain('tok-0123456789abcdef');
+  });
+});
+
 describe('middleware', () => {
   it('serves only allowlisted channels; a slash command elsewhere is told why', async () => {
     harness = await startCommandHarness({ steps: [say('allowed')], settings: { channels: ['general'] } });
