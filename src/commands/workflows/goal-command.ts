@@ -1,0 +1,296 @@
+/**
+ * `/goal <objective>`: a planner picks agents from the whole roster, then the plan runs in the
+ * root message's thread — sequential steps in order, PARALLEL groups at once in staging copies
+ * merged afterwards, one supervisor rework, long outputs condensed into memory, a stats table.
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { AbortedError, ModelError, TsukaError } from '../../core/errors.js';
+import type { ChatMessage, LanguageModel } from '../../core/model/language-model.js';
+import type { ModelTier } from '../../core/tools/tool.js';
+import { condenseStepOutput, needsCondensing } from '../../core/workflows/goal/condense.js';
+import { formatStatsTable, mergeStatsByAgent, type GoalStatsRow } from '../../core/workflows/goal/goal-stats.js';
+import { planSteps, type PlanStep } from '../../core/workflows/goal/plan-parser.js';
+import { runGoal, type GoalEvent, type GoalOutcome, type ReviewDecision, type StepResult, type StepRunContext } from '../../core/workflows/goal/run-goal.js';
+import { parseStatusLine, parseVoteLine } from '../../core/workflows/protocol.js';
+import { WorkflowTurnError } from '../../core/workflows/workflow-turn-error.js';
+import type { ChatSurface } from '../chat-surface.js';
+import type { CommandDependencies } from '../command-dependencies.js';
+import type { WorkflowServices } from '../create-command-layer.js';
+import type { SlashCommandEvent } from '../inbound-event.js';
+import { reviewPrompt, stepPrompt, supervisorOf } from './goal-prompts.js';
+import { createGoalTurnRunner, type GoalTurnRunner } from './goal-turn-runner.js';
+import { runSafely } from './run-safely.js';
+import { openWorkflowSession, type WorkflowSession } from './workflow-session.js';
+
+export interface GoalCommandOptions {
+  cardIntervalMs?: number;
+  /** Most steps the planner is asked to use. */
+  maxSteps?: number;
+}
+
+/** Staging copies of a goal live here, under the workspace root (never copied into a staging itself). */
+export const GOAL_STAGING_FOLDER = path.join('.tsuka', 'staging');
+/** The planner writes a plan, not an essay. */
+const PLANNER_MAX_OUTPUT_TOKENS = 1_200;
+
+interface GoalContext {
+  deps: CommandDependencies;
+  session: WorkflowSession;
+  turns: GoalTurnRunner;
+  model: LanguageModel;
+  objective: string;
+  totalSteps: number;
+  failed: number;
+  /** The supervisor's review turns: not steps, but their tokens and time belong in the table. */
+  reviewRows: GoalStatsRow[];
+}
+
+export async function handleGoalCommand(deps: CommandDependencies, services: WorkflowServices, event: SlashCommandEvent, surface: ChatSurface, options: GoalCommandOptions = {}): Promise<void> {
+  const objective = event.text.trim();
+  if (objective === '') return event.reply('Usage: /goal <objective> — e.g. /goal add a health check endpoint with a test');
+  const session = await openWorkflowSession({
+    deps,
+    services,
+    surface,
+    event,
+    kind: 'goal',
+    title: `Goal: ${objective.slice(0, 80)}`,
+    rootText: deps.maskSecrets(`🎯 Goal by ${surface.mention(event.user)}: ${objective}`),
+    members: [...deps.roster.characters.values()],
+    ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
+  });
+  if (!session) return;
+  await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(objective) });
+  const current = deps.models.current();
+  let rows: GoalStatsRow[] = [];
+  const stagingRoot = path.join(deps.workspace.root, GOAL_STAGING_FOLDER, session.runId);
+  await runSafely(session, deps, async () => {
+    if (!current) throw new TsukaError('model_unavailable', deps.models.unavailableMessage());
+    let planAgents: string[] = [];
+    const context: GoalContext = {
+      deps,
+      session,
+      model: current.model,
+      objective,
+      totalSteps: 0,
+      failed: 0,
+      reviewRows: [],
+      turns: createGoalTurnRunner({
+        deps,
+        model: current,
+        surface,
+        thread: session.thread,
+        runId: session.runId,
+        requester: event.user,
+        permissions: session.permissions,
+        signal: session.abort.signal,
+        members: () => planAgents,
+        logger: deps.logger.child({ runId: session.runId }),
+      }),
+    };
+    const supervisor = supervisorOf(deps.roster);
+    let outcome: GoalOutcome;
+    try {
+      outcome = await runGoal({
+        objective,
+        roster: deps.roster,
+        ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+        planner: (prompt) => {
+          session.io.activity('🧭 planning');
+          return plan(current, prompt, session.abort.signal);
+        },
+        runStep: (step, stepContext) => runStep(context, step, stepContext),
+        ...(supervisor ? { supervisorReview: (step: PlanStep, result: StepResult) => review(context, supervisor.name, step, result) } : {}),
+        onEvent: async (goalEvent) => {
+          if (goalEvent.type === 'plan') {
+            planAgents = [...new Set(planSteps(goalEvent.plan).map((step) => step.agent).filter((agent) => deps.roster.characters.has(agent)))];
+            context.totalSteps = planSteps(goalEvent.plan).length;
+          }
+          if (goalEvent.type === 'step-failed') context.failed += 1;
+          await show(context, goalEvent);
+        },
+        signal: session.abort.signal,
+        workspaceRoot: deps.workspace.root,
+        stagingRoot,
+        labelPrefix: session.runId,
+      });
+    } catch (error) {
+      if (error instanceof AbortedError || session.abort.signal.aborted) return { status: 'stopped', headline: '⏹ Goal stopped.', summary: 'Stopped while planning.' };
+      throw error;
+    } finally {
+      await rm(stagingRoot, { recursive: true, force: true }).catch((error: unknown) => deps.logger.warn('could not remove the goal staging folder', { error, stagingRoot }));
+    }
+    if (outcome.kind === 'trivial') return { status: 'completed', headline: '💡 No team needed.', summary: outcome.answer || '(the planner gave no answer)' };
+    rows = mergeStatsByAgent([...outcome.stats, ...context.reviewRows]);
+    const table = rows.length > 0 ? `\n${formatStatsTable(rows, { wallClockMs: outcome.wallClockMs })}` : '';
+    const conflicts = outcome.merges.reduce((sum, merge) => sum + merge.conflicts.length, 0);
+    const facts = [`${outcome.steps.length} step(s) done`, ...(context.failed > 0 ? [`${context.failed} failed`] : []), ...(outcome.merges.length > 0 ? [`${outcome.merges.length} merge(s), ${conflicts} conflict(s)`] : [])];
+    if (outcome.kind === 'stopped') return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}` };
+    const headline = context.failed > 0 ? `⚠️ Goal finished with ${context.failed} failed step(s).` : '✅ Goal completed.';
+    return { status: 'completed', headline, summary: `${facts.join(' · ')}${table}` };
+  });
+  // The session stores its own (team-style) stats; the goal's per-agent rows are added after it.
+  if (rows.length > 0) {
+    await deps.runs
+      .update(session.runId, (stored) => ({ ...stored, stats: { ...stored.stats, ...goalStatsRecord(rows) } }))
+      .catch((error: unknown) => deps.logger.warn('could not store the goal stats', { error, runId: session.runId }));
+  }
+}
+
+// The planner's one model call, without tools.
+async function plan(current: { model: LanguageModel; tier: ModelTier }, prompt: { system: string; user: string }, signal: AbortSignal): Promise<string> {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: prompt.system },
+    { role: 'user', content: prompt.user },
+  ];
+  let text = '';
+  try {
+    for await (const part of current.model.stream({ messages, maxOutputTokens: PLANNER_MAX_OUTPUT_TOKENS, signal })) {
+      if (part.type === 'text-delta') text += part.text;
+    }
+  } catch (error) {
+    if (error instanceof TsukaError) throw error;
+    if (signal.aborted) throw new AbortedError(undefined, { cause: error });
+    throw new ModelError('The planner could not reach the model.', { cause: error });
+  }
+  if (signal.aborted) throw new AbortedError();
+  return text;
+}
+
+async function runStep(context: GoalContext, step: PlanStep, where: StepRunContext): Promise<StepResult> {
+  const { deps, session } = context;
+  const character = deps.roster.characters.get(step.agent);
+  if (!character) throw new TsukaError('goal_unknown_agent', `@${step.agent} is not in the roster.`);
+  const label = `step ${step.number}/${context.totalSteps} · ${character.aiName}${where.parallel ? ' (parallel)' : ''}${where.rework !== undefined ? ' (rework)' : ''}`;
+  session.io.activity(label);
+  const previousAttempt = where.rework !== undefined ? [...where.previous].reverse().find((done) => done.step.number === step.number)?.result.output : undefined;
+  let failedStatus = false;
+  const turn = await context.turns.run({
+    character,
+    workspace: where.workspace,
+    ...(where.cwd ? { cwd: where.cwd } : {}),
+    loadedTools: ['report_status'],
+    prompt: stepPrompt({ objective: context.objective, step, totalSteps: context.totalSteps, character, previous: where.previous, parallel: where.parallel, ...(where.rework !== undefined ? { rework: where.rework } : {}), ...(previousAttempt ? { previousAttempt } : {}) }),
+    trailer: (outcome) => {
+      if (outcome.finishReason !== 'stop') return [];
+      const status = outcome.status ?? parseStatusLine(outcome.text);
+      failedStatus = status?.status === 'FAILED';
+      const lines = [`${failedStatus ? '✖ failed' : '✅ step done'} — step ${step.number}${status?.summary ? `: ${status.summary}` : ''}`];
+      if (!outcome.status && status) lines.push('⚠️ degraded protocol: status read from a STATUS: line, not report_status');
+      if (needsCondensing(outcome.text)) lines.push('📝 long output: a summary goes to the next steps and to memory');
+      return lines;
+    },
+  });
+  if (turn.finishReason === 'aborted' || where.signal.aborted) throw new AbortedError();
+  if (turn.finishReason === 'error') throw new WorkflowTurnError(character.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
+  const summary = needsCondensing(turn.text) ? await condense(context, step, character.name, turn.text, where.signal) : undefined;
+  return {
+    output: turn.text,
+    ok: !failedStatus,
+    ...(summary ? { summary } : {}),
+    stats: {
+      outputTokens: turn.usage.completionTokens,
+      peakContextTokens: turn.usage.peakContextTokens,
+      totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
+      durationMs: turn.durationMs,
+    },
+  };
+}
+
+// A failed summary is said in the thread and the step goes on with its raw output; a stop is thrown on.
+async function condense(context: GoalContext, step: PlanStep, author: string, text: string, signal: AbortSignal): Promise<string | undefined> {
+  const { deps, session } = context;
+  try {
+    const summary = await condenseStepOutput({ model: context.model, text, signal });
+    await deps.memory.save({
+      kind: 'run',
+      scope: deps.workspace.root,
+      author,
+      content: deps.maskSecrets(`Goal "${context.objective.slice(0, 200)}", step ${step.number} (@${step.agent}: ${step.task.slice(0, 200)}):\n${summary}`).slice(0, 4_000),
+      tags: ['goal', session.runId],
+    });
+    return summary;
+  } catch (error) {
+    if (error instanceof AbortedError || signal.aborted) throw error instanceof AbortedError ? error : new AbortedError(undefined, { cause: error });
+    deps.logger.warn('could not condense a goal step', { error, runId: session.runId, step: step.number });
+    await session.io.announce(`⚠️ Step ${step.number}'s long output could not be condensed (${error instanceof Error ? error.message : String(error)}); later steps see it clipped.`);
+    return undefined;
+  }
+}
+
+async function review(context: GoalContext, supervisorName: string, step: PlanStep, result: StepResult): Promise<ReviewDecision> {
+  const { deps, session } = context;
+  const supervisor = deps.roster.characters.get(supervisorName);
+  const author = deps.roster.characters.get(step.agent);
+  // The supervisor does not judge its own step.
+  if (!supervisor || !author || supervisor.name === author.name) return 'accept';
+  session.io.activity(`review of step ${step.number} · ${supervisor.aiName}`);
+  let verdict: ReviewDecision = 'accept';
+  const turn = await context.turns.run({
+    character: supervisor,
+    workspace: deps.workspace,
+    loadedTools: ['cast_vote'],
+    prompt: reviewPrompt({ objective: context.objective, step, author, result, supervisor }),
+    trailer: (outcome) => {
+      if (outcome.finishReason !== 'stop') return [];
+      const vote = outcome.vote ?? parseVoteLine(outcome.text);
+      const lines: string[] = [];
+      if (!vote) lines.push(`🗳 no verdict — step ${step.number} accepted as is`);
+      else if (vote.vote === 'APPROVE') lines.push(`🗳 step ${step.number} accepted${vote.reason ? ` — ${vote.reason}` : ''}`);
+      else {
+        verdict = { rework: vote.reason || 'The supervisor asked for changes without saying which.' };
+        lines.push(`🗳 step ${step.number} sent back — ${verdict.rework}`);
+      }
+      if (!outcome.vote && vote) lines.push('⚠️ degraded protocol: verdict read from a VOTE: line, not cast_vote');
+      return lines;
+    },
+  });
+  context.reviewRows.push({
+    agent: supervisor.name,
+    outputTokens: turn.usage.completionTokens,
+    peakContextTokens: turn.usage.peakContextTokens,
+    totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
+    durationMs: turn.durationMs,
+  });
+  if (turn.finishReason === 'aborted' || session.abort.signal.aborted) throw new AbortedError();
+  if (turn.finishReason === 'error') throw new WorkflowTurnError(supervisor.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
+  return verdict;
+}
+
+// Everything the loop reports is stored, then posted in the thread by the bot.
+async function show(context: GoalContext, goalEvent: GoalEvent): Promise<void> {
+  const { session } = context;
+  switch (goalEvent.type) {
+    case 'plan':
+      return session.io.announce(`📋 Plan (${context.totalSteps} step${context.totalSteps === 1 ? '' : 's'}):\n${goalEvent.text}`);
+    case 'step-skipped':
+      return session.io.announce(`⏭ Step ${goalEvent.step.number} skipped: ${goalEvent.reason}`);
+    case 'step-failed':
+      return session.io.announce(`✖ Step ${goalEvent.step.number} (@${goalEvent.step.agent}) failed: ${goalEvent.error.message}`);
+    case 'merge':
+      return session.io.announce(`🔀 ${goalEvent.text}`);
+    case 'rework':
+      return session.io.announce(`↩ Step ${goalEvent.step.number} (@${goalEvent.step.agent}) goes back for one rework: ${goalEvent.feedback}`);
+    case 'review-failed':
+      return session.io.announce(`⚠️ The review of step ${goalEvent.step.number} failed (${goalEvent.error.message}); the step stands as it is.`);
+    case 'step-start':
+    case 'step-end':
+      // Each step's own message (under the agent's identity) shows its start and its end.
+      return;
+  }
+}
+
+function goalStatsRecord(rows: readonly GoalStatsRow[]): Record<string, number> {
+  const flat: Record<string, number> = {};
+  for (const row of rows) {
+    flat[`${row.agent}.outputTokens`] = row.outputTokens;
+    flat[`${row.agent}.peakContextTokens`] = row.peakContextTokens;
+    flat[`${row.agent}.totalTokens`] = row.totalTokens;
+    flat[`${row.agent}.durationMs`] = row.durationMs;
+  }
+  flat.outputTokens = rows.reduce((sum, row) => sum + row.outputTokens, 0);
+  flat.totalTokens = rows.reduce((sum, row) => sum + row.totalTokens, 0);
+  flat.peakContextTokens = Math.max(0, ...rows.map((row) => row.peakContextTokens));
+  return flat;
+}

@@ -1,0 +1,158 @@
+/** /call and /goal from Discord application commands: the whole bot, the real discord.js, the Discord emulator and a scripted model server. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { startApp } from '../../../src/app/start-app.js';
+import { loadConfig } from '../../../src/config/load-config.js';
+import { DEFAULT_USER, startDiscordEmulator, type DiscordEmulator, type RecordedMessage } from '../../emulators/discord/discord-emulator.js';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReplySpec } from '../../support/scripted-model-server.js';
+import { callerOf } from '../../unit/workflows/goal/goal-script.js';
+import { buttonsOf } from './discord-harness.js';
+
+const STRING = 3;
+const INTEGER = 4;
+
+const ANA = DEFAULT_USER.id;
+
+interface Harness {
+  discord: DiscordEmulator;
+  model: ScriptedModelServer;
+  botReplies(threadId: string): RecordedMessage[];
+  stop(): Promise<void>;
+}
+
+/**
+ * As `startHarness`, with the adapter's per-thread edit spacing lowered (the emulator's
+ * message limit is raised likewise): a run thread holds many turns, and at the real one edit per
+ * second it would take most of a minute.
+ */
+async function startHarness(): Promise<Harness> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-discord-workflows-'));
+  const discord = await startDiscordEmulator({ users: [DEFAULT_USER], rateLimits: { messagesPerChannelPer5s: 200 } });
+  const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
+  const config = loadConfig({
+    environment: {
+      PATH: process.env.PATH,
+      HOME: home,
+      DISCORD_BOT_TOKEN: discord.botToken,
+      DISCORD_API_URL: discord.apiUrl,
+      TSUKA_DISCORD_GUILD_IDS: discord.guildId,
+      TSUKA_LLM_BASE_URL: model.baseURL,
+      TSUKA_DATA_DIR: path.join(home, 'data'),
+      TSUKA_WORKSPACE: path.join(home, 'workspace'),
+      TSUKA_HTTP_PORT: '0',
+      TSUKA_STREAM_EDIT_MS: '200',
+      TSUKA_LOG_LEVEL: 'warn',
+    },
+    workingDirectory: home,
+    rootDirectory: PACKAGE_ROOT,
+  });
+  const app = await startApp({ config, io: { stdout: () => undefined, stderr: () => undefined, environment: {}, workingDirectory: home }, discordPacing: { editSpacingMsPerChannel: 50 } });
+  return {
+    discord,
+    model,
+    botReplies: (threadId) =>
+      discord.messages(threadId).filter((message) => !message.deleted && (message.webhookId !== undefined ? message.webhookId !== discord.applicationId : message.authorId === discord.botUserId)),
+    async stop() {
+      await app.stop();
+      await discord.close();
+      await model.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+type Body = { messages: { role: string; content: string }[]; tools?: unknown[] };
+const lastUser = (body: unknown): string => [...(body as Body).messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+
+/** The run's root message in the channel and the thread started from it. */
+async function rootAndThread(h: Harness, prefix: string) {
+  const root = await h.discord.waitFor(() => h.discord.messages(h.discord.defaultChannelId).find((message) => message.authorId === h.discord.botUserId && message.content.startsWith(prefix)));
+  const thread = await h.discord.waitFor(() => h.discord.threads().find((candidate) => candidate.id === root.id || (candidate as { message_id?: string }).message_id === root.id));
+  return { root, threadId: thread.id };
+}
+
+/** Every bot message of the thread but the run card, as [author, text]. */
+function transcript(h: Harness, threadId: string) {
+  const replies = h.botReplies(threadId);
+  const card = replies.find((message) => message.content.startsWith('🛰'));
+  return { card, lines: replies.filter((message) => message !== card).map((message) => [message.webhookId ? message.username.split(' ').at(-1)! : 'bot', message.content.trim()] as const) };
+}
+
+describe('Discord workflows', () => {
+  it('/call: root message, a thread from it, round markers, each turn under its identity, then the synthesis', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const speaker = (body: unknown) => /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
+    h.model.enqueue((body) => ({ text: `${speaker(body)}: sessions fit Redis.` }));
+    h.model.enqueue((body) => ({ text: `${speaker(body)}: ${lastUser(body).includes('Geordi: sessions fit Redis.') ? 'I read Geordi.' : 'no transcript'}` }));
+    h.model.enqueue((body) => ({ text: `${speaker(body)} sums up: cache with a TTL.` }));
+    const invoked = await h.discord.invokeSlashCommand({
+      name: 'call',
+      options: [
+        { name: 'participants', type: STRING, value: '@geordi @Spock' },
+        { name: 'topic', type: STRING, value: 'Should we cache sessions in Redis?' },
+        { name: 'rounds', type: INTEGER, value: 1 },
+      ],
+      userId: ANA,
+      channelId: h.discord.defaultChannelId,
+    });
+    expect((await invoked.responded).ms).toBeLessThan(3000);
+    const { root, threadId } = await rootAndThread(h, '📞');
+    expect(root.content).toContain(`Call by <@${ANA}>: Should we cache sessions in Redis? — Geordi, Spock · 1 round`);
+    await h.discord.waitFor(() => transcript(h, threadId).lines.some(([, text]) => text.includes('Call finished')), { timeoutMs: 8000 });
+    const { card, lines } = transcript(h, threadId);
+    expect(lines).toEqual([
+      ['bot', '— Round 1 of 1 —'],
+      ['Geordi', 'Geordi: sessions fit Redis.'],
+      ['Spock', 'Spock: I read Geordi.'],
+      ['bot', '— Synthesis by Spock —'],
+      ['Spock', 'Spock sums up: cache with a TTL.'],
+      ['bot', expect.stringContaining('✅ Call finished.')],
+    ]);
+    expect(card!.content).toContain('finished');
+    expect(buttonsOf(card!)).toHaveLength(0);
+    expect((h.model.requests.at(-1)!.body as Body).tools).toBeUndefined();
+  });
+
+  it('/goal: the plan, each step under its identity, a supervisor review and the stats table in the thread', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const script: Record<string, ScriptedReplySpec[]> = {
+      plan: [{ text: '- AGENT: @geordi — Write hello.txt\n- AGENT: @worf — Audit hello.txt\n- END' }],
+      'step:1': [{ toolCalls: [{ name: 'report_status', arguments: { status: 'COMPLETED', summary: 'hello written' } }] }, { text: 'Wrote hello.txt.' }],
+      'review:1': [{ text: 'VOTE: APPROVE — good' }],
+      'step:2': [{ text: 'Audit clean.\nSTATUS: COMPLETED — clean' }],
+      'review:2': [{ text: 'VOTE: APPROVE — good' }],
+    };
+    for (let index = 0; index < 6; index++) h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
+    const invoked = await h.discord.invokeSlashCommand({ name: 'goal', options: [{ name: 'objective', type: STRING, value: 'hello world, audited' }], userId: ANA, channelId: h.discord.defaultChannelId });
+    expect((await invoked.responded).ms).toBeLessThan(3000);
+    const { root, threadId } = await rootAndThread(h, '🎯');
+    expect(root.content).toBe(`🎯 Goal by <@${ANA}>: hello world, audited`);
+    await h.discord.waitFor(() => transcript(h, threadId).lines.some(([, text]) => text.includes('Goal completed')), { timeoutMs: 8000 });
+    const { card, lines } = transcript(h, threadId);
+    expect(lines.map(([author]) => author)).toEqual(['bot', 'Geordi', 'Pike', 'Worf', 'Pike', 'bot']);
+    expect(lines[0]![1]).toBe('📋 Plan (2 steps):\n1. @geordi — Write hello.txt\n2. @worf — Audit hello.txt');
+    expect(lines[1]![1]).toContain('Wrote hello.txt.');
+    expect(lines[1]![1]).toContain('step done — step 1: hello written');
+    expect(lines[2]![1]).toContain('step 1 accepted — good');
+    expect(lines[3]![1]).toContain('⚠️ degraded protocol: status read from a STATUS: line');
+    expect(lines[5]![1]).toMatch(/^✅ Goal completed\.\n2 step\(s\) done\n```/);
+    expect(lines[5]![1]).toMatch(/agent\s+output tokens\s+peak context\s+total tokens\s+time\s+tokens\/s/);
+    expect(lines[5]![1]).toMatch(/\npike\s+\d/);
+    expect(card!.content).toContain('finished');
+    expect(buttonsOf(card!)).toHaveLength(0);
+    // The planner gets no tools; the steps do.
+    expect((h.model.requests[0]!.body as Body).tools).toBeUndefined();
+    expect((h.model.requests[1]!.body as Body).tools?.length).toBeGreaterThan(0);
+  });
+});
