@@ -39,6 +39,11 @@ export interface DiscordHarnessOptions {
   emulator?: DiscordEmulatorOptions;
   /** Reuse a running emulator (a restart against the same Discord). */
   reuse?: DiscordEmulator;
+  /**
+   * Edit spacing per channel. Scenario tests use 100 ms (with the emulator's limit loosened) so
+   * they do not wait out real pacing; the load test passes the real 1,000 ms.
+   */
+  pacing?: { editSpacingMsPerChannel: number };
 }
 
 export async function startDiscordHarness(options: DiscordHarnessOptions = {}): Promise<DiscordHarness> {
@@ -70,7 +75,7 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
     workingDirectory: home,
     rootDirectory: PACKAGE_ROOT,
   });
-  const app = await startApp({ config, io: { stdout: () => undefined, stderr: (text) => logs.push(text), environment: {}, workingDirectory: home } });
+  const app = await startApp({ config, io: { stdout: () => undefined, stderr: (text) => logs.push(text), environment: {}, workingDirectory: home }, discordPacing: options.pacing ?? { editSpacingMsPerChannel: 100 } });
   let appStopped = false;
   const botReplies = (threadId: string) =>
     discord.messages(threadId).filter((message) => !message.deleted && (message.webhookId !== undefined ? message.webhookId !== discord.applicationId : message.authorId === discord.botUserId));

@@ -11,7 +11,7 @@ afterEach(async () => {
 describe('Discord under load', () => {
   it('answers 20 simultaneous mentions in one channel, complete, with 429s absorbed', async () => {
     // Stricter than Discord's 5 writes per 5 s per channel, so real 429s happen and must be retried.
-    harness = await startDiscordHarness({ emulator: { rateLimits: { messagesPerChannelPer5s: 2 } } });
+    harness = await startDiscordHarness({ emulator: { rateLimits: { messagesPerChannelPer5s: 2 } }, pacing: { editSpacingMsPerChannel: 1000 } });
     const { discord, model } = harness;
     for (let index = 0; index < 20; index++) {
       model.enqueue((body) => {

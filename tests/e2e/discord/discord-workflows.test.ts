@@ -1,68 +1,19 @@
 /** /call and /goal from Discord application commands: the whole bot, the real discord.js, the Discord emulator and a scripted model server. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
-import { startApp } from '../../../src/app/start-app.js';
-import { loadConfig } from '../../../src/config/load-config.js';
-import { DEFAULT_USER, startDiscordEmulator, type DiscordEmulator, type RecordedMessage } from '../../emulators/discord/discord-emulator.js';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReplySpec } from '../../support/scripted-model-server.js';
+import { DEFAULT_USER } from '../../emulators/discord/discord-emulator.js';
+import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
 import { callerOf } from '../../unit/workflows/goal/goal-script.js';
-import { buttonsOf } from './discord-harness.js';
+import { buttonsOf, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
 const STRING = 3;
 const INTEGER = 4;
 
 const ANA = DEFAULT_USER.id;
 
-interface Harness {
-  discord: DiscordEmulator;
-  model: ScriptedModelServer;
-  botReplies(threadId: string): RecordedMessage[];
-  stop(): Promise<void>;
-}
+type Harness = DiscordHarness;
 
-/**
- * As `startHarness`, with the adapter's per-thread edit spacing lowered (the emulator's
- * message limit is raised likewise): a run thread holds many turns, and at the real one edit per
- * second it would take most of a minute.
- */
-async function startHarness(): Promise<Harness> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-discord-workflows-'));
-  const discord = await startDiscordEmulator({ users: [DEFAULT_USER], rateLimits: { messagesPerChannelPer5s: 200 } });
-  const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
-  const config = loadConfig({
-    environment: {
-      PATH: process.env.PATH,
-      HOME: home,
-      DISCORD_BOT_TOKEN: discord.botToken,
-      DISCORD_API_URL: discord.apiUrl,
-      TSUKA_DISCORD_GUILD_IDS: discord.guildId,
-      TSUKA_LLM_BASE_URL: model.baseURL,
-      TSUKA_DATA_DIR: path.join(home, 'data'),
-      TSUKA_WORKSPACE: path.join(home, 'workspace'),
-      TSUKA_HTTP_PORT: '0',
-      TSUKA_STREAM_EDIT_MS: '200',
-      TSUKA_LOG_LEVEL: 'warn',
-    },
-    workingDirectory: home,
-    rootDirectory: PACKAGE_ROOT,
-  });
-  const app = await startApp({ config, io: { stdout: () => undefined, stderr: () => undefined, environment: {}, workingDirectory: home }, discordPacing: { editSpacingMsPerChannel: 50 } });
-  return {
-    discord,
-    model,
-    botReplies: (threadId) =>
-      discord.messages(threadId).filter((message) => !message.deleted && (message.webhookId !== undefined ? message.webhookId !== discord.applicationId : message.authorId === discord.botUserId)),
-    async stop() {
-      await app.stop();
-      await discord.close();
-      await model.close();
-      await rm(home, { recursive: true, force: true });
-    },
-  };
-}
+/** A run thread holds many turns: pacing is lowered and the emulator's limit raised, or it would take most of a minute. */
+const startHarness = () => startDiscordHarness({ emulator: { rateLimits: { messagesPerChannelPer5s: 200 } }, pacing: { editSpacingMsPerChannel: 50 } });
 
 let harness: Harness | undefined;
 afterEach(async () => {
