@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Most end-to-end tests wait on sockets and timers, not the CPU: more workers than cores overlap those waits.
+    maxWorkers: 4,
   },
 });
