@@ -187,7 +187,14 @@ export function classifyCommand(command: string, options: CommandLocation): Call
   if (program.text.includes('/')) return dangerous('It runs a program by its path, which TSUKA cannot vouch for.');
 
   const rule = own(PROGRAM_RULES, program.text);
-  if (rule) return evaluate(program.text, rule, args, context);
+  if (rule) {
+    const risk = evaluate(program.text, rule, args, context);
+    // Changing .git/ (config, hooks) can make later SAFE git commands run programs.
+    if (risk.level === 'RESTRICTED' && args.some((word) => /(^|[\\/])\.git([\\/]|$)/i.test(word.text))) {
+      return dangerous('It changes files inside .git/, where config and hooks can make git run programs.');
+    }
+    return risk;
+  }
   const knownDanger = own(DANGEROUS_PROGRAM_REASONS, program.text);
   if (knownDanger) return dangerous(`\`${program.text}\`: ${knownDanger}`);
   return dangerous(`\`${program.text}\` is not a command TSUKA knows, so it is treated as dangerous.`);

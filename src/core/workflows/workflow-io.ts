@@ -4,7 +4,9 @@
  * member's identity, stores every event before showing it, and keeps the run card current.
  */
 import type { TurnFinishReason } from '../agent/agent-events.js';
+import type { TurnUsage } from '../agent/agent-runner.js';
 import type { Character } from '../data/types.js';
+import type { Workspace } from '../tools/tool.js';
 import type { RouteDecision, StatusReport, VoteCast } from './workflow-services.js';
 
 export interface MemberTurnOutcome {
@@ -16,6 +18,8 @@ export interface MemberTurnOutcome {
   status?: StatusReport;
   route?: RouteDecision;
   vote?: VoteCast;
+  /** The turn's tokens (a /goal keeps its own per-step stats from them). */
+  usage: TurnUsage;
   durationMs: number;
 }
 
@@ -27,6 +31,13 @@ export interface MemberTurnRequest {
   /** Tools offered from the first round on top of the role's core tools (the role must allow them). */
   loadedTools?: string[];
   extraSystemPrompt?: string;
+  /**
+   * The jail of the turn's tools, and of any sub-agent it spawns: the run's workspace unless given
+   * (a parallel /goal step works in its staging copy, design §6.6).
+   */
+  workspace?: Workspace;
+  /** Where `execute_command` runs for this turn and its sub-agents (`services.cwd`); the workspace root unless given. */
+  cwd?: string;
   /** The lines closing the member's message (status, degraded protocol), worked out from the outcome. */
   trailer?(outcome: MemberTurnOutcome): string[];
 }

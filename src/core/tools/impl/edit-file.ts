@@ -4,6 +4,7 @@ import { isBinaryFile } from '../binary-content.js';
 import { countLines } from '../format-bytes.js';
 import { DIFF_PREVIEW_MAX_LINES } from '../line-diff.js';
 import type { CallPreview, ToolImplementation } from '../tool.js';
+import { writeRisk } from '../git-internals.js';
 import { statIfExists } from '../stat-if-exists.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { displayPath, resolveForPreview } from '../workspace-paths.js';
@@ -13,6 +14,8 @@ export type EditFileInput = { path: string; targetContent: string; replacementCo
 /** `edit_file`: replaces exactly one occurrence of `targetContent`; zero or several is an error. */
 export const editFileTool: ToolImplementation<EditFileInput> = {
   name: 'edit_file',
+
+  classify: (input, context) => writeRisk(context, input.path, { level: 'RESTRICTED', reason: 'it edits a file in the workspace' }),
 
   async preview(input, context): Promise<CallPreview> {
     const target = await resolveForPreview(context.workspace, input.path);

@@ -5,6 +5,7 @@ import { isBinaryFile } from '../binary-content.js';
 import { countLines, formatBytes } from '../format-bytes.js';
 import { diffPreview } from '../line-diff.js';
 import type { CallPreview, ToolImplementation } from '../tool.js';
+import { writeRisk } from '../git-internals.js';
 import { statIfExists } from '../stat-if-exists.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { displayPath, resolveForPreview } from '../workspace-paths.js';
@@ -17,6 +18,8 @@ export type WriteFileInput = { path: string; content: string; append?: boolean }
 /** `write_file`: creates or replaces a file (atomically), or appends to it; parent folders are created. */
 export const writeFileTool: ToolImplementation<WriteFileInput> = {
   name: 'write_file',
+
+  classify: (input, context) => writeRisk(context, input.path, { level: 'RESTRICTED', reason: 'it writes a file in the workspace' }),
 
   async preview(input, context): Promise<CallPreview> {
     const target = await resolveForPreview(context.workspace, input.path);
