@@ -19,7 +19,6 @@ import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowServices } from '../create-command-layer.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { reviewPrompt, stepPrompt, supervisorOf } from './goal-prompts.js';
-import { createGoalTurnRunner, type GoalTurnRunner } from './goal-turn-runner.js';
 import { runSafely } from './run-safely.js';
 import { openWorkflowSession, type WorkflowSession } from './workflow-session.js';
 
@@ -37,7 +36,6 @@ const PLANNER_MAX_OUTPUT_TOKENS = 1_200;
 interface GoalContext {
   deps: CommandDependencies;
   session: WorkflowSession;
-  turns: GoalTurnRunner;
   model: LanguageModel;
   objective: string;
   totalSteps: number;
@@ -58,16 +56,16 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
     title: `Goal: ${objective.slice(0, 80)}`,
     rootText: deps.maskSecrets(`🎯 Goal by ${surface.mention(event.user)}: ${objective}`),
     members: [...deps.roster.characters.values()],
+    // The table is the goal's own (per step, by agent file name, wall clock for parallel groups).
+    collectStats: false,
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
   });
   if (!session) return;
   await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(objective) });
   const current = deps.models.current();
-  let rows: GoalStatsRow[] = [];
   const stagingRoot = path.join(deps.workspace.root, GOAL_STAGING_FOLDER, session.runId);
   await runSafely(session, deps, async () => {
     if (!current) throw new TsukaError('model_unavailable', deps.models.unavailableMessage());
-    let planAgents: string[] = [];
     const context: GoalContext = {
       deps,
       session,
@@ -76,18 +74,6 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
       totalSteps: 0,
       failed: 0,
       reviewRows: [],
-      turns: createGoalTurnRunner({
-        deps,
-        model: current,
-        surface,
-        thread: session.thread,
-        runId: session.runId,
-        requester: event.user,
-        permissions: session.permissions,
-        signal: session.abort.signal,
-        members: () => planAgents,
-        logger: deps.logger.child({ runId: session.runId }),
-      }),
     };
     const supervisor = supervisorOf(deps.roster);
     let outcome: GoalOutcome;
@@ -104,7 +90,7 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
         ...(supervisor ? { supervisorReview: (step: PlanStep, result: StepResult) => review(context, supervisor.name, step, result) } : {}),
         onEvent: async (goalEvent) => {
           if (goalEvent.type === 'plan') {
-            planAgents = [...new Set(planSteps(goalEvent.plan).map((step) => step.agent).filter((agent) => deps.roster.characters.has(agent)))];
+            session.setMembers([...new Set(planSteps(goalEvent.plan).map((step) => step.agent).filter((agent) => deps.roster.characters.has(agent)))]);
             context.totalSteps = planSteps(goalEvent.plan).length;
           }
           if (goalEvent.type === 'step-failed') context.failed += 1;
@@ -122,20 +108,15 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
       await rm(stagingRoot, { recursive: true, force: true }).catch((error: unknown) => deps.logger.warn('could not remove the goal staging folder', { error, stagingRoot }));
     }
     if (outcome.kind === 'trivial') return { status: 'completed', headline: '💡 No team needed.', summary: outcome.answer || '(the planner gave no answer)' };
-    rows = mergeStatsByAgent([...outcome.stats, ...context.reviewRows]);
+    const rows = mergeStatsByAgent([...outcome.stats, ...context.reviewRows]);
     const table = rows.length > 0 ? `\n${formatStatsTable(rows, { wallClockMs: outcome.wallClockMs })}` : '';
     const conflicts = outcome.merges.reduce((sum, merge) => sum + merge.conflicts.length, 0);
     const facts = [`${outcome.steps.length} step(s) done`, ...(context.failed > 0 ? [`${context.failed} failed`] : []), ...(outcome.merges.length > 0 ? [`${outcome.merges.length} merge(s), ${conflicts} conflict(s)`] : [])];
-    if (outcome.kind === 'stopped') return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}` };
+    const stats = rows.length > 0 ? { stats: goalStatsRecord(rows) } : {};
+    if (outcome.kind === 'stopped') return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}`, ...stats };
     const headline = context.failed > 0 ? `⚠️ Goal finished with ${context.failed} failed step(s).` : '✅ Goal completed.';
-    return { status: 'completed', headline, summary: `${facts.join(' · ')}${table}` };
+    return { status: 'completed', headline, summary: `${facts.join(' · ')}${table}`, ...stats };
   });
-  // The session stores its own (team-style) stats; the goal's per-agent rows are added after it.
-  if (rows.length > 0) {
-    await deps.runs
-      .update(session.runId, (stored) => ({ ...stored, stats: { ...stored.stats, ...goalStatsRecord(rows) } }))
-      .catch((error: unknown) => deps.logger.warn('could not store the goal stats', { error, runId: session.runId }));
-  }
 }
 
 // The planner's one model call, without tools.
@@ -166,8 +147,9 @@ async function runStep(context: GoalContext, step: PlanStep, where: StepRunConte
   session.io.activity(label);
   const previousAttempt = where.rework !== undefined ? [...where.previous].reverse().find((done) => done.step.number === step.number)?.result.output : undefined;
   let failedStatus = false;
-  const turn = await context.turns.run({
+  const turn = await session.io.runMember({
     character,
+    allowTools: true,
     workspace: where.workspace,
     ...(where.cwd ? { cwd: where.cwd } : {}),
     loadedTools: ['report_status'],
@@ -227,9 +209,9 @@ async function review(context: GoalContext, supervisorName: string, step: PlanSt
   if (!supervisor || !author || supervisor.name === author.name) return 'accept';
   session.io.activity(`review of step ${step.number} · ${supervisor.aiName}`);
   let verdict: ReviewDecision = 'accept';
-  const turn = await context.turns.run({
+  const turn = await session.io.runMember({
     character: supervisor,
-    workspace: deps.workspace,
+    allowTools: true,
     loadedTools: ['cast_vote'],
     prompt: reviewPrompt({ objective: context.objective, step, author, result, supervisor }),
     trailer: (outcome) => {

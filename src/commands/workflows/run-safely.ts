@@ -1,11 +1,10 @@
 /** Runs a workflow body and always finishes its session: an unexpected error ends the run as failed, said in the thread. */
 import { WorkflowTurnError } from '../../core/workflows/workflow-turn-error.js';
-import type { RunStatus } from '../../core/store/run-types.js';
 import type { CommandDependencies } from '../command-dependencies.js';
-import type { WorkflowSession } from './workflow-session.js';
+import type { WorkflowFinish, WorkflowSession } from './workflow-session.js';
 
-export async function runSafely(session: WorkflowSession, deps: Pick<CommandDependencies, 'logger'>, body: () => Promise<{ status: RunStatus; headline: string; summary: string }>): Promise<void> {
-  let outcome: { status: RunStatus; headline: string; summary: string };
+export async function runSafely(session: WorkflowSession, deps: Pick<CommandDependencies, 'logger'>, body: () => Promise<WorkflowFinish>): Promise<void> {
+  let outcome: WorkflowFinish;
   try {
     outcome = await body();
   } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * One workflow run in chat (/call, /team): the run record, the root message and its thread, the
+ * One workflow run in chat (/call, /team, /goal): the run record, the root message and its thread, the
  * run card with Stop, registration in the active runs, approvals in the thread, and the
  * `WorkflowIo` the core strategies drive — each member turn streamed under its identity, every
  * event stored before it is shown, stats per agent.
@@ -15,7 +15,7 @@ import { createBlackboard } from '../../core/workflows/blackboard.js';
 import { createMemberInbox } from '../../core/workflows/member-inbox.js';
 import { createRunStats, type RunStatsCollector } from '../../core/workflows/run-stats.js';
 import { createSubAgentSpawner } from '../../core/workflows/sub-agent.js';
-import type { MemberTurnOutcome, WorkflowIo } from '../../core/workflows/workflow-io.js';
+import type { MemberTurnOutcome, MemberTurnRequest, WorkflowIo } from '../../core/workflows/workflow-io.js';
 import type { RouteDecision, StatusReport, VoteCast, WorkflowToolService } from '../../core/workflows/workflow-services.js';
 import { identityOf } from '../character-selection.js';
 import type { ChatSurface, ThreadRef } from '../chat-surface.js';
@@ -37,6 +37,20 @@ export interface WorkflowSessionOptions {
   rootText: string;
   members: Character[];
   cardIntervalMs?: number;
+  /**
+   * False when the caller keeps the run's stats itself (/goal: per step, by agent file name) and
+   * hands them to `finish`: the session then counts no turns and posts no table of its own.
+   */
+  collectStats?: boolean;
+}
+
+/** How a run ended, as `finish` stores and posts it. */
+export interface WorkflowFinish {
+  status: RunStatus;
+  headline: string;
+  summary: string;
+  /** Flat numbers the caller kept (see `collectStats`), stored over the session's own in the run record. */
+  stats?: Record<string, number>;
 }
 
 export interface WorkflowSession {
@@ -46,8 +60,17 @@ export interface WorkflowSession {
   permissions: PermissionManager;
   stats: RunStatsCollector;
   abort: AbortController;
+  /** Who `send_message` may reach from the next turn on (/goal learns its agents from the plan). */
+  setMembers(names: readonly string[]): void;
   /** Stores the outcome, posts it with the stats table, settles the card, unregisters the run. */
-  finish(outcome: { status: RunStatus; headline: string; summary: string }): Promise<void>;
+  finish(outcome: WorkflowFinish): Promise<void>;
+}
+
+interface TurnRecorder {
+  /** Stores the event, then shows it; one turn's events keep their order, parallel turns do not wait on each other. */
+  record(agent: string, agentEvent: AgentEvent, show?: (event: AgentEvent) => void): void;
+  /** Settles once everything recorded so far is stored and shown. */
+  flushed(): Promise<void>;
 }
 
 /** Opens a run; undefined (after telling the user) when no model is available. */
@@ -87,24 +110,31 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const stats = createRunStats();
   const blackboard = createBlackboard();
   const inbox = createMemberInbox();
-  const memberNames = options.members.map((member) => member.name);
-  const baseToolContext = {
-    workspace: deps.workspace,
+  let memberNames: readonly string[] = options.members.map((member) => member.name);
+  // A turn's tools, and its sub-agents', work in the turn's jail and cwd when it brings them.
+  const toolContextFor = (request: Pick<MemberTurnRequest, 'workspace' | 'cwd'>) => ({
+    workspace: request.workspace ?? deps.workspace,
     childEnv: deps.childEnv,
     maskSecrets: deps.maskSecrets,
     logger,
-    services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names() },
+    services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names(), ...(request.cwd ? { cwd: request.cwd } : {}) },
+  });
+
+  const createRecorder = (): TurnRecorder => {
+    let chain: Promise<void> = Promise.resolve();
+    return {
+      record(agent, agentEvent, show) {
+        chain = chain
+          .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, agent, agentEvent))
+          .then(() => show?.(agentEvent))
+          .catch((error: unknown) => logger.warn('could not record or render an event', { error }));
+      },
+      flushed: () => chain,
+    };
   };
 
-  let chain: Promise<void> = Promise.resolve();
-  const record = (agent: string, agentEvent: AgentEvent, show?: (event: AgentEvent) => void) => {
-    chain = chain
-      .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, agent, agentEvent))
-      .then(() => show?.(agentEvent))
-      .catch((error: unknown) => logger.warn('could not record or render an event', { error }));
-  };
-
-  const serviceFor = (depth: number, sinks: { status?(report: StatusReport): void; route?(decision: RouteDecision): void; vote?(vote: VoteCast): void }): WorkflowToolService => ({
+  type Sinks = { status?(report: StatusReport): void; route?(decision: RouteDecision): void; vote?(vote: VoteCast): void };
+  const serviceFor = (depth: number, sinks: Sinks, turn: { toolContext: ReturnType<typeof toolContextFor>; recorder: TurnRecorder }): WorkflowToolService => ({
     runId: run.id,
     depth,
     blackboard,
@@ -119,9 +149,9 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       runId: run.id,
       requesterId: event.user,
       memoryScope: deps.workspace.root,
-      toolContext: baseToolContext,
-      serviceFor: (nextDepth) => serviceFor(nextDepth, {}),
-      onEvent: (agent, agentEvent) => record(agent, agentEvent),
+      toolContext: turn.toolContext,
+      serviceFor: (nextDepth) => serviceFor(nextDepth, {}, turn),
+      onEvent: (agent, agentEvent) => turn.recorder.record(agent, agentEvent),
       onReport: async (agent, report) => {
         await deps.runs.appendEvent(run.id, { type: 'message', agent, text: deps.maskSecrets(report) });
       },
@@ -144,6 +174,9 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       let status: StatusReport | undefined;
       let route: RouteDecision | undefined;
       let vote: VoteCast | undefined;
+      const toolContext = toolContextFor(request);
+      const recorder = createRecorder();
+      const workflow = serviceFor(0, { status: (r) => (status = r), route: (r) => (route = r), vote: (r) => (vote = r) }, { toolContext, recorder });
       const startedAt = Date.now();
       const result = await runner.runTurn({
         character,
@@ -153,20 +186,21 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         runId: run.id,
         requesterId: event.user,
         ...(request.loadedTools ? { loadedTools: request.loadedTools } : {}),
-        toolContext: { ...baseToolContext, services: { ...baseToolContext.services, workflow: serviceFor(0, { status: (r) => (status = r), route: (r) => (route = r), vote: (r) => (vote = r) }) } },
+        toolContext: { ...toolContext, services: { ...toolContext.services, workflow } },
         memoryScope: deps.workspace.root,
         signal: abort.signal,
         allowTools: request.allowTools,
         ...(request.extraSystemPrompt ? { extraSystemPrompt: request.extraSystemPrompt } : {}),
-        onEvent: (agentEvent) => record(character.name, agentEvent, (shown) => renderer.handle(shown)),
+        onEvent: (agentEvent) => recorder.record(character.name, agentEvent, (shown) => renderer.handle(shown)),
       });
-      await chain;
+      await recorder.flushed();
       const durationMs = Date.now() - startedAt;
-      stats.add(character.aiName, result.usage, durationMs);
+      if (options.collectStats !== false) stats.add(character.aiName, result.usage, durationMs);
       const outcome: MemberTurnOutcome = {
         character,
         text: result.text,
         finishReason: result.finishReason,
+        usage: result.usage,
         durationMs,
         ...(result.error ? { error: result.error } : {}),
         ...(status ? { status } : {}),
@@ -190,11 +224,14 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     permissions,
     stats,
     abort,
+    setMembers(names) {
+      memberNames = [...names];
+    },
     async finish(outcome) {
       try {
         const status: RunStatus = abort.signal.aborted ? 'stopped' : outcome.status;
         const headline = abort.signal.aborted ? '⏹ Stopped by request.' : outcome.headline;
-        await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), ...stats.perAgent(), outcome: outcome.summary } }));
+        await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), ...stats.perAgent(), outcome: outcome.summary, ...outcome.stats } }));
         await deps.runs.appendEvent(run.id, { type: 'status', status, note: deps.maskSecrets(outcome.summary) });
         const table = stats.all().length > 0 ? `\n\`\`\`\n${stats.table()}\n\`\`\`` : '';
         await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);

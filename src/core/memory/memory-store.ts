@@ -104,6 +104,8 @@ export function createMemoryStore(options: {
   }
 
   async function evict(view: ScopeView): Promise<void> {
+    // Scoring every fact on every save is the cost of a full scope; below the limit there is nothing to do.
+    if (view.facts.size <= maxFacts) return;
     const victims = chooseEvictions([...view.facts.values()], maxFacts, now());
     for (const victim of victims) {
       await cache.facts.delete(victim.id);

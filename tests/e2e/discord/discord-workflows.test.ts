@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_USER } from '../../emulators/discord/discord-emulator.js';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
-import { callerOf } from '../../unit/workflows/goal/goal-script.js';
+import { callerOf } from '../../support/scripted-callers.js';
 import { buttonsOf, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
 const STRING = 3;

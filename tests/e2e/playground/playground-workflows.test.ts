@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
-import { callerOf } from '../../unit/workflows/goal/goal-script.js';
+import { callerOf } from '../../support/scripted-callers.js';
 import { startPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
 
 let harness: PlaygroundHarness | undefined;

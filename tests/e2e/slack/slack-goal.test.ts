@@ -1,7 +1,7 @@
 /** /goal from a Slack slash command: the whole bot, the real Bolt, the Slack emulator and a scripted model server. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
-import { callerOf } from '../../unit/workflows/goal/goal-script.js';
+import { callerOf } from '../../support/scripted-callers.js';
 import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
 
 // A thread of many messages: the per-channel post pacing is raised (as in slack-workflows) so the test stays fast.

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { say } from '../../../src/core/model/scripted-model.js';
-import { lastUserOf, startWorkflowHarness } from './workflow-harness.js';
+import { lastUserOf } from '../../support/scripted-callers.js';
+import { startWorkflowHarness } from './workflow-harness.js';
 
 type Harness = Awaited<ReturnType<typeof startWorkflowHarness>>;
 let harness: Harness | undefined;

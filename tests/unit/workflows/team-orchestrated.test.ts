@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, say } from '../../../src/core/model/scripted-model.js';
 import { APPROVE_ACTION } from '../../../src/commands/approval-flow.js';
-import { startWorkflowHarness, systemOf } from './workflow-harness.js';
+import { systemOf } from '../../support/scripted-callers.js';
+import { startWorkflowHarness } from './workflow-harness.js';
 
 type Harness = Awaited<ReturnType<typeof startWorkflowHarness>>;
 let harness: Harness | undefined;

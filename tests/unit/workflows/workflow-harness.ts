@@ -64,12 +64,3 @@ export async function startWorkflowHarness(options: { steps?: ScriptedStep[]; mo
     },
   };
 }
-
-/** The system prompt of a scripted request: whose turn it is. */
-export function systemOf(request: { messages: { role: string; content: string }[] }): string {
-  return request.messages.find((message) => message.role === 'system')?.content ?? '';
-}
-
-export function lastUserOf(request: { messages: { role: string; content: string }[] }): string {
-  return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
-}

@@ -6,7 +6,8 @@ import { APPROVE_ACTION } from '../../../../src/commands/approval-flow.js';
 import { STOP_ACTION } from '../../../../src/commands/run-turn.js';
 import { GOAL_STAGING_FOLDER } from '../../../../src/commands/workflows/goal-command.js';
 import { callTool, say } from '../../../../src/core/model/scripted-model.js';
-import { lastUserOf, startWorkflowHarness } from '../workflow-harness.js';
+import { lastUserOf } from '../../../support/scripted-callers.js';
+import { startWorkflowHarness } from '../workflow-harness.js';
 import { goalModelSteps, type GoalScript } from './goal-script.js';
 
 type Harness = Awaited<ReturnType<typeof startWorkflowHarness>>;
