@@ -8,8 +8,8 @@ export function createMaskingSurface(surface: ChatSurface, mask: (text: string) 
   return {
     platform: surface.platform,
     limits: surface.limits,
-    threadFor: (options) => surface.threadFor(options),
-    postRoot: (options) => surface.postRoot({ ...options, text: mask(options.text) }),
+    threadFor: (options) => surface.threadFor({ ...options, title: mask(options.title) }),
+    postRoot: (options) => surface.postRoot({ ...options, text: mask(options.text), threadTitle: mask(options.threadTitle) }),
     post: (options) => surface.post({ ...options, text: mask(options.text) }),
     edit: (options) => surface.edit({ ...options, text: mask(options.text) }),
     postEphemeral: (options) => surface.postEphemeral({ ...options, text: mask(options.text) }),

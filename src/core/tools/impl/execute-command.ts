@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { classifyCommand } from '../../safety/command-risk.js';
 import { runCommand } from '../../safety/process-runner.js';
 import { countLines } from '../format-bytes.js';
@@ -35,7 +36,7 @@ export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
     const result = await runCommand({
       command: input.command,
       cwd: commandCwd(context),
-      env: context.childEnv,
+      env: commandEnv(context),
       timeoutMs,
       signal: context.signal,
     });
@@ -66,6 +67,18 @@ export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
 function commandCwd(context: ToolContext): string {
   const cwd = context.services.cwd;
   return typeof cwd === 'string' && cwd !== '' ? cwd : context.workspace.root;
+}
+
+/**
+ * A staging copy lives inside the workspace, so git would walk up into the real repository and a
+ * parallel step's `git add`/`commit`/`reset` would act on the real history: stop git's search at the copy.
+ */
+function commandEnv(context: ToolContext): NodeJS.ProcessEnv {
+  const staging = context.services.cwd;
+  if (typeof staging !== 'string' || staging === '') return context.childEnv;
+  const cwd = commandCwd(context);
+  const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = context.childEnv;
+  return { ...rest, GIT_CEILING_DIRECTORIES: dirname(cwd) };
 }
 
 function classify(input: ExecuteCommandInput, context: ToolContext): CallRisk {

@@ -45,6 +45,7 @@ describe('/goal on the workflow session', () => {
     const h = await start({
       plan: [say('1. AGENT: @geordi — Write it\n2. AGENT: @worf — Audit it\nEND')],
       'step:1': [
+        callTool('load_tools', { names: ['send_message'] }),
         callTool('send_message', { target: 'data', content: 'not in this goal' }),
         callTool('send_message', { target: 'worf', content: 'look at hello.txt first' }),
         say('Written.\nSTATUS: COMPLETED — written'),
@@ -54,7 +55,6 @@ describe('/goal on the workflow session', () => {
       'review:2': [callTool('cast_vote', { vote: 'APPROVE', reason: 'fine' }), say('Accepted.')],
     });
     await h.slash('goal', 'write and audit');
-    console.log(JSON.stringify(h.model.requests.flatMap((r) => r.messages).filter((m) => m.role === 'tool').map((m) => m.content)));
     const toolResults = h.model.requests.flatMap((request) => request.messages).filter((message) => message.role === 'tool').map((message) => message.content);
     expect(toolResults.some((content) => content.includes('"data" is not a member of this run. Members: geordi, worf.'))).toBe(true);
     expect(h.thread().find((message) => message.identity?.name === 'Worf')!.text).toContain('Got the note.');
