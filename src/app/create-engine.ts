@@ -28,6 +28,7 @@ import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-
 import { resolveModelTier } from '../core/provider/model-tier.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { createQueuedModel, defaultMaxConcurrent } from '../core/model/queued-model.js';
+import { createSwitchableModel, type SwitchableModel } from '../core/model/switchable-model.js';
 
 export interface Engine {
   config: AppConfig;
@@ -48,6 +49,8 @@ export interface Engine {
   /** Undefined when no model server answered; callers say so to the user. */
   model?: LanguageModel;
   modelInfo?: DiscoveryResult;
+  /** Replaces the endpoint model behind `model` (same queue); undefined for an injected model. */
+  modelSwitch?: SwitchableModel;
   tier: ModelTier;
   close(): Promise<void>;
 }
@@ -80,6 +83,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
 
   let model: LanguageModel | undefined = options.model;
   let modelInfo: DiscoveryResult | undefined;
+  let modelSwitch: SwitchableModel | undefined;
   if (!model && options.discover !== false) {
     const catalogue = await loadProviderCatalogue(path.join(config.rootDirectory, 'providers.json'));
     const apiKeys = Object.fromEntries(catalogue.filter((p) => p.apiKeyEnv).map((p) => [p.id, config.environment[p.apiKeyEnv!]]));
@@ -104,7 +108,8 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
         logger,
       });
       // One queue per endpoint: parallel steps and many channels share a local GPU fairly.
-      model = createQueuedModel(endpointModel, { maxConcurrent: defaultMaxConcurrent(modelInfo.class, config.llm.concurrency) });
+      modelSwitch = createSwitchableModel(endpointModel);
+      model = createQueuedModel(modelSwitch, { maxConcurrent: defaultMaxConcurrent(modelInfo.class, config.llm.concurrency) });
       logger.info('model selected', { provider: modelInfo.providerId, model: model.modelId, contextWindow: modelInfo.contextWindow });
     } else {
       logger.warn('no model server answered');
@@ -128,6 +133,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     maskSecrets: options.maskSecrets,
     model,
     modelInfo,
+    modelSwitch,
     tier: model ? resolveModelTier(model.modelId) : 'MEDIUM',
     close: () => store.close(),
   };

@@ -4,10 +4,9 @@ import type { Engine } from './create-engine.js';
 import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-model.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
 import { noModelMessage } from './no-model-message.js';
-import { createQueuedModel, defaultMaxConcurrent } from '../core/model/queued-model.js';
 
 export function createModelControl(engine: Engine, fetchImplementation?: typeof fetch): ModelControl {
-  let current = engine.model;
+  const current = engine.model;
   return {
     current: () => (current ? { model: current, tier: resolveModelTier(current.modelId), providerName: engine.modelInfo?.displayName ?? current.providerId } : undefined),
     async available() {
@@ -24,7 +23,7 @@ export function createModelControl(engine: Engine, fetchImplementation?: typeof 
     },
     async select(modelId) {
       const info = engine.modelInfo;
-      if (!info || !current) throw new Error('No model server is connected, so the model cannot be changed.');
+      if (!info || !current || !engine.modelSwitch) throw new Error('No model server is connected, so the model cannot be changed.');
       const endpointModel = createOpenAICompatibleModel({
         providerId: info.providerId,
         baseURL: info.baseURL,
@@ -35,7 +34,7 @@ export function createModelControl(engine: Engine, fetchImplementation?: typeof 
         generationTimeoutMs: engine.config.llm.generationTimeoutMs,
         logger: engine.logger,
       });
-      current = createQueuedModel(endpointModel, { maxConcurrent: defaultMaxConcurrent(info.class, engine.config.llm.concurrency) });
+      engine.modelSwitch.switchTo(endpointModel);
     },
     unavailableMessage: () => noModelMessage(engine.config),
   };

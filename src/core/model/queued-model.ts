@@ -76,9 +76,16 @@ export function createQueuedModel(model: LanguageModel, options: QueuedModelOpti
   }
 
   return {
-    providerId: model.providerId,
-    modelId: model.modelId,
-    contextWindow: model.contextWindow,
+    // Getters: the model behind may be switchable (`/tsuka model`).
+    get providerId() {
+      return model.providerId;
+    },
+    get modelId() {
+      return model.modelId;
+    },
+    get contextWindow() {
+      return model.contextWindow;
+    },
     position(signal) {
       const index = waiting.findIndex((entry) => entry.signal === signal);
       return index < 0 ? undefined : index + 1;
