@@ -19,7 +19,8 @@ export function createJsonLogger(options: {
       for (const [key, value] of Object.entries(entry)) {
         if (value instanceof Error) entry[key] = { name: value.name, message: value.message, stack: value.stack, cause: describeCause(value.cause) };
       }
-      write(`${options.maskSecrets(JSON.stringify(entry))}\n`);
+      // Mask the values before encoding: a secret with a quote or backslash would not match once escaped.
+      write(`${JSON.stringify(maskDeep(entry, options.maskSecrets))}\n`);
     };
     return {
       debug: (message, fields) => emit('debug', message, fields),
@@ -35,4 +36,11 @@ export function createJsonLogger(options: {
 function describeCause(cause: unknown): unknown {
   if (cause instanceof Error) return { name: cause.name, message: cause.message, cause: describeCause(cause.cause) };
   return cause === undefined ? undefined : String(cause);
+}
+
+function maskDeep(value: unknown, mask: (text: string) => string): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (Array.isArray(value)) return value.map((item) => maskDeep(item, mask));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskDeep(item, mask)]));
+  return value;
 }

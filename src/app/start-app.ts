@@ -12,7 +12,7 @@ import { createModelControl } from './model-control.js';
 import { commandDependencies } from './command-wiring.js';
 import { createWorkflows } from '../commands/workflows/create-workflows.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
-import { recoverAfterRestart } from '../core/store/recover-after-restart.js';
+import { recoverAfterRestart, type RecoveryReport } from '../core/store/recover-after-restart.js';
 import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.js';
 import { createDiscordAdapter, type DiscordAdapter } from '../adapters/discord/index.js';
 import { createPlaygroundAdapter, type PlaygroundAdapter } from '../adapters/playground/index.js';
@@ -43,6 +43,8 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   const maskSecrets = createSecretMasker(config.environment);
   const logger = createJsonLogger({ level: config.logLevel, maskSecrets, write: io.stderr });
   const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model });
+  // Before any adapter takes an event: only what the previous process left behind is interrupted or expired.
+  const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
   const models = createModelControl(engine, options.fetch);
   const deps = commandDependencies(engine, models);
   const layer = createCommandLayer(deps, createWorkflows(deps));
@@ -84,8 +86,9 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
         discord: discord ? discord.connected() : 'off',
         store: await engine.store.namespace<number>('health').set('ready-check', Date.now()).then(() => true, () => false),
         model: models.current()?.model.modelId ?? null,
+        modelReachable: await modelReachable(engine, options.fetch),
       };
-      return { ready: checks.slack !== false && checks.discord !== false && checks.store && checks.model !== null, checks };
+      return { ready: checks.slack !== false && checks.discord !== false && checks.store && checks.model !== null && checks.modelReachable, checks };
     },
   });
 
@@ -105,10 +108,10 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     stoppers.push(() => playground!.stop());
   }
   // After the adapters start: Discord's REST client and webhooks exist only once logged in.
-  await tellInterruptedThreads(engine, surfaces);
+  await tellInterruptedThreads(engine, surfaces, recovery);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
-  if (playground) io.stderr(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.\n`);
-  io.stderr(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
+  if (playground) io.stdout(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.\n`);
+  io.stdout(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
 
   return {
     engine,
@@ -124,8 +127,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   };
 }
 
-async function tellInterruptedThreads(engine: Engine, surfaces: Partial<Record<Platform, ChatSurface>>): Promise<void> {
-  const report = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
+async function tellInterruptedThreads(engine: Engine, surfaces: Partial<Record<Platform, ChatSurface>>, report: RecoveryReport): Promise<void> {
   for (const run of report.interruptedRuns) {
     const surface = surfaces[run.where.platform as Platform];
     if (!surface || !run.where.threadId) continue;
@@ -145,5 +147,18 @@ async function tellInterruptedThreads(engine: Engine, surfaces: Partial<Record<P
         ? surface.post({ thread: run.where.threadId, text })
         : Promise.resolve();
     await Promise.resolve(shown).catch((error: unknown) => engine.logger.warn('could not mark an approval expired', { approvalId: approval.id, error }));
+  }
+}
+
+/** Is the model server answering now (not only at start)? Injected models (tests) count as reachable. */
+async function modelReachable(engine: Engine, fetchImplementation: typeof fetch = fetch): Promise<boolean> {
+  if (!engine.model) return false;
+  if (!engine.modelInfo) return true;
+  try {
+    const headers: Record<string, string> = engine.config.llm.apiKey ? { authorization: `Bearer ${engine.config.llm.apiKey}` } : {};
+    const response = await fetchImplementation(`${engine.modelInfo.baseURL.replace(/\/$/, '')}/models`, { headers, signal: AbortSignal.timeout(2000) });
+    return response.ok;
+  } catch {
+    return false;
   }
 }

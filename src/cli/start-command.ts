@@ -9,11 +9,19 @@ export async function runStart(config: AppConfig, io: CliIo): Promise<number> {
   return new Promise<number>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       for (const name of stopSignals) process.removeAllListeners(name);
-      io.stderr(`\n${signal} received: stopping (running turns are told they were interrupted)…\n`);
-      const forced = setTimeout(() => resolve(1), 10_000);
+      io.stdout(`\n${signal} received: stopping (running turns are told they were interrupted)…\n`);
+      // The design's promise: out within 10 s whatever hangs (a socket, a child that ignores SIGTERM).
+      const forced = setTimeout(() => {
+        io.stderr('Shutdown took longer than 10 s: exiting now.\n');
+        process.exit(1);
+      }, 10_000);
       forced.unref();
       app.stop().then(
-        () => resolve(0),
+        () => {
+          // Anything still holding the event loop open after a clean stop must not keep the process alive.
+          setTimeout(() => process.exit(0), 1000).unref();
+          resolve(0);
+        },
         (error: unknown) => {
           io.stderr(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
           resolve(1);

@@ -60,7 +60,12 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
 
   async function settleAndShow(id: string, decision: PermissionDecision, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', banner: string): Promise<PermissionDecision | undefined> {
     const result = await options.approvals.settle(id, { status, decidedBy: decision.decidedBy });
-    if (!result.ok) return undefined;
+    if (!result.ok) {
+      // Settled by something else first (the store expires a click that came after expiresAt):
+      // whoever waits still gets that decision, so a run never hangs on an approval.
+      if (result.reason === 'already-decided') await settleWaiter(id, result.record.status === 'pending' ? 'expired' : result.record.status, result.record);
+      return undefined;
+    }
     const waiter = waiters.get(id);
     waiters.delete(id);
     await options.runs.appendEvent(result.record.runId, { type: 'approval', tool: result.record.toolName, outcome: status, decidedBy: decision.decidedBy });
@@ -71,6 +76,18 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     }
     waiter?.resolve(decision);
     return decision;
+  }
+
+  async function settleWaiter(id: string, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', record: { messageRef?: string; decidedBy?: string }): Promise<void> {
+    const waiter = waiters.get(id);
+    if (!waiter) return;
+    waiters.delete(id);
+    if (record.messageRef) {
+      await waiter.surface
+        .edit({ message: record.messageRef, text: `${status === 'expired' ? '⌛ Expired without a decision — denied.' : `Decided: ${status}`}\n${waiter.text}`, buttons: [] })
+        .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
+    }
+    waiter.resolve(status === 'expired' ? { outcome: 'expired', note: 'nobody decided in time' } : { outcome: status, decidedBy: record.decidedBy });
   }
 
   return {
@@ -87,11 +104,25 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           ];
           await options.approvals.create({ id, runId: request.runId, toolCallId: request.toolCallId, toolName: request.toolName, riskLevel: request.riskLevel, summary: request.summary, requesterId: requester, expiresAt: now() + options.timeoutMs });
           const decided = new Promise<PermissionDecision>((resolve) => waiters.set(id, { resolve, surface, text }));
-          const messageRef = await surface.post({ thread, text, buttons });
-          await options.approvals.setMessageRef(id, messageRef);
+          // The clock starts with the record (its expiresAt), not when the slower post returns.
           const timer = setTimeout(() => {
             void settleAndShow(id, { outcome: 'expired', note: 'nobody decided in time' }, 'expired', `⌛ Expired after ${Math.round(options.timeoutMs / 1000)} s without a decision — denied.`);
           }, options.timeoutMs);
+          try {
+            await options.runs.appendEvent(request.runId, { type: 'note', text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}` });
+            const messageRef = await surface.post({ thread, text, buttons });
+            const record = await options.approvals.setMessageRef(id, messageRef);
+            if (record && record.status !== 'pending') {
+              // Decided (expired, stopped) while the prompt was being posted: it must not keep live buttons.
+              await surface.edit({ message: messageRef, text: `${record.status === 'expired' ? '⌛ Expired without a decision — denied.' : `Decided: ${record.status}`}\n${text}`, buttons: [] });
+            }
+          } catch (error) {
+            // No prompt could be shown: nobody can decide, so it is denied (fail closed) and nothing stays pending.
+            clearTimeout(timer);
+            await options.approvals.settle(id, { status: 'denied' }).catch(() => undefined);
+            waiters.delete(id);
+            throw error;
+          }
           const onAbort = () =>
             void (isShutdown(signal)
               ? settleAndShow(id, { outcome: 'expired', note: 'TSUKA is restarting' }, 'expired', '⌛ Expired — TSUKA is restarting; ask again once it is back.')

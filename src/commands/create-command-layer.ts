@@ -33,7 +33,7 @@ export interface CommandLayer {
   conversations: Conversations;
   approvals: ApprovalFlow;
   activeRuns: ActiveRuns;
-  /** Stops every running turn (shutdown). */
+  /** Shutdown: takes no new events, stops every running turn and waits for them to end. */
   stopAll(): Promise<void>;
 }
 
@@ -77,6 +77,7 @@ export function createCommandLayer(deps: CommandDependencies, createWorkflows?: 
   ];
   const pipeline = compose(middlewares, (event, context) => route(event, context.surface));
 
+  let closing = false;
   const masked = new WeakMap<ChatSurface, ChatSurface>();
   const maskedSurface = (surface: ChatSurface): ChatSurface => {
     let wrapped = masked.get(surface);
@@ -93,8 +94,17 @@ export function createCommandLayer(deps: CommandDependencies, createWorkflows?: 
     conversations,
     approvals,
     activeRuns,
-    handle: (event, surface) => pipeline(maskedEvent(event), { surface: maskedSurface(surface), logger: deps.logger }),
+    handle: async (event, surface) => {
+      if (closing) {
+        // Shutting down: nothing new starts (it would be cut off); commands are told why.
+        deps.logger.info('event dropped during shutdown', { eventId: event.id, type: event.type });
+        if (event.type === 'slash-command') await event.reply('TSUKA is restarting; try again in a moment.').catch(() => undefined);
+        return;
+      }
+      return pipeline(maskedEvent(event), { surface: maskedSurface(surface), logger: deps.logger });
+    },
     stopAll: async () => {
+      closing = true;
       conversations.dropQueues();
       await activeRuns.stopAll();
     },

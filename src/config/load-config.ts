@@ -117,6 +117,15 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   }
   const dataDirectory = path.resolve(options.workingDirectory, setting('TSUKA_DATA_DIR', 'dataDir') ?? 'data');
   const workspace = path.resolve(options.workingDirectory, setting('TSUKA_WORKSPACE', 'workspace') ?? path.join(dataDirectory, 'workspace'));
+  // The agents' jail must not hold the bot's own state or secrets: SAFE read_file would expose them.
+  const inside = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
+  if (inside(workspace, dataDirectory)) {
+    problems.push(`TSUKA_WORKSPACE="${workspace}" contains TSUKA_DATA_DIR (${dataDirectory}): agents could read every transcript and approval; point the workspace at a project folder, not above the data folder.`);
+  }
+  const dotEnv = path.join(options.workingDirectory, '.env');
+  if (existsSync(dotEnv) && inside(workspace, dotEnv)) {
+    problems.push(`TSUKA_WORKSPACE="${workspace}" contains ${dotEnv} with the bot's secrets: choose a workspace folder that does not include it.`);
+  }
   const storeUrl = setting('TSUKA_STORE_URL', 'storeUrl');
   if (storeUrl !== undefined && !/^(sqlite|redis|rediss|postgres|postgresql|mysql|mongodb|memory):/.test(storeUrl)) {
     problems.push(`TSUKA_STORE_URL="${storeUrl}" is not a keyv URL: use e.g. sqlite://./data/tsuka.sqlite.`);

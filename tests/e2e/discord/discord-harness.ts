@@ -75,7 +75,7 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
     workingDirectory: home,
     rootDirectory: PACKAGE_ROOT,
   });
-  const app = await startApp({ config, io: { stdout: () => undefined, stderr: (text) => logs.push(text), environment: {}, workingDirectory: home }, discordPacing: options.pacing ?? { editSpacingMsPerChannel: 100 } });
+  const app = await startApp({ config, io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home }, discordPacing: options.pacing ?? { editSpacingMsPerChannel: 100 } });
   let appStopped = false;
   const botReplies = (threadId: string) =>
     discord.messages(threadId).filter((message) => !message.deleted && (message.webhookId !== undefined ? message.webhookId !== discord.applicationId : message.authorId === discord.botUserId));

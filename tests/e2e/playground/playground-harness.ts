@@ -57,7 +57,7 @@ export async function startPlaygroundHarness(options: { environment?: Record<str
     workingDirectory: home,
     rootDirectory: PACKAGE_ROOT,
   });
-  const app = await startApp({ config, io: { stdout: () => undefined, stderr: (text) => logs.push(text), environment: {}, workingDirectory: home } });
+  const app = await startApp({ config, io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home } });
   const port = app.http.port;
   const baseUrl = `http://127.0.0.1:${port}`;
 

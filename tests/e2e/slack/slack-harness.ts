@@ -50,7 +50,7 @@ export async function startSlackHarness(options: { environment?: Record<string, 
   });
   const app = await startApp({
     config,
-    io: { stdout: () => undefined, stderr: (text) => logs.push(text), environment: {}, workingDirectory: home },
+    io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home },
     slackRetries: 0,
     slackRateLimits: options.rateLimits,
   });

@@ -64,6 +64,13 @@ describe('loadConfig', () => {
     expect(problemsOf({}).join('\n')).toMatch(/tsuka\.config\.json \/ "slackBotToken": must NOT have additional properties/);
   });
 
+  it('refuses a workspace that would let agents read the bot state or its .env', async () => {
+    expect(problemsOf({ TSUKA_WORKSPACE: directory, TSUKA_DATA_DIR: path.join(directory, 'data') })[0]).toMatch(/contains TSUKA_DATA_DIR/);
+    await writeFile(path.join(directory, '.env'), 'SLACK_BOT_TOKEN=xoxb-1\nSLACK_APP_TOKEN=xapp-1\n');
+    expect(problemsOf({ TSUKA_WORKSPACE: directory, TSUKA_DATA_DIR: '/tmp/elsewhere-data' }).join('\n')).toMatch(/contains .*\.env with the bot's secrets/);
+    expect(problemsOf({ TSUKA_WORKSPACE: path.join(directory, 'project'), TSUKA_DATA_DIR: path.join(directory, 'data') })).toEqual([]);
+  });
+
   it('reports a config file that is not JSON', async () => {
     await writeFile(path.join(directory, 'tsuka.config.json'), '{ "httpPort": 30,, }');
     expect(problemsOf({})[0]).toMatch(/tsuka\.config\.json is not valid JSON/);
@@ -82,5 +89,14 @@ describe('the JSON logger', () => {
     expect(entry).toMatchObject({ level: 'error', message: 'call failed', runId: 'r1' });
     expect(entry.error.cause.message).toBe('401');
     expect(lines[0]).not.toContain('xoxb-123-456-abcdefabcdef');
+  });
+
+  it('masks a secret that contains characters JSON escapes', () => {
+    const lines: string[] = [];
+    const secret = 'pa"ss\\word-with-quote';
+    const logger = createJsonLogger({ level: 'info', maskSecrets: createSecretMasker({ DB_PASSWORD: secret }), write: (line) => lines.push(line) });
+    logger.info('connecting', { detail: `password=${secret}` });
+    expect(JSON.parse(lines[0]!).detail).not.toContain(secret);
+    expect(JSON.parse(lines[0]!).detail).toContain('[secret masked]');
   });
 });

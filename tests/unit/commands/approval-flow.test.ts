@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createApprovalFlow } from '../../../src/commands/approval-flow.js';
+import { openStore } from '../../../src/core/store/open-store.js';
+import { createApprovalStore } from '../../../src/core/store/approval-store.js';
+import { createRunStore } from '../../../src/core/store/run-store.js';
+import { silentLogger } from '../../../src/core/logger.js';
+import type { PermissionRequest } from '../../../src/core/safety/permission-port.js';
+import type { PostOptions } from '../../../src/commands/chat-surface.js';
+import { createMemorySurface } from '../../support/memory-surface.js';
+
+async function setup(options: { timeoutMs: number; slowPostMs?: number; failPost?: boolean }) {
+  const store = await openStore({ url: 'memory://', dataDirectory: '/tmp' });
+  const approvals = createApprovalStore(store);
+  const runs = createRunStore(store);
+  const run = await runs.create({ kind: 'ask', title: 't', startedBy: 'playground:alice', where: { platform: 'playground', channelId: 'c' } });
+  const surface = createMemorySurface();
+  const post = surface.post.bind(surface);
+  surface.post = async (post_: PostOptions) => {
+    if (options.failPost) throw new Error('platform down');
+    if (options.slowPostMs) await new Promise((resolve) => setTimeout(resolve, options.slowPostMs));
+    return post(post_);
+  };
+  const flow = createApprovalFlow({ approvals, runs, admins: [], timeoutMs: options.timeoutMs, logger: silentLogger });
+  const request: PermissionRequest = { id: 'r:1', runId: run.id, toolCallId: 'c1', toolName: 'write_file', riskLevel: 'RESTRICTED', reason: 'writes', summary: 'write_file a.txt', details: [], agentName: 'geordi', allowForRun: true };
+  return { flow, surface, approvals, runs, run, request };
+}
+
+describe('approval flow edge cases', () => {
+  it('expiring while the prompt is still being posted ends the wait and leaves no live buttons', async () => {
+    const { flow, surface, request } = await setup({ timeoutMs: 30, slowPostMs: 120 });
+    const prompt = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' });
+    expect((await prompt.ask(request, new AbortController().signal)).outcome).toBe('expired');
+    expect(flow.pendingCount()).toBe(0);
+    const [message] = surface.messages;
+    expect(message!.buttons).toEqual([]);
+    expect(message!.text).toMatch(/Expired/);
+  });
+
+  it('a prompt that cannot be posted is denied and leaves nothing pending', async () => {
+    const { flow, surface, approvals, request } = await setup({ timeoutMs: 10_000, failPost: true });
+    const prompt = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' });
+    await expect(prompt.ask(request, new AbortController().signal)).rejects.toThrow(/platform down/);
+    expect(flow.pendingCount()).toBe(0);
+    expect(await approvals.listPending()).toEqual([]);
+  });
+
+  it('records that an approval was requested before the prompt is shown', async () => {
+    const { flow, surface, runs, run, request } = await setup({ timeoutMs: 30 });
+    const prompt = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' });
+    expect((await prompt.ask(request, new AbortController().signal)).outcome).toBe('expired');
+    const events = await runs.events(run.id);
+    expect(events[0]).toMatchObject({ type: 'note', text: expect.stringMatching(/approval requested: write_file/) });
+    expect(events.at(-1)).toMatchObject({ type: 'approval', outcome: 'expired' });
+  });
+});
