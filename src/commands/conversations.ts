@@ -98,6 +98,10 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       await surface.post({ thread, text: `⏹ Stopped by ${surface.mention(event.user)}.` });
       return;
     }
+    if (state?.running && state.running.requester !== event.user && !isAdmin(event.user)) {
+      await surface.postEphemeral({ channel: event.channel, thread, user: event.user, text: 'A turn is running: only the person who asked or an admin can reset now.' });
+      return;
+    }
     state?.running?.abort.abort();
     if (state) state.queue.length = 0;
     await deps.sessions.delete(thread);

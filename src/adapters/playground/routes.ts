@@ -127,6 +127,8 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
 
 /** Why a request is refused before any handler runs, or undefined when it may go on. */
 function refuse(request: IncomingMessage): { status: number; reason: string } | undefined {
+  // One local user with no login: only this machine may drive it, even if the server listens more widely.
+  if (!isLoopback(request.socket.remoteAddress)) return { status: 403, reason: 'the playground only answers this machine (127.0.0.1): it has no login' };
   const port = request.socket.localPort;
   const host = request.headers.host ?? '';
   // A page from another site that rebinds its DNS name to 127.0.0.1 still sends its own name here.
@@ -156,4 +158,10 @@ async function readJsonBody(request: IncomingMessage): Promise<{ ok: true; value
 
 function sendJson(response: ServerResponse, status: number, value: unknown): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(value));
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const plain = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return plain === '::1' || /^127\.\d+\.\d+\.\d+$/.test(plain);
 }

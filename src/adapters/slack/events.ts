@@ -5,6 +5,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { InboundEvent, SlashCommandName } from '../../commands/inbound-event.js';
+import type { ChatSurface } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
 import { channelRef, messageRef, userRef } from './ids.js';
 import { toSlackMrkdwn } from './markdown.js';
@@ -16,6 +17,8 @@ export interface SlackEventOptions {
   botUserId: () => string;
   plainMentions: boolean;
   dispatch: (event: InboundEvent) => Promise<void>;
+  /** For ephemeral answers to clicks. */
+  surface: ChatSurface;
   logger: Logger;
 }
 
@@ -97,7 +100,7 @@ export function registerSlackListeners(options: SlackEventOptions): void {
     });
   }
 
-  app.action(/^tsuka_/, async ({ ack, body, action, client }) => {
+  app.action(/^tsuka_/, async ({ ack, body, action }) => {
     await ack();
     const payload = body as unknown as {
       user: { id: string; name?: string; team_id?: string };
@@ -123,9 +126,9 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       value: button.value ?? '',
       message: messageRef(team, channel, messageTs),
       thread: threadTs ? messageRef(team, channel, threadTs) : undefined,
-      replyEphemeral: async (text) => {
-        await client.chat.postEphemeral({ channel, user: payload.user.id, text: toSlackMrkdwn(text), ...(threadTs ? { thread_ts: threadTs } : {}) });
-      },
+      // Through the surface, so the reply goes through the rate limiter like every other Slack call.
+      replyEphemeral: (text) =>
+        options.surface.postEphemeral({ channel: channelRef(team, channel), thread: threadTs ? messageRef(team, channel, threadTs) : undefined, user: userRef(payload.user.id), text }),
     });
   });
 }

@@ -66,7 +66,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const surface = createSlackSurface({ client: app.client, limiter, editIntervalMs: options.editIntervalMs, logger });
   let botUserId = '';
   let connected = false;
-  registerSlackListeners({ app, botUserId: () => botUserId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), logger });
+  registerSlackListeners({ app, botUserId: () => botUserId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), surface, logger });
   app.error(async (error) => {
     logger.error('Slack listener error', { error });
   });

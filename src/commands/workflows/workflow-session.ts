@@ -85,7 +85,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const tools = workflowToolRegistry(deps);
   const root = await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) });
   const thread = root.thread;
-  const run = await deps.runs.create({ kind: options.kind, title: options.title, startedBy: event.user, where: { platform: surface.platform, channelId: event.channel, threadId: thread } });
+  const run = await deps.runs.create({ kind: options.kind, title: deps.maskSecrets(options.title), startedBy: event.user, where: { platform: surface.platform, channelId: event.channel, threadId: thread } });
   const abort = new AbortController();
   let settle: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
