@@ -1,4 +1,5 @@
 /** Approvals on Slack: buttons, who may decide, once only, timeout, and stop during a running command. */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,9 +81,33 @@ describe('Slack approvals', () => {
     await expect(readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).rejects.toThrow();
   });
 
-  it('stop in the thread kills a running command and says so', async () => {
+  it('"Approve for this run" covers later calls of the same RESTRICTED tool in that run only', async () => {
     harness = await startSlackHarness();
-    harness.model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'sleep 60', timeout_ms: 120000 } }] });
+    const { slack, model } = harness;
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'one.txt', content: '1' } }] });
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'two.txt', content: '2' } }] });
+    model.enqueue({ toolCalls: [{ name: 'edit_file', arguments: { path: 'two.txt', targetContent: '2', replacementContent: '3' } }] });
+    model.enqueue({ text: 'all written' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write two files` });
+    const prompts = () => harness.botReplies('C1', mention.ts).filter((message) => /wants to run/.test(message.text));
+    await slack.waitFor(() => prompts().length === 1 && buttonsOf(prompts()[0]!).length === 3);
+    await click(harness, prompts()[0]!, 'tsuka_approve_run', 'U1');
+    // The second write_file runs without asking; edit_file is another tool, so it asks.
+    await slack.waitFor(() => prompts().length === 2);
+    expect(prompts()[1]!.text).toMatch(/edit_file/);
+    expect(await readFile(path.join(harness.workspace, 'two.txt'), 'utf8')).toBe('2');
+    expect(slack.messages('C1').find((message) => message.ts === prompts()[0]!.ts)!.text).toMatch(/Approved for this run \(write_file\) by <@U1>/);
+    await click(harness, prompts()[1]!, 'tsuka_deny', 'U1');
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('all written') && buttonsOf(message).length === 0));
+    // A new run (a follow-up turn) asks again for write_file.
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'three.txt', content: '3' } }] });
+    await slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: 'one more' });
+    await slack.waitFor(() => prompts().length === 3);
+  });
+
+  it('stop in the thread kills a running command (its whole process tree) and says so', async () => {
+    harness = await startSlackHarness();
+    harness.model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: "sh -c 'sleep 60 & echo $! > sleeper.pid; wait'", timeout_ms: 120000 } }] });
     harness.model.enqueue({ text: 'should not be reached' });
     const mention = await harness.slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${harness.slack.botUserId}> geordi wait a minute` });
     await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
@@ -90,10 +115,25 @@ describe('Slack approvals', () => {
     expect(prompt.text).toMatch(/DANGEROUS/);
     expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Deny']);
     await click(harness, prompt, 'tsuka_approve', 'U1');
-    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => /execute_command sleep 60 …/.test(message.text)));
+    const pidFile = path.join(harness.workspace, 'sleeper.pid');
+    await expect.poll(() => readFile(pidFile, 'utf8').then((text) => text.trim(), () => ''), { interval: 20, timeout: 5000 }).toMatch(/^\d+$/);
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(isRunning(pid)).toBe(true);
     await harness.slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: 'stop' });
     await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => /⏹ Stopped\./.test(message.text) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
     expect(harness.botReplies('C1', mention.ts).some((message) => /Stopped by <@U1>/.test(message.text))).toBe(true);
+    // The grandchild `sleep 60` is gone (or a zombie: this container's PID 1 does not reap orphans).
+    await expect.poll(() => isRunning(pid), { interval: 50, timeout: 5000 }).toBe(false);
     expect(harness.model.requests).toHaveLength(1);
   });
 });
+
+/** Alive and not a zombie, read from /proc (Linux). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
