@@ -35,7 +35,8 @@ export interface DiscordHarness {
 }
 
 export interface DiscordHarnessOptions {
-  environment?: Record<string, string>;
+  /** Added to the harness's variables; `undefined` unsets one (e.g. `TSUKA_DISCORD_GUILD_IDS` for global commands). */
+  environment?: Record<string, string | undefined>;
   emulator?: DiscordEmulatorOptions;
   /** Reuse a running emulator (a restart against the same Discord). */
   reuse?: DiscordEmulator;

@@ -52,6 +52,43 @@ describe('Discord mentions', () => {
     expect(discord.threads()).toHaveLength(1);
   });
 
+  it('hands over to another character mentioned in the thread, who answers under its own name and sees the history', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    model.enqueue({ text: 'Geordi here.' });
+    const question = harness.mention({ content: 'geordi check the api' });
+    await harness.waitForReply(question.id, 'Geordi here.');
+    model.enqueue({ text: 'Worf reviewing.' });
+    harness.mention({ channelId: question.id, content: 'worf is this safe?' });
+    const handedOver = await harness.waitForReply(question.id, 'Worf reviewing.');
+    expect(handedOver.webhookId).toBe(discord.webhooks()[0]!.id);
+    expect(handedOver.username).toMatch(/ Worf$/);
+    expect(harness.botReplies(question.id).map((message) => message.username.split(' ').at(-1))).toEqual(['Geordi', 'Worf']);
+    const request = model.requests[1]!.body as { messages: { role: string; content: string }[] };
+    expect(request.messages[0]!.content).toMatch(/Worf/);
+    expect(request.messages.map((message) => message.content)).toContain('Geordi here.');
+    expect(request.messages.at(-1)!.content).toBe('is this safe?');
+    expect(discord.threads()).toHaveLength(1);
+  });
+
+  it('answers a MESSAGE_CREATE the gateway delivers twice only once', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    model.enqueue({ text: 'Only once.' });
+    model.enqueue({ text: 'TWICE — this must not be posted.' });
+    const question = harness.mention({ content: 'hello' });
+    // The same message again, shaped as the gateway sends it (guild and member included).
+    discord.dispatch('MESSAGE_CREATE', { ...question, guild_id: discord.guildId, member: { roles: [], joined_at: question.timestamp, deaf: false, mute: false, flags: 0 } });
+    await harness.waitForReply(question.id, 'Only once.');
+    // A later mention, answered, shows the bot has handled everything dispatched before it.
+    const later = harness.mention({ content: 'second question' });
+    await discord.waitFor(() => harness!.botReplies(later.id).find((message) => !message.content.includes('💭')));
+    expect(harness.botReplies(question.id)).toHaveLength(1);
+    expect(harness.botReplies(question.id)[0]!.content).not.toContain('TWICE');
+    expect(model.requests).toHaveLength(2);
+    expect((model.requests[1]!.body as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('second question');
+  });
+
   it('falls back to the bot with the name in bold when Manage Webhooks is missing', async () => {
     harness = await startDiscordHarness({ emulator: { permissions: { manageWebhooks: false } } });
     const { discord, model } = harness;
