@@ -47,7 +47,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
   const models = createModelControl(engine, options.fetch);
   const deps = commandDependencies(engine, models);
-  const layer = createCommandLayer(deps, createWorkflows(deps));
+  const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds }));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
   const stoppers: (() => Promise<void>)[] = [];
 

@@ -22,6 +22,8 @@ export interface ReplyRenderer {
   handle(event: AgentEvent): void;
   /** Appends a note line (queued, stopped, errors) to the reply. */
   note(text: string): void;
+  /** What the placeholder says while nothing has arrived yet (e.g. the place in the model queue); undefined clears it. */
+  setWaiting(text: string | undefined): void;
   /** Final edit: everything visible, buttons removed. */
   finish(trailer?: string): Promise<void>;
   /** How many platform calls this renderer made (for the benchmark). */
@@ -41,6 +43,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   let currentShown = '';
   let pending = '';
   let reasoningSince: number | undefined;
+  let waiting: string | undefined;
   let lastEditAt = 0;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
@@ -51,7 +54,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   const body = (): string => {
     if (pending.trim().length > 0) return pending;
     if (reasoningSince !== undefined) return `💭 thinking… ${Math.round((now() - reasoningSince) / 1000)} s`;
-    return '💭 …';
+    return waiting ?? '💭 …';
   };
 
   async function render(): Promise<void> {
@@ -133,6 +136,11 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
         default:
           break;
       }
+    },
+    setWaiting(text) {
+      if (text === waiting) return;
+      waiting = text;
+      if (pending.trim().length === 0) schedule();
     },
     note(text) {
       append(`${pending && !pending.endsWith('\n') ? '\n' : ''}${text}\n`);

@@ -16,8 +16,11 @@ import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
 import { recordAgentEvent } from './record-agent-event.js';
 import { isShutdown } from './active-runs.js';
+import { isQueuedModel } from '../core/model/queued-model.js';
+import { ordinal } from './workflows/run-card.js';
 
 export const STOP_ACTION = 'tsuka_stop';
+const QUEUE_WATCH_INTERVAL_MS = 500;
 
 export interface TurnRequest {
   surface: ChatSurface;
@@ -74,6 +77,14 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   });
   const pin = (await readEffortPin(deps.store)) ?? (session?.effortPin && session.effortPin !== 'auto' ? session.effortPin : undefined);
 
+  // While the model queue (one generation at a time on a local GPU) holds this turn, say where it stands.
+  const model = current.model;
+  const queueWatch = isQueuedModel(model)
+    ? setInterval(() => {
+        const place = model.position(request.abort.signal);
+        renderer.setWaiting(place === undefined ? undefined : `⏳ waiting for the model (${ordinal(place)} in queue)`);
+      }, QUEUE_WATCH_INTERVAL_MS)
+    : undefined;
   let chain: Promise<void> = Promise.resolve();
   const onEvent = (event: AgentEvent) => {
     chain = chain
@@ -103,6 +114,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     signal: request.abort.signal,
     onEvent,
   });
+  clearInterval(queueWatch);
   await chain;
   permissions.clearRun(run.id);
 

@@ -50,6 +50,8 @@ export interface AppConfig {
   defaultCharacter: string;
   streamEditIntervalMs: number;
   maxToolRounds: number;
+  /** Rounds of a /team run whose team sets no `rounds`. */
+  teamMaxRounds: number;
   maxToolResultTokens: number;
   memoryMaxFacts: number;
   enableCreateTool: boolean;

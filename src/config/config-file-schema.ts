@@ -26,6 +26,7 @@ export const configFileSchema = {
     defaultCharacter: { type: 'string' },
     streamEditMs: { type: 'integer', minimum: 200 },
     maxToolRounds: { type: 'integer', minimum: 1 },
+    teamMaxRounds: { type: 'integer', minimum: 1, maximum: 20 },
     maxToolResultTokens: { type: 'integer', minimum: 200 },
     memoryMaxFacts: { type: 'integer', minimum: 10 },
     enableCreateTool: { type: 'boolean' },

@@ -157,6 +157,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     defaultCharacter: (setting('TSUKA_DEFAULT_CHARACTER', 'defaultCharacter') ?? 'geordi').toLowerCase(),
     streamEditIntervalMs: integer('TSUKA_STREAM_EDIT_MS', 'streamEditMs', 1000, 200, 10_000),
     maxToolRounds: integer('TSUKA_MAX_TOOL_ROUNDS', 'maxToolRounds', 15, 1, 100),
+    teamMaxRounds: integer('TSUKA_TEAM_MAX_ROUNDS', 'teamMaxRounds', 3, 1, 20),
     maxToolResultTokens: integer('TSUKA_MAX_TOOL_RESULT_TOKENS', 'maxToolResultTokens', 4000, 200, 100_000),
     memoryMaxFacts: integer('TSUKA_MEMORY_MAX_FACTS', 'memoryMaxFacts', 200, 10, 100_000),
     enableCreateTool: flag('TSUKA_ENABLE_CREATE_TOOL', 'enableCreateTool'),

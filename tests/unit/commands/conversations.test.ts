@@ -43,6 +43,18 @@ describe('conversations in threads', () => {
     expect(harness.model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'two' });
   });
 
+  it('shows its place in the model queue while another thread holds the model', async () => {
+    const first = gate('first thread answer');
+    harness = await startCommandHarness({ steps: [first.step, say('second thread answer')], queue: 1 });
+    await harness.mention('geordi one', { message: 'a' });
+    await first.started;
+    await harness.mention('spock two', { message: 'b' });
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:b').some((message) => /⏳ waiting for the model \(1st in queue\)/.test(message.text)));
+    first.release();
+    await harness.surface.waitFor(finished(harness, 'thread:b', 'second thread answer'));
+    expect(harness.surface.inThread('thread:b')[0]!.text).toBe('second thread answer');
+  });
+
   it('reset clears the session: the next message starts fresh', async () => {
     harness = await startCommandHarness({ steps: [say('remembered'), say('brand new answer')] });
     await harness.mention('spock hello', { message: 'root' });

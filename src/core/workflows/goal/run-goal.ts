@@ -68,6 +68,10 @@ export type GoalOutcome =
       stats: GoalStatsRow[];
       /** From the plan to the end; less than the sum of the rows when steps ran in parallel. */
       wallClockMs: number;
+      /** Plan step numbers whose last attempt failed (thrown, or reported with `ok: false`), ascending. */
+      failedSteps: number[];
+      /** How many plan steps were attempted at all (skipped ones are not). */
+      attemptedSteps: number;
     };
 
 export type ReviewDecision = 'accept' | { rework: string };
@@ -99,6 +103,8 @@ interface GoalState {
   /** Kept with the step number: parallel steps end in any order, the table lists them in plan order. */
   stats: { stepNumber: number; row: GoalStatsRow }[];
   reworkUsed: boolean;
+  /** Per plan step, whether its last attempt succeeded: a rework's result replaces the first one's. */
+  lastAttemptOk: Map<number, boolean>;
   now: () => number;
 }
 
@@ -117,6 +123,7 @@ export async function runGoal(options: RunGoalOptions): Promise<GoalOutcome> {
     merges: [],
     stats: [],
     reworkUsed: false,
+    lastAttemptOk: new Map(),
     now: options.now ?? Date.now,
   };
   const startedAt = state.now();
@@ -127,6 +134,8 @@ export async function runGoal(options: RunGoalOptions): Promise<GoalOutcome> {
     merges: state.merges,
     stats: mergeStatsByAgent([...state.stats].sort((a, b) => a.stepNumber - b.stepNumber).map((entry) => entry.row)),
     wallClockMs: state.now() - startedAt,
+    failedSteps: [...state.lastAttemptOk].filter(([, ok]) => !ok).map(([number]) => number).sort((a, b) => a - b),
+    attemptedSteps: state.lastAttemptOk.size,
   });
   try {
     for (const group of parsed.groups) {
@@ -182,6 +191,7 @@ async function runParallel(state: GoalState, steps: readonly PlanStep[]): Promis
           staging = await createStaging(options.workspaceRoot, options.stagingRoot, label, { signal: options.signal });
         } catch (error) {
           if (isStop(error, options.signal)) throw error;
+          state.lastAttemptOk.set(step.number, false);
           await options.onEvent({ type: 'step-failed', step, error: toTsukaError(error) });
           return undefined;
         }
@@ -221,9 +231,11 @@ async function runOne(
     result = await options.runStep(step, { ...where, signal: options.signal, previous: [...state.completed], ...(rework === undefined ? {} : { rework }) });
   } catch (error) {
     if (isStop(error, options.signal)) throw error;
+    state.lastAttemptOk.set(step.number, false);
     await options.onEvent({ type: 'step-failed', step, error: toTsukaError(error) });
     return undefined;
   }
+  state.lastAttemptOk.set(step.number, result.ok !== false);
   state.stats.push({
     stepNumber: step.number,
     row: {
