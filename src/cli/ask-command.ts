@@ -64,6 +64,8 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     });
     const run = await engine.runs.create({ id: randomUUID(), kind: 'ask', title: maskSecrets(prompt).slice(0, 80), startedBy: 'cli:local', where: { platform: 'cli', channelId: 'terminal' }, status: 'running', createdAt: Date.now() });
     await engine.runs.appendEvent(run.id, { type: 'message', agent: 'user', text: maskSecrets(prompt) });
+    logger.info('run started', { runId: run.id, kind: 'ask', character: character.name, platform: 'cli' });
+    const startedAt = Date.now();
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
@@ -96,6 +98,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     await engine.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: maskSecrets(result.text) });
     const status = result.finishReason === 'stop' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
     await engine.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage } }));
+    logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });
     if (result.finishReason === 'stop') return 0;
     if (result.finishReason === 'error') io.stderr(`Error: ${result.error?.message ?? 'the model failed'}\n`);
     else if (result.finishReason === 'max-rounds') io.stderr('Stopped: the tool-round limit was reached.\n');

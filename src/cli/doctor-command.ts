@@ -107,7 +107,15 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
 function reportDataError(what: string, error: unknown, bad: (text: string, fix?: string) => void): void {
   if (error instanceof DataFileError) {
-    for (const problem of error.problems) bad(`${problem.file} ${problem.field}: ${problem.message}`);
+    for (const problem of error.problems) bad(`${problem.file} ${problem.field}: ${problem.message}`, `edit ${problem.file} (its JSON Schema is in ${schemaHint(problem.file)})`);
   } else if (error instanceof TsukaError) bad(`${what}: ${error.message}`);
   else bad(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+function schemaHint(file: string): string {
+  const folder = file.split('/')[0] ?? '';
+  if (['roles', 'traits', 'characters', 'teams'].includes(folder)) return `src/core/data/${folder.replace(/s$/, '')}.schema.json`;
+  if (folder === 'tools_schemas') return 'src/core/tools/tool-schema.schema.json';
+  if (file === 'providers.json') return 'src/core/provider/providers.schema.json';
+  return 'the README';
 }

@@ -30,6 +30,15 @@ export async function checkSlack(config: NonNullable<AppConfig['slack']>, report
     const missing = SLACK_REQUIRED_SCOPES.filter((scope) => !granted.has(scope));
     if (missing.length === 0) report.ok('Slack scopes: all granted');
     else report.bad(`Slack scopes missing: ${missing.join(', ')}${missing.includes('chat:write.customize') ? ' (characters will post as the bot, name in bold)' : ''}`, 'add them in "OAuth & Permissions" (or recreate the app from slack-app-manifest.yaml) and reinstall the app');
+    if (config.appToken) {
+      // Socket Mode: the app-level token must be able to open a connection.
+      const socket = await fetchImplementation(new URL('apps.connections.open', config.apiUrl), { method: 'POST', headers: { authorization: `Bearer ${config.appToken}` }, signal: AbortSignal.timeout(5000) });
+      const opened = (await socket.json()) as { ok?: boolean; error?: string };
+      if (opened.ok) report.ok('Slack Socket Mode: SLACK_APP_TOKEN can connect');
+      else report.bad(`Slack refused SLACK_APP_TOKEN (${opened.error ?? socket.status})`, 'create an app-level token with connections:write (Basic Information → App-Level Tokens) and turn Socket Mode on');
+    } else if (config.signingSecret) {
+      report.info('Slack HTTP mode: Request URLs must point at https://<your host>/slack/events (served on TSUKA_HTTP_PORT)');
+    }
   } catch (error) {
     report.bad(`Slack API at ${config.apiUrl} not reachable: ${error instanceof Error ? error.message : String(error)}`, 'check the network or SLACK_API_URL');
   }

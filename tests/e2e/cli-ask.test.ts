@@ -154,5 +154,5 @@ describe('tsuka ask', () => {
     const system = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages[0]!;
     expect(system.role).toBe('system');
     expect(system.content).toContain('tsuka_stage_db');
-  });
+  }, 60_000);
 });

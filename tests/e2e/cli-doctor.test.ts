@@ -54,6 +54,7 @@ describe('tsuka doctor', () => {
       TSUKA_DATA_DIR: path.join(home, 'data'),
     });
     expect(output).toMatch(/✓ Slack token works/);
+    expect(output).toMatch(/✓ Slack Socket Mode: SLACK_APP_TOKEN can connect/);
     expect(output).toMatch(/✗ Slack scopes missing: chat:write\.customize/);
     expect(output).toMatch(/✓ Discord token works/);
     expect(output).toMatch(/✗ Discord Message Content intent: not enabled[\s\S]*→ Developer Portal/);
@@ -74,7 +75,7 @@ describe('tsuka doctor', () => {
     let output = '';
     const status = await runDoctor({ io: { stdout: (text) => (output += text), stderr: (text) => (output += text), environment: {}, workingDirectory: home }, config });
     expect(status).toBe(1);
-    expect(output).toMatch(/✗ teams\/dev_security\.json \/members\/1: .*nobody/);
+    expect(output).toMatch(/✗ teams\/dev_security\.json \/members\/1: .*nobody.*\n\s+→ edit teams\/dev_security.json \(its JSON Schema is in src\/core\/data\/team.schema.json\)/);
     expect(output).toMatch(/✗ no model server answered\n\s+→ start Ollama/);
   });
 });

@@ -5,9 +5,8 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { AbortedError, ModelError, TsukaError } from '../../core/errors.js';
-import type { ChatMessage, LanguageModel } from '../../core/model/language-model.js';
-import type { ModelTier } from '../../core/tools/tool.js';
+import { AbortedError, TsukaError } from '../../core/errors.js';
+import type { LanguageModel, ModelUsage } from '../../core/model/language-model.js';
 import { condenseStepOutput, needsCondensing } from '../../core/workflows/goal/condense.js';
 import { formatStatsTable, mergeStatsByAgent, type GoalStatsRow } from '../../core/workflows/goal/goal-stats.js';
 import { planSteps, type PlanStep } from '../../core/workflows/goal/plan-parser.js';
@@ -18,9 +17,10 @@ import type { ChatSurface } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowServices } from '../create-command-layer.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
+import { createModelCallMeter, planWithModel, PLANNER_ROW, SUMMARIES_ROW, type ModelCallMeter } from './goal-model-calls.js';
 import { reviewPrompt, stepPrompt, supervisorOf } from './goal-prompts.js';
 import { runSafely } from './run-safely.js';
-import { openWorkflowSession, type WorkflowSession } from './workflow-session.js';
+import { openWorkflowSession, type WorkflowFinish, type WorkflowSession } from './workflow-session.js';
 
 export interface GoalCommandOptions {
   cardIntervalMs?: number;
@@ -30,8 +30,6 @@ export interface GoalCommandOptions {
 
 /** Staging copies of a goal live here, under the workspace root (never copied into a staging itself). */
 export const GOAL_STAGING_FOLDER = path.join('.tsuka', 'staging');
-/** The planner writes a plan, not an essay. */
-const PLANNER_MAX_OUTPUT_TOKENS = 1_200;
 
 interface GoalContext {
   deps: CommandDependencies;
@@ -39,9 +37,10 @@ interface GoalContext {
   model: LanguageModel;
   objective: string;
   totalSteps: number;
-  failed: number;
   /** The supervisor's review turns: not steps, but their tokens and time belong in the table. */
   reviewRows: GoalStatsRow[];
+  /** The planner and summary calls: no agent's turn, but part of what the goal cost. */
+  modelCalls: ModelCallMeter;
 }
 
 export async function handleGoalCommand(deps: CommandDependencies, services: WorkflowServices, event: SlashCommandEvent, surface: ChatSurface, options: GoalCommandOptions = {}): Promise<void> {
@@ -72,8 +71,8 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
       model: current.model,
       objective,
       totalSteps: 0,
-      failed: 0,
       reviewRows: [],
+      modelCalls: createModelCallMeter(),
     };
     const supervisor = supervisorOf(deps.roster);
     let outcome: GoalOutcome;
@@ -84,7 +83,7 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
         ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
         planner: (prompt) => {
           session.io.activity('🧭 planning');
-          return plan(current, prompt, session.abort.signal);
+          return planWithModel(current.model, prompt, session.abort.signal, context.modelCalls);
         },
         runStep: (step, stepContext) => runStep(context, step, stepContext),
         ...(supervisor ? { supervisorReview: (step: PlanStep, result: StepResult) => review(context, supervisor.name, step, result) } : {}),
@@ -93,7 +92,6 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
             session.setMembers([...new Set(planSteps(goalEvent.plan).map((step) => step.agent).filter((agent) => deps.roster.characters.has(agent)))]);
             context.totalSteps = planSteps(goalEvent.plan).length;
           }
-          if (goalEvent.type === 'step-failed') context.failed += 1;
           await show(context, goalEvent);
         },
         signal: session.abort.signal,
@@ -108,35 +106,35 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
       await rm(stagingRoot, { recursive: true, force: true }).catch((error: unknown) => deps.logger.warn('could not remove the goal staging folder', { error, stagingRoot }));
     }
     if (outcome.kind === 'trivial') return { status: 'completed', headline: '💡 No team needed.', summary: outcome.answer || '(the planner gave no answer)' };
-    const rows = mergeStatsByAgent([...outcome.stats, ...context.reviewRows]);
-    const table = rows.length > 0 ? `\n${formatStatsTable(rows, { wallClockMs: outcome.wallClockMs })}` : '';
-    const conflicts = outcome.merges.reduce((sum, merge) => sum + merge.conflicts.length, 0);
-    const facts = [`${outcome.steps.length} step(s) done`, ...(context.failed > 0 ? [`${context.failed} failed`] : []), ...(outcome.merges.length > 0 ? [`${outcome.merges.length} merge(s), ${conflicts} conflict(s)`] : [])];
-    const stats = rows.length > 0 ? { stats: goalStatsRecord(rows) } : {};
-    if (outcome.kind === 'stopped') return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}`, ...stats };
-    const headline = context.failed > 0 ? `⚠️ Goal finished with ${context.failed} failed step(s).` : '✅ Goal completed.';
-    return { status: 'completed', headline, summary: `${facts.join(' · ')}${table}`, ...stats };
+    return closing(context, outcome);
   });
 }
 
-// The planner's one model call, without tools.
-async function plan(current: { model: LanguageModel; tier: ModelTier }, prompt: { system: string; user: string }, signal: AbortSignal): Promise<string> {
-  const messages: ChatMessage[] = [
-    { role: 'system', content: prompt.system },
-    { role: 'user', content: prompt.user },
+// The outcome (status, headline, facts) and the stats table. A goal whose every attempted step failed
+// is `failed` (as /team's "✖ … failed"); some failures leave it `completed`, with the count in the headline.
+function closing(context: GoalContext, outcome: Exclude<GoalOutcome, { kind: 'trivial' }>): WorkflowFinish {
+  const extraRows = context.modelCalls.rows();
+  const planner = extraRows.filter((row) => row.agent === PLANNER_ROW);
+  const summaries = extraRows.filter((row) => row.agent === SUMMARIES_ROW);
+  const rows = mergeStatsByAgent([...planner, ...outcome.stats, ...context.reviewRows, ...summaries]);
+  // The loop's clock starts after the plan; the planner's call ran before it, on its own.
+  const wallClockMs = outcome.wallClockMs + context.modelCalls.durationOf(PLANNER_ROW);
+  const explained = [...planner.map(() => `${PLANNER_ROW} is the planning call`), ...summaries.map(() => `${SUMMARIES_ROW} the condensing of long step outputs`)];
+  const note = explained.length > 0 ? `\n${explained.join(', ')} — counted in the total row.` : '';
+  const table = rows.length > 0 ? `\n${formatStatsTable(rows, { wallClockMs })}${note}` : '';
+  const conflicts = outcome.merges.reduce((sum, merge) => sum + merge.conflicts.length, 0);
+  const failed = outcome.failedSteps.length;
+  const done = outcome.steps.filter((entry) => entry.result.ok !== false).length;
+  const facts = [
+    `${done} step(s) done`,
+    ...(failed > 0 ? [`${failed} step(s) failed (${outcome.failedSteps.map((number) => `#${number}`).join(', ')})`] : []),
+    ...(outcome.merges.length > 0 ? [`${outcome.merges.length} merge(s), ${conflicts} conflict(s)`] : []),
   ];
-  let text = '';
-  try {
-    for await (const part of current.model.stream({ messages, maxOutputTokens: PLANNER_MAX_OUTPUT_TOKENS, signal })) {
-      if (part.type === 'text-delta') text += part.text;
-    }
-  } catch (error) {
-    if (error instanceof TsukaError) throw error;
-    if (signal.aborted) throw new AbortedError(undefined, { cause: error });
-    throw new ModelError('The planner could not reach the model.', { cause: error });
-  }
-  if (signal.aborted) throw new AbortedError();
-  return text;
+  const stats = rows.length > 0 ? { stats: goalStatsRecord(rows) } : {};
+  if (outcome.kind === 'stopped') return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}`, ...stats };
+  if (failed > 0 && failed === outcome.attemptedSteps) return { status: 'failed', headline: '✖ Goal failed: every step failed.', summary: `${facts.join(' · ')}${table}`, ...stats };
+  const headline = failed > 0 ? `⚠️ Goal finished with ${failed} failed step(s).` : '✅ Goal completed.';
+  return { status: 'completed', headline, summary: `${facts.join(' · ')}${table}`, ...stats };
 }
 
 async function runStep(context: GoalContext, step: PlanStep, where: StepRunContext): Promise<StepResult> {
@@ -160,6 +158,8 @@ async function runStep(context: GoalContext, step: PlanStep, where: StepRunConte
       failedStatus = status?.status === 'FAILED';
       const lines = [`${failedStatus ? '✖ failed' : '✅ step done'} — step ${step.number}${status?.summary ? `: ${status.summary}` : ''}`];
       if (!outcome.status && status) lines.push('⚠️ degraded protocol: status read from a STATUS: line, not report_status');
+      // A step that reports nothing still counts as done; that guess is shown, as /team shows its own.
+      if (!status) lines.push('⚠️ degraded protocol: no status reported — assumed COMPLETED');
       if (needsCondensing(outcome.text)) lines.push('📝 long output: a summary goes to the next steps and to memory');
       return lines;
     },
@@ -184,7 +184,11 @@ async function runStep(context: GoalContext, step: PlanStep, where: StepRunConte
 async function condense(context: GoalContext, step: PlanStep, author: string, text: string, signal: AbortSignal): Promise<string | undefined> {
   const { deps, session } = context;
   try {
-    const summary = await condenseStepOutput({ model: context.model, text, signal });
+    const startedAt = Date.now();
+    let usage: ModelUsage | undefined;
+    const summary = await condenseStepOutput({ model: context.model, text, signal, onUsage: (reported) => (usage = reported) }).finally(() =>
+      context.modelCalls.add(SUMMARIES_ROW, usage, Date.now() - startedAt),
+    );
     await deps.memory.save({
       kind: 'run',
       scope: deps.workspace.root,

@@ -29,6 +29,17 @@ function click(h: DiscordHarness, prompt: RecordedMessage, action: string, userI
   return h.discord.clickButton({ messageId: prompt.id, customId: button.custom_id, userId, channelId: prompt.channelId });
 }
 
+/** The state letter of a process from `/proc/<pid>/stat` (after the parenthesised name), or `gone`. */
+async function processState(pid: number): Promise<string> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    throw error;
+  }
+}
+
 const current = (h: DiscordHarness, message: RecordedMessage) => h.discord.messages(message.channelId).find((candidate) => candidate.id === message.id)!;
 const ephemeralTo = (h: DiscordHarness, pattern: RegExp) => h.discord.followUps.some((followUp) => followUp.ephemeral && pattern.test(followUp.content));
 
@@ -108,6 +119,34 @@ describe('Discord approvals', () => {
     await expect(readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).rejects.toThrow();
   });
 
+  it('"Approve for this run" lets a second write_file of the run through without a prompt, but a DANGEROUS command still asks with Approve / Deny only', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    const lastToolOutput = (body: unknown) => (body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content;
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/one.md', content: 'one\n' } }] });
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/two.md', content: 'two\n' } }] });
+    model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'rm x' } }] });
+    model.enqueue((body) => ({ text: `Last tool said: ${lastToolOutput(body)}` }));
+    const question = harness.mention({ content: 'geordi write both notes, then clean up' });
+    // Every message that ever offered Approve (a settled prompt loses its buttons).
+    const prompts = () => harness!.botReplies(question.id).filter((message) => message.revisions.some((revision) => JSON.stringify(revision.components).includes('"tsuka_approve:')));
+    const first = await discord.waitFor(() => prompts().find(hasApprove));
+    expect(first.content).toMatch(/notes\/one\.md/);
+    await click(harness, first, 'tsuka_approve_run', ANA);
+    const dangerous = await discord.waitFor(() => prompts().find((message) => message.id !== first.id && hasApprove(message)));
+    // The second write ran on the run's approval: written before the next prompt, with no prompt of its own.
+    expect(await readFile(path.join(harness.workspace, 'notes/two.md'), 'utf8')).toBe('two\n');
+    expect(await readFile(path.join(harness.workspace, 'notes/one.md'), 'utf8')).toBe('one\n');
+    expect(prompts().map((message) => message.id)).toEqual([first.id, dangerous.id]);
+    expect(current(harness, first).content).toMatch(new RegExp(`Approved for this run \\(write_file\\) by <@${ANA}>`));
+    expect(dangerous.content).toMatch(/execute_command rm x/);
+    expect(dangerous.content).toMatch(/DANGEROUS/);
+    expect(buttonsOf(dangerous).map((button) => button.label)).toEqual(['Approve', 'Deny']);
+    await click(harness, dangerous, 'tsuka_deny', ANA);
+    await harness.waitForReply(question.id, 'Last tool said: Denied');
+    expect(model.requests).toHaveLength(4);
+  });
+
   it('stop in the thread kills a running command and says so', async () => {
     harness = await startDiscordHarness();
     const { discord, model } = harness;
@@ -122,6 +161,29 @@ describe('Discord approvals', () => {
     discord.postUserMessage({ channelId: question.id, userId: ANA, content: 'stop' });
     await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /⏹ Stopped\./.test(message.content) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
     expect(harness.botReplies(question.id).some((message) => message.content.includes(`Stopped by <@${ANA}>`))).toBe(true);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('stop kills the running command\'s process, not just the wait for it', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    const command = "sh -c 'echo $$ > pid.txt; sleep 60'";
+    model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command, timeout_ms: 120000 } }] });
+    model.enqueue({ text: 'should not be reached' });
+    const question = harness.mention({ content: 'geordi run the long job' });
+    const prompt = await discord.waitFor(() => harness!.botReplies(question.id).find(hasApprove));
+    expect(prompt.content).toMatch(/DANGEROUS/);
+    await click(harness, prompt, 'tsuka_approve', ANA);
+    await discord.waitFor(() => harness!.botReplies(question.id).some((message) => message.content.includes(`execute_command ${command} …`)));
+    const pidFile = path.join(harness.workspace, 'pid.txt');
+    await expect.poll(() => readFile(pidFile, 'utf8').catch(() => ''), { interval: 20, timeout: 5000 }).toMatch(/^\d+\n$/);
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    // Alive and running before the stop, so the check after it means something.
+    expect(await processState(pid)).toMatch(/^[RS]$/);
+    discord.postUserMessage({ channelId: question.id, userId: ANA, content: 'stop' });
+    await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /⏹ Stopped\./.test(message.content) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    // Killed: gone, or a zombie nobody reaps (this container's PID 1 does not reap orphans).
+    await expect.poll(() => processState(pid), { interval: 20, timeout: 2000 }).toMatch(/^(gone|Z)$/);
     expect(model.requests).toHaveLength(1);
   });
 });

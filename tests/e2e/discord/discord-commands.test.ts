@@ -42,6 +42,26 @@ describe('Discord application commands', () => {
     expect(discord.calls.filter((call) => call.method === 'GET' && call.path.endsWith(`/guilds/${discord.guildId}/commands`))).toHaveLength(2);
   });
 
+  it('registers globally when no guild is configured, and not again when nothing changed', async () => {
+    const global = { environment: { TSUKA_DISCORD_GUILD_IDS: undefined } };
+    const first = await start(global);
+    const { discord } = first;
+    const globalPath = `/applications/${discord.applicationId}/commands`;
+    expect(discord.commandPuts.map((put) => put.scope)).toEqual(['global']);
+    expect((discord.commandPuts[0]!.commands as { name: string }[]).map((command) => command.name).sort()).toEqual(['call', 'goal', 'team', 'tsuka']);
+    const puts = () => discord.calls.filter((call) => call.method === 'PUT' && call.path.includes('/commands'));
+    expect(puts().map((call) => call.path)).toEqual([globalPath]);
+    expect(discord.calls.filter((call) => call.path.includes('/guilds/') && call.path.endsWith('/commands'))).toEqual([]);
+    await first.stopApp();
+    const second = await start({ ...global, reuse: discord });
+    expect(second.discord.commandPuts).toHaveLength(1);
+    expect(puts()).toHaveLength(1);
+    expect(discord.calls.filter((call) => call.method === 'GET' && call.path === globalPath)).toHaveLength(2);
+    // The globally registered commands are the ones Discord delivers.
+    const invoked = await discord.invokeSlashCommand({ name: 'tsuka', options: [{ name: 'command', type: STRING, value: 'help' }], userId: ANA, channelId: discord.defaultChannelId });
+    expect((await discord.waitFor(() => answerOf(discord, invoked))).content).toMatch(/TSUKA/);
+  });
+
   it('defers /tsuka help within 3 s and answers it ephemerally', async () => {
     const { discord } = await start();
     const invoked = await discord.invokeSlashCommand({ name: 'tsuka', options: [{ name: 'command', type: STRING, value: 'help' }], userId: ANA, channelId: discord.defaultChannelId });

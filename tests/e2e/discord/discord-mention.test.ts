@@ -2,6 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ANA, fencesBalanced, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
+/** discord.js's default message cache per channel (`Options.DefaultMakeCacheSettings`). */
+const DISCORD_JS_MESSAGE_CACHE_SIZE = 200;
+
 let harness: DiscordHarness | undefined;
 afterEach(async () => {
   await harness?.stop();
@@ -71,15 +74,20 @@ describe('Discord mentions', () => {
     expect(discord.threads()).toHaveLength(1);
   });
 
-  it('answers a MESSAGE_CREATE the gateway delivers twice only once', async () => {
+  it('answers a MESSAGE_CREATE the gateway delivers twice only once, also when discord.js no longer caches the message', async () => {
     harness = await startDiscordHarness();
     const { discord, model } = harness;
     model.enqueue({ text: 'Only once.' });
     model.enqueue({ text: 'TWICE — this must not be posted.' });
     const question = harness.mention({ content: 'hello' });
     // The same message again, shaped as the gateway sends it (guild and member included).
-    discord.dispatch('MESSAGE_CREATE', { ...question, guild_id: discord.guildId, member: { roles: [], joined_at: question.timestamp, deaf: false, mute: false, flags: 0 } });
+    const redeliver = () => discord.dispatch('MESSAGE_CREATE', { ...question, guild_id: discord.guildId, member: { roles: [], joined_at: question.timestamp, deaf: false, mute: false, flags: 0 } });
+    redeliver();
     await harness.waitForReply(question.id, 'Only once.');
+    // discord.js drops a MESSAGE_CREATE for a message still in its per-channel cache (200 by default);
+    // once chatter has pushed the question out, only TSUKA's own de-duplication stands in the way.
+    for (let index = 0; index < DISCORD_JS_MESSAGE_CACHE_SIZE; index++) discord.postUserMessage({ channelId: discord.defaultChannelId, userId: ANA, content: `chatter ${index}` });
+    redeliver();
     // A later mention, answered, shows the bot has handled everything dispatched before it.
     const later = harness.mention({ content: 'second question' });
     await discord.waitFor(() => harness!.botReplies(later.id).find((message) => !message.content.includes('💭')));
@@ -87,6 +95,7 @@ describe('Discord mentions', () => {
     expect(harness.botReplies(question.id)[0]!.content).not.toContain('TWICE');
     expect(model.requests).toHaveLength(2);
     expect((model.requests[1]!.body as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('second question');
+    expect(discord.threads().map((thread) => thread.id)).toEqual([question.id, later.id]);
   });
 
   it('falls back to the bot with the name in bold when Manage Webhooks is missing', async () => {

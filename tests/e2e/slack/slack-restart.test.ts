@@ -62,7 +62,7 @@ async function killHard(child: ChildProcess): Promise<void> {
 describe('restart recovery', () => {
   it('SIGKILL during a streamed reply: after restart the thread says it was interrupted, nothing is posted twice', async () => {
     const first = startBot();
-    await slack.waitForConnection({ timeoutMs: 15_000 });
+    await slack.waitForConnection({ timeoutMs: 40_000 });
     model.enqueue({ text: `Partial answer ${'lorem '.repeat(400)}`, chunkSize: 6, delayMsBetweenChunks: 50 });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi explain everything` });
     await slack.waitFor(() => replies(mention.ts).some((message) => message.text.startsWith('Partial answer')), { timeoutMs: 10_000 });
@@ -71,16 +71,21 @@ describe('restart recovery', () => {
     expect(partial).toHaveLength(1);
 
     startBot();
-    await slack.waitFor(() => replies(mention.ts).some((message) => /restarted — this run was interrupted/.test(message.text)), { timeoutMs: 15_000 });
+    await slack.waitFor(() => replies(mention.ts).some((message) => /restarted — this run was interrupted/.test(message.text)), { timeoutMs: 40_000 });
     const after = replies(mention.ts);
     expect(after).toHaveLength(2);
     expect(after[0]!.ts).toBe(partial[0]!.ts);
     expect(model.requests).toHaveLength(1);
-  });
+    // The transcript holds everything up to the crash and how it ended.
+    await slack.deliverSlashCommand({ command: '/tsuka', text: 'export', userId: 'U1', channelId: 'C1' });
+    await slack.waitFor(() => slack.files.length === 1);
+    expect(slack.files[0]!.content).toContain('explain everything');
+    expect(slack.files[0]!.content).toMatch(/interrupted/);
+  }, 90_000);
 
   it('SIGKILL during a pending approval: after restart the approval shows expired and its buttons are gone', async () => {
     const first = startBot();
-    await slack.waitForConnection({ timeoutMs: 15_000 });
+    await slack.waitForConnection({ timeoutMs: 40_000 });
     model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }] });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write x` });
     await slack.waitFor(() => replies(mention.ts).some((message) => buttonsOf(message).length === 3), { timeoutMs: 10_000 });
@@ -91,8 +96,8 @@ describe('restart recovery', () => {
     await killHard(first);
 
     startBot();
-    await slack.waitFor(() => replies(mention.ts).some((message) => /interrupted/.test(message.text)), { timeoutMs: 15_000 });
-    await slack.waitFor(() => /Expired/.test(slack.messages("C1").find((message) => message.ts === prompt.ts)!.text), { timeoutMs: 15_000 });
+    await slack.waitFor(() => replies(mention.ts).some((message) => /interrupted/.test(message.text)), { timeoutMs: 40_000 });
+    await slack.waitFor(() => /Expired/.test(slack.messages("C1").find((message) => message.ts === prompt.ts)!.text), { timeoutMs: 40_000 });
     expect(buttonsOf(slack.messages('C1').find((message) => message.ts === prompt.ts)!)).toHaveLength(0);
     // The transcript is complete up to the crash, and says how it ended.
     await slack.deliverSlashCommand({ command: '/tsuka', text: 'export', userId: 'U1', channelId: 'C1' });
@@ -104,11 +109,11 @@ describe('restart recovery', () => {
     // A click on the dead prompt changes nothing.
     await slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: prompt.ts, threadTs: mention.ts, actionId: 'tsuka_approve', value: buttonsOf(prompt)[0]!.value });
     await slack.waitFor(() => slack.ephemerals.some((message) => /already decided/.test(message.text)));
-  });
+  }, 90_000);
 
   it('SIGTERM: running threads are told, pending approvals expire, the process exits within 10 s', async () => {
     const bot = startBot();
-    await slack.waitForConnection({ timeoutMs: 15_000 });
+    await slack.waitForConnection({ timeoutMs: 40_000 });
     model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'y.txt', content: 'y' } }] });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write y` });
     await slack.waitFor(() => replies(mention.ts).some((message) => buttonsOf(message).length === 3), { timeoutMs: 10_000 });
@@ -120,5 +125,5 @@ describe('restart recovery', () => {
     expect(code).toBe(0);
     expect(slack.messages('C1').find((message) => message.ts === prompt.ts)!.text).toMatch(/Expired — TSUKA is restarting/);
     expect(replies(mention.ts).some((message) => /Restarting — this run was interrupted/.test(message.text))).toBe(true);
-  });
+  }, 90_000);
 });

@@ -3,7 +3,7 @@
  * instead of pages of output that would crowd a small model's context.
  */
 import { AbortedError, ModelError, TsukaError } from '../../errors.js';
-import type { ChatMessage, LanguageModel } from '../../model/language-model.js';
+import type { ChatMessage, LanguageModel, ModelUsage } from '../../model/language-model.js';
 
 /** Outputs longer than this are condensed. */
 export const CONDENSE_THRESHOLD_CHARS = 2_000;
@@ -31,9 +31,10 @@ export function condensePrompt(stepOutput: string): { system: string; user: stri
 
 /**
  * One model call, no tools: the summary of `text`. Throws `AbortedError` when `signal` fires and
- * `ModelError` when the model fails or answers nothing.
+ * `ModelError` when the model fails or answers nothing. `onUsage` sees the call's token counts, so the
+ * run's stats can include them.
  */
-export async function condenseStepOutput(input: { model: LanguageModel; text: string; signal?: AbortSignal }): Promise<string> {
+export async function condenseStepOutput(input: { model: LanguageModel; text: string; signal?: AbortSignal; onUsage?: (usage: ModelUsage) => void }): Promise<string> {
   const prompt = condensePrompt(input.text);
   const messages: ChatMessage[] = [
     { role: 'system', content: prompt.system },
@@ -43,6 +44,7 @@ export async function condenseStepOutput(input: { model: LanguageModel; text: st
   try {
     for await (const part of input.model.stream({ messages, maxOutputTokens: CONDENSE_MAX_OUTPUT_TOKENS, effort: 'none', signal: input.signal })) {
       if (part.type === 'text-delta') summary += part.text;
+      else if (part.type === 'usage') input.onUsage?.(part.usage);
     }
   } catch (error) {
     if (error instanceof TsukaError) throw error;
