@@ -101,8 +101,10 @@ export async function startScriptedModelServer(options: { modelId?: string } = {
       if (requests.length >= count) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ count, resolve }));
     },
+    /** Idempotent: a test may take the server away early (a model server going down). */
     close: () =>
       new Promise((resolve, reject) => {
+        if (!server.listening) return resolve();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),

@@ -56,6 +56,8 @@ export function createRunCard(options: RunCardOptions): RunCard {
   let timer: NodeJS.Timeout | undefined;
   let ticker: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
+  /** A render came while an edit was in flight: run it once that edit settles, not at the next slow refresh. */
+  let renderAfterEdit = false;
   let finished = false;
 
   const text = (): string => {
@@ -65,7 +67,11 @@ export function createRunCard(options: RunCardOptions): RunCard {
   };
 
   function render(): void {
-    if (finished || !message || inFlight) return;
+    if (finished || !message) return;
+    if (inFlight) {
+      renderAfterEdit = true;
+      return;
+    }
     const next = text();
     if (next === shown) return;
     shownPosition = options.queuePosition?.();
@@ -79,6 +85,10 @@ export function createRunCard(options: RunCardOptions): RunCard {
       .catch((error: unknown) => options.onError?.(error))
       .finally(() => {
         inFlight = undefined;
+        if (renderAfterEdit) {
+          renderAfterEdit = false;
+          schedule();
+        }
       });
   }
 

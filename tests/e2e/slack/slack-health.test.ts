@@ -16,7 +16,15 @@ describe('health endpoints', () => {
     expect(await health.json()).toEqual({ ok: true });
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ ready: true, slack: true, store: true, model: 'qwen2.5-coder:7b' });
+    expect(await ready.json()).toMatchObject({ ready: true, slack: true, store: true, model: 'qwen2.5-coder:7b', modelReachable: true });
+  });
+
+  it('turns not ready when the model server goes away after start', async () => {
+    harness = await startSlackHarness();
+    await harness.model.close();
+    const ready = await fetch(`http://127.0.0.1:${harness.app.http.port}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ ready: false, modelReachable: false });
   });
 
   it('is not ready (503) when no model server answers', async () => {
