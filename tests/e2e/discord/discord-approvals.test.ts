@@ -1,4 +1,4 @@
-/** Approvals on Discord: buttons, who may decide, once only, timeout, and stop during a running command. */
+/** Approvals on Discord: buttons, who may decide, once only, timeout, approval for the run, and stop killing a running command. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Application commands on Discord: registered once, deferred within 3 s, answered ephemerally; `/tsuka export` uploads; the 4014 fallback. */
+/** Application commands on Discord: registered once (guild-scoped or global), deferred within 3 s, answered ephemerally; `/tsuka export` uploads; the 4014 fallback. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DiscordEmulator, InvokedInteraction } from '../../emulators/discord/discord-emulator.js';
 import { ANA, startDiscordHarness, type DiscordHarness } from './discord-harness.js';

@@ -1,4 +1,4 @@
-/** A mention on Discord, end to end: a thread from the message, streamed under the character's name through the webhook; follow-ups; fallback; long replies. */
+/** A mention on Discord, end to end: a thread from the message, streamed under the character's name through the webhook; follow-ups; hand-over; re-deliveries; fallback; long replies. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ANA, fencesBalanced, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
