@@ -1,59 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { ReasoningEffort } from '../model/language-model.js';
-import type { AcceptanceCheck, TeamMode, TeamStation } from './types.js';
+import type { Character, Role, Team, Trait } from './types.js';
 import type { DataProblem } from './data-problem.js';
 
 /** The four kinds of roster file, each with its schema beside this module (`<kind>.schema.json`). */
 export type RosterFileKind = 'role' | 'trait' | 'character' | 'team';
 
-/** Shape of a valid role file (prompts may be written as arrays of lines). */
-export interface RoleFile {
-  name?: string;
-  displayName: string;
-  description: string;
-  systemPrompt: string | string[];
-  allowedTools: string[];
-  coreTools?: string[];
-  reasoningEffort?: ReasoningEffort;
-}
+/** A file's shape is its type with the name optional (it comes from the file name) — and prompts may be arrays of lines. */
+type FileOf<T extends { name: string }> = Omit<T, 'name'> & { name?: string };
 
+/** Shape of a valid role file. */
+export type RoleFile = FileOf<Omit<Role, 'systemPrompt'> & { systemPrompt: string | string[] }>;
 /** Shape of a valid trait file. */
-export interface TraitFile {
-  name?: string;
-  displayName: string;
-  description: string;
-  stylePrompt: string | string[];
-}
-
+export type TraitFile = FileOf<Omit<Trait, 'stylePrompt'> & { stylePrompt: string | string[] }>;
 /** Shape of a valid character file. */
-export interface CharacterFile {
-  name?: string;
-  aiName: string;
-  displayName: string;
-  description: string;
-  roles: string[];
-  activeRole: string;
-  trait: string;
-  reasoningEffort?: ReasoningEffort;
-  avatar: string;
-}
-
+export type CharacterFile = FileOf<Character>;
 /** Shape of a valid team file. */
-export interface TeamFile {
-  name?: string;
-  displayName: string;
-  description: string;
-  members: string[];
-  mode: TeamMode;
-  orchestrator?: string;
-  rounds?: number;
-  discussionRounds?: number;
-  voting?: boolean;
-  maxRoundsPerMember?: number;
-  acceptance?: AcceptanceCheck[];
-  stations?: TeamStation[];
-}
+export type TeamFile = FileOf<Team>;
 
 /** One compiled validator per file kind. */
 export interface RosterValidators {
