@@ -21,6 +21,8 @@ import { ordinal } from './workflows/run-card.js';
 
 export const STOP_ACTION = 'tsuka_stop';
 const QUEUE_WATCH_INTERVAL_MS = 500;
+/** Calibrated chars-per-token per model id, shared by every turn of this process. */
+const calibration = new Map<string, number>();
 
 export interface TurnRequest {
   surface: ChatSurface;
@@ -73,7 +75,8 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     permissions,
     memory: deps.memory,
     logger: deps.logger,
-    settings: { ...deps.settings.agent, tier: current.tier },
+    // The chars-per-token ratio learnt in earlier turns with this model carries over.
+    settings: { ...deps.settings.agent, tier: current.tier, ...(calibration.has(current.model.modelId) ? { initialCharsPerToken: calibration.get(current.model.modelId) } : {}) },
   });
   const pin = (await readEffortPin(deps.store)) ?? (session?.effortPin && session.effortPin !== 'auto' ? session.effortPin : undefined);
 
@@ -115,6 +118,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     onEvent,
   });
   clearInterval(queueWatch);
+  calibration.set(current.model.modelId, runner.charsPerToken);
   await chain;
   permissions.clearRun(run.id);
 
