@@ -46,6 +46,11 @@ export interface WorkflowToolService {
   inbox: MemberInbox;
   /** The run's member names (file ids), for `send_message` targets. */
   members: readonly string[];
+  /**
+   * The most tools this agent may hand on to a sub-agent. Absent for members: their character's
+   * active role's `allowedTools` apply. Set for sub-agents, so a deeper spawn cannot widen it.
+   */
+  toolCeiling?: readonly string[];
   reportStatus(report: StatusReport): void;
   routeNext(decision: RouteDecision): void;
   castVote(vote: VoteCast): void;

@@ -36,6 +36,16 @@ describe('parseCallCommand', () => {
     expect(parseCallCommand(roster, '@spock @worf rounds=0 x')).toMatchObject({ ok: false, message: expect.stringContaining('rounds must be') });
   });
 
+  it('reads rounds with spaces around "=" and keeps it out of the topic', () => {
+    expect(parseCallCommand(roster, '@spock @worf rounds = 3 cache sessions?')).toMatchObject({ ok: true, rounds: 3, topic: 'cache sessions?' });
+    expect(parseCallCommand(roster, '@spock rounds =4 @worf "x"')).toMatchObject({ ok: true, rounds: 4, topic: 'x' });
+    expect(parseCallCommand(roster, '@spock @worf "x" rounds= 1')).toMatchObject({ ok: true, rounds: 1, topic: 'x' });
+    expect(parseCallCommand(roster, '@spock @worf rounds = 0 x')).toMatchObject({ ok: false, message: expect.stringContaining('rounds must be') });
+    // A quoted "rounds = 3" is part of the topic, and "rounds" alone is just a word.
+    expect(parseCallCommand(roster, '@spock @worf "rounds = 3"')).toMatchObject({ ok: true, rounds: 2, topic: 'rounds = 3' });
+    expect(parseCallCommand(roster, '@spock @worf how many rounds of review?')).toMatchObject({ ok: true, rounds: 2, topic: 'how many rounds of review?' });
+  });
+
   it('needs two participants, suggests near names, and needs a topic', () => {
     expect(parseCallCommand(roster, '@spock "x"')).toMatchObject({ ok: false, message: expect.stringContaining('at least two participants') });
     expect(parseCallCommand(roster, '@spock @geordy "x"')).toMatchObject({ ok: false, message: expect.stringContaining('Did you mean @Geordi') });

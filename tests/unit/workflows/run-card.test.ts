@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EditOptions } from '../../../src/commands/chat-surface.js';
 import { createRunCard, ordinal } from '../../../src/commands/workflows/run-card.js';
 import { STOP_ACTION } from '../../../src/commands/run-turn.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('run card', () => {
   it('shows the activity, the queue place and a Stop button, then a final state without buttons', async () => {
@@ -29,6 +34,39 @@ describe('run card', () => {
     for (let step = 0; step < 50; step++) card.update(`step ${step}`);
     await card.finish('done');
     expect(surface.messages[0]!.edits).toBe(1);
+  });
+
+  it('shows an activity change that came while an edit was in flight, without waiting for the slow refresh', async () => {
+    vi.useFakeTimers();
+    const surface = createMemorySurface();
+    let release: () => void = () => undefined;
+    const firstEditDone = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sent: string[] = [];
+    const slowFirstEdit = {
+      ...surface,
+      async edit(edit: EditOptions) {
+        sent.push(edit.text);
+        if (sent.length === 1) await firstEditDone;
+        return surface.edit(edit);
+      },
+    };
+    const card = createRunCard({ surface: slowFirstEdit, thread: 't1', runId: 'run-1', title: 'T', intervalMs: 100 });
+    await card.start();
+    card.update('step 1');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sent).toHaveLength(1);
+    // The next change's timer fires while the first edit still waits on the platform.
+    card.update('step 2');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sent).toHaveLength(1);
+    release();
+    // Well under the 15 s refresh of an unchanged card.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent).toHaveLength(2);
+    expect(surface.messages[0]!.text).toContain('Now: step 2');
+    await card.finish('done');
   });
 
   it('writes ordinals', () => {

@@ -221,3 +221,24 @@ describe('runGoal', () => {
     expect(await fs.readdir(stagingRoot)).toEqual([]);
   });
 });
+
+describe('runGoal failed steps', () => {
+  it('counts thrown and reported failures by plan step, and a successful rework clears its step', async () => {
+    let reviewed = false;
+    const run = options({
+      planner: async () => 'AGENT: @geordi — Build\nAGENT: @data — Document\nAGENT: @worf — Audit\nEND',
+      runStep: async (step: PlanStep, context: StepRunContext) => {
+        if (step.agent === 'geordi') return context.rework === undefined ? { ...ok('broken'), ok: false } : ok('fixed');
+        if (step.agent === 'data') throw new Error('model down');
+        return { ...ok('audit failed'), ok: false };
+      },
+      supervisorReview: async (step) => {
+        if (step.agent !== 'geordi' || reviewed) return 'accept';
+        reviewed = true;
+        return { rework: 'fix the build' };
+      },
+    });
+    const outcome = await runGoal(run);
+    expect(outcome).toMatchObject({ kind: 'completed', failedSteps: [2, 3], attemptedSteps: 3 });
+  });
+});
