@@ -94,6 +94,8 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   options.services.activeRuns.register({ runId: run.id, requester: event.user, abort, done });
 
   const logger = deps.logger.child({ runId: run.id });
+  const startedAt = Date.now();
+  logger.info('run started', { kind: options.kind, platform: surface.platform });
   const card: RunCard = createRunCard({
     surface,
     thread,
@@ -236,6 +238,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         const table = stats.all().length > 0 ? `\n\`\`\`\n${stats.table()}\n\`\`\`` : '';
         await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);
         await surface.post({ thread, text: deps.maskSecrets(`${headline}\n${outcome.summary}${table}`) });
+        logger.info('run ended', { kind: options.kind, outcome: status, durationMs: Date.now() - startedAt, ...stats.totals(), ...outcome.stats });
       } finally {
         permissions.clearRun(run.id);
         settle();

@@ -36,5 +36,13 @@ describe('escalation from a conversation', () => {
     const root = harness.surface.messages.find((message) => message.text.startsWith('📞 Call by'))!;
     expect(root.text).toMatch(/Cache sessions in Redis\?/);
     await harness.surface.waitFor(() => harness.surface.inThread(`thread:${root.ref}`).some((message) => message.text.includes('Synthesis: cache with care.')), 8000);
+    // One JSON log line per run start and end, with duration, tokens and outcome.
+    // Logged right after the closing post (no surface change follows), so poll the log itself.
+    await expect.poll(() => harness.logger.entries.some((entry) => entry.message === 'run ended' && entry.fields.kind === 'call'), { interval: 10 }).toBe(true);
+    const ended = harness.logger.entries.filter((entry) => entry.message === 'run ended');
+    expect(ended.map((entry) => entry.fields.kind).sort()).toEqual(['ask', 'call']);
+    for (const entry of ended) expect(entry.fields).toMatchObject({ outcome: 'completed', durationMs: expect.any(Number) });
+    expect(ended.find((entry) => entry.fields.kind === 'ask')!.fields.completionTokens).toBeGreaterThan(0);
+    expect(harness.logger.entries.filter((entry) => entry.message === 'run started')).toHaveLength(2);
   });
 });
