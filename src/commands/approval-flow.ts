@@ -38,6 +38,8 @@ export interface ApprovalFlow {
   /** Handles a click; false when the button is not an approval button. */
   handleButton(event: ButtonActionEvent, surface: ChatSurface): Promise<boolean>;
   pendingCount(): number;
+  /** Resolves when every decision being recorded and shown has finished (shutdown waits for it). */
+  drain(): Promise<void>;
 }
 
 const clock = (time: number): string => new Date(time).toISOString().slice(11, 16) + ' UTC';
@@ -58,7 +60,16 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   const now = options.now ?? Date.now;
   const waiters = new Map<string, Waiter>();
 
-  async function settleAndShow(id: string, decision: PermissionDecision, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', banner: string): Promise<PermissionDecision | undefined> {
+  const inFlight = new Set<Promise<unknown>>();
+  /** Settles and shows a decision, tracked so that shutdown can wait for the message edit. */
+  function settleAndShow(id: string, decision: PermissionDecision, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', banner: string): Promise<PermissionDecision | undefined> {
+    const work = settleAndShowNow(id, decision, status, banner);
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  async function settleAndShowNow(id: string, decision: PermissionDecision, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', banner: string): Promise<PermissionDecision | undefined> {
     const result = await options.approvals.settle(id, { status, decidedBy: decision.decidedBy });
     if (!result.ok) {
       // Settled by something else first (the store expires a click that came after expiresAt):
@@ -92,6 +103,9 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
 
   return {
     pendingCount: () => waiters.size,
+    async drain() {
+      await Promise.allSettled([...inFlight]);
+    },
     promptFor({ surface, thread, requester }) {
       return {
         async ask(request, signal) {

@@ -107,6 +107,8 @@ export function createCommandLayer(deps: CommandDependencies, createWorkflows?: 
       closing = true;
       conversations.dropQueues();
       await activeRuns.stopAll();
+      // A stopped turn does not wait for its approval message to be edited: shutdown does.
+      await approvals.drain();
     },
   };
 }
