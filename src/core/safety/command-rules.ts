@@ -74,7 +74,12 @@ const GIT_RULE: ProgramRule = {
     checkout: restricted('Switches branches or restores files in the workspace.'),
     switch: restricted('Switches git branches in the workspace.'),
     stash: restricted('Stashes or restores uncommitted changes.', { textValueFlags: ['-m', '--message'] }),
-    init: restricted('Creates a git repository in the workspace.'),
+    init: restricted('Creates a git repository in the workspace.', {
+      dangerousFlags: {
+        '--template': 'A template copies its config and hooks into the new repository, which can make git run programs.',
+        '--separate-git-dir': 'It puts the repository somewhere else, possibly outside the workspace.',
+      },
+    }),
     reset: restricted('Moves the git branch pointer; files are kept.', {
       dangerousFlags: { '--hard': 'git reset --hard throws away uncommitted work.', '--merge': 'It can discard uncommitted work.', '--keep': 'It can discard uncommitted work.' },
     }),

@@ -1,5 +1,5 @@
-import { dirname } from 'node:path';
 import { classifyCommand } from '../../safety/command-risk.js';
+import { gitHardenedEnv } from '../../safety/git-env.js';
 import { runCommand } from '../../safety/process-runner.js';
 import { countLines } from '../format-bytes.js';
 import type { CallRisk, ToolContext, ToolImplementation } from '../tool.js';
@@ -69,16 +69,8 @@ function commandCwd(context: ToolContext): string {
   return typeof cwd === 'string' && cwd !== '' ? cwd : context.workspace.root;
 }
 
-/**
- * A staging copy lives inside the workspace, so git would walk up into the real repository and a
- * parallel step's `git add`/`commit`/`reset` would act on the real history: stop git's search at the copy.
- */
 function commandEnv(context: ToolContext): NodeJS.ProcessEnv {
-  const staging = context.services.cwd;
-  if (typeof staging !== 'string' || staging === '') return context.childEnv;
-  const cwd = commandCwd(context);
-  const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = context.childEnv;
-  return { ...rest, GIT_CEILING_DIRECTORIES: dirname(cwd) };
+  return gitHardenedEnv(context.childEnv, commandCwd(context));
 }
 
 function classify(input: ExecuteCommandInput, context: ToolContext): CallRisk {
