@@ -8,10 +8,24 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export const SLACK_SIGNATURE_MAX_SKEW_S = 300;
+/** Event and interaction payloads are a few KB; 1 MB is far above any real one. */
+export const SLACK_MAX_REQUEST_BYTES = 1024 * 1024;
 
 export async function verifySlackSignature(request: IncomingMessage, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<{ ok: true } | { ok: false; reason: string }> {
+  // Read at most what Slack ever sends before anything is verified: an unauthenticated client
+  // must not make the bot buffer an unbounded body.
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > SLACK_MAX_REQUEST_BYTES) return { ok: false, reason: 'request too large' };
   const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > SLACK_MAX_REQUEST_BYTES) {
+      request.destroy();
+      return { ok: false, reason: 'request too large' };
+    }
+    chunks.push(chunk as Buffer);
+  }
   const rawBody = Buffer.concat(chunks);
   (request as IncomingMessage & { rawBody?: Buffer }).rawBody = rawBody;
   const timestamp = Number(request.headers['x-slack-request-timestamp']);

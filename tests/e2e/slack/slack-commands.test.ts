@@ -101,6 +101,8 @@ describe('Slack HTTP mode', () => {
     expect((await send(now - 600)).status).toBe(401);
     expect((await send(now + 600)).status).toBe(401);
     expect((await send(now, 'wrong-secret')).status).toBe(401);
+    const huge = await fetch(url, { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(now), 'x-slack-signature': 'v0=00' } }).catch(() => undefined);
+    expect(huge === undefined || huge.status === 401).toBe(true);
     expect(harness.model.requests).toHaveLength(0);
     harness.model.enqueue({ text: 'Over HTTP.' });
     expect((await send(now)).status).toBe(200);

@@ -63,7 +63,8 @@ describe('Slack workflows', () => {
     await harness.slack.deliverSlashCommand({ command: '/team', text: 'dev_security "Create the build folder"', userId: 'U1', channelId: 'C1' });
     await harness.slack.waitFor(() => Boolean(rootOf(harness!, '👥')));
     const root = rootOf(harness, '👥')!;
-    expect(root.text).toContain('Dev & Security');
+    // Slack text is escaped (&amp;): the team name arrives as Slack shows it.
+    expect(root.text).toContain('Dev &amp; Security');
     expect(root.text).toContain('Create the build folder');
     expect(root.text).not.toContain('dev_security "Create');
     await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
