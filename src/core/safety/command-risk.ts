@@ -26,6 +26,9 @@ interface PathContext {
 const RANK: Readonly<Record<RiskLevel, number>> = { SAFE: 0, RESTRICTED: 1, DANGEROUS: 2 };
 const dangerous = (reason: string): CallRisk => ({ level: 'DANGEROUS', reason });
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const GLOB_CHARACTER = /[*?[]/;
+/** Entries a wildcard's folder may hold before the classifier stops listing it and asks instead. */
+const MAX_GLOB_FOLDER_ENTRIES = 5000;
 
 function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
@@ -56,15 +59,59 @@ function outsideReason(text: string, context: PathContext): string | undefined {
 }
 
 /** Glob and brace expansion can reach paths the literal text does not show. */
-function expansionReason(word: ShellWord): string | undefined {
+function expansionReason(word: ShellWord, context: PathContext): string | undefined {
   if (word.hasBraceExpansion) return 'It uses brace expansion (`{a,b}`), so the real arguments are not shown.';
   if (!word.hasGlob) return undefined;
   if (path.isAbsolute(word.text)) return 'It expands a wildcard in an absolute path, outside the workspace.';
-  for (const segment of word.text.split('/')) {
+  const segments = word.text.split('/');
+  for (const segment of segments) {
     if (segment === '..') return 'It expands a wildcard next to `..`, which may leave the workspace.';
-    if (/[*?[]/.test(segment) && /^[.[]/.test(segment)) return 'Its wildcard may match `..`, which leaves the workspace.';
+    if (GLOB_CHARACTER.test(segment) && /^[.[]/.test(segment)) return 'Its wildcard may match `..`, which leaves the workspace.';
   }
-  return undefined;
+  // A wildcard folder (`vendor/*/passwd`) can pass through any link below it; one readdir cannot vouch for that.
+  if (segments.slice(0, -1).some((segment) => GLOB_CHARACTER.test(segment))) {
+    return `"${word.text}" has a wildcard in a folder name, which could pass through a link that leads outside the workspace.`;
+  }
+  return wildcardLinkReason(word.text, segments.slice(0, -1).join('/'), context);
+}
+
+/**
+ * Why a wildcard in the last component of `text` could reach outside: the literal parent folder
+ * holds a symbolic link that resolves outside the workspace (the shell would expand to it).
+ */
+function wildcardLinkReason(text: string, parentText: string, context: PathContext): string | undefined {
+  const parentReason = outsideReason(parentText, context);
+  if (parentReason) return parentReason;
+  const parent = path.resolve(context.cwd, parentText);
+  const linkReason = `"${text}": wildcards could match a link that leads outside the workspace.`;
+  let directory: fs.Dir;
+  try {
+    directory = fs.opendirSync(parent);
+  } catch (error) {
+    // No folder means nothing to match: the shell passes the word through literally.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    return `"${text}": its folder cannot be read, so what the wildcard matches is unknown.`;
+  }
+  try {
+    for (let count = 0; ; count += 1) {
+      const entry = directory.readSync();
+      if (!entry) return undefined;
+      if (count >= MAX_GLOB_FOLDER_ENTRIES) return `"${text}": its folder has too many entries to check what the wildcard matches.`;
+      if (!entry.isSymbolicLink()) continue;
+      try {
+        if (!isInside(context.realRoot, realpathAllowMissingSync(path.join(parent, entry.name)))) return linkReason;
+      } catch {
+        // A link loop or unreadable target: it cannot be shown to stay inside.
+        return linkReason;
+      }
+    }
+  } catch {
+    // The folder changed or became unreadable while it was being listed.
+    return `"${text}": its folder cannot be read, so what the wildcard matches is unknown.`;
+  } finally {
+    directory.closeSync();
+  }
 }
 
 function flagName(word: string): string {
@@ -180,7 +227,7 @@ export function classifyCommand(command: string, options: CommandLocation): Call
   if (outsideReason(context.cwd, context)) return dangerous('The working directory is outside the workspace.');
 
   for (const word of lexed.words) {
-    const reason = expansionReason(word);
+    const reason = expansionReason(word, context);
     if (reason) return dangerous(reason);
   }
   if (!program.quoted && ASSIGNMENT.test(program.text)) return dangerous('It sets environment variables for the command.');

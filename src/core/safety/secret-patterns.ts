@@ -18,7 +18,11 @@ const SECRET_NAME_PATTERNS: readonly RegExp[] = [
   /PASSWORD/,
   /PASSWD/,
   /PASSPHRASE/,
-  /(^|_)PASS$/,
+  // MYSQL_PWD, DB_PWD… but not the shell's own PWD and OLDPWD (working folders, not secrets).
+  /(?<!^(OLD)?)PWD$/,
+  /(^|_)PW$/,
+  /PASS$/,
+  /^PGPASS/,
   /API_?KEY/,
   /_KEYS?$/,
   /(^|_)KEY(_|$)/,
@@ -55,8 +59,8 @@ export const SECRET_SHAPE_SOURCES: readonly string[] = [
   String.raw`(?<![\w-])[\w-]{24,}\.[\w-]{6}\.[\w-]{27,}`,
   String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,
   String.raw`(?<=\b[Bb]earer\s+)[A-Za-z0-9\-._~+/]{16,}=*`,
-  // The password of a URL with credentials: scheme://user:PASSWORD@host
-  String.raw`(?<=\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]+:)[^\s/@]+(?=@)`,
+  // The password of a URL with credentials: scheme://user:PASSWORD@host, user possibly empty (redis://:pw@host).
+  String.raw`(?<=\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]*:)[^\s/@]+(?=@)`,
 ];
 
 const SECRET_SHAPE = new RegExp(SECRET_SHAPE_SOURCES.join('|'));

@@ -83,6 +83,37 @@ describe('createChildEnv', () => {
   });
 });
 
+describe('password-style names and credential URLs (security review)', () => {
+  const env: NodeJS.ProcessEnv = {
+    PWD: '/srv/tsuka/workspace',
+    OLDPWD: '/srv/tsuka',
+    MYSQL_PWD: 'hunter31',
+    DB_PWD: 'hunter32',
+    MY_PW: 'hunter33',
+    DBPASS: 'hunter34',
+    PGPASS: 'hunter35',
+    PGPASSFILE: '/home/tsuka/.pgpass',
+    GPG_PASSPHRASE: 'hunter36',
+    SSH_PASSPHRASE_FILE: '/home/tsuka/pp',
+    CACHE: 'redis://:p4ssw0rd@cache:6379/0',
+  };
+  const childEnv = createChildEnv(env);
+
+  it('drops *PWD, *_PW, *PASS, PGPASS* and *PASSPHRASE* variables', () => {
+    for (const name of ['MYSQL_PWD', 'DB_PWD', 'MY_PW', 'DBPASS', 'PGPASS', 'PGPASSFILE', 'GPG_PASSPHRASE', 'SSH_PASSPHRASE_FILE']) {
+      expect(childEnv, name).not.toHaveProperty(name);
+    }
+  });
+
+  it('drops a URL whose password has an empty user name', () => {
+    expect(childEnv).not.toHaveProperty('CACHE');
+  });
+
+  it("keeps the shell's PWD and OLDPWD, which are folders, not secrets", () => {
+    expect(childEnv).toEqual({ PWD: '/srv/tsuka/workspace', OLDPWD: '/srv/tsuka' });
+  });
+});
+
 describe('isSecretName', () => {
   it.each([
     ['SLACK_BOT_TOKEN', true],
@@ -99,6 +130,10 @@ describe('isSecretName', () => {
     ['KEYBOARD_LAYOUT', false],
     ['TSUKA_WORKSPACE', false],
     ['PWD', false],
+    ['OLDPWD', false],
+    ['MYSQL_PWD', true],
+    ['MY_PW', true],
+    ['PGPASSWORD', true],
   ] as const)('%s → %s', (name, expected) => {
     expect(isSecretName(name)).toBe(expected);
   });

@@ -19,6 +19,12 @@ beforeAll(async () => {
   await fs.writeFile(path.join(outsideDir, 'secret.txt'), 'secret\n');
   await fs.symlink(path.join(outsideDir, 'secret.txt'), path.join(workspaceRoot, 'link-to-secret'));
   await fs.symlink(outsideDir, path.join(workspaceRoot, 'link-to-outside-dir'));
+  // The reviewer's reproduction: a vendored folder holding a link to a folder outside.
+  await fs.mkdir(path.join(workspaceRoot, 'vendor'));
+  await fs.symlink(outsideDir, path.join(workspaceRoot, 'vendor', 'lib'));
+  await fs.mkdir(path.join(workspaceRoot, 'docs', 'guide'), { recursive: true });
+  await fs.writeFile(path.join(workspaceRoot, 'docs', 'readme.md'), '# hi\n');
+  await fs.symlink(path.join(workspaceRoot, 'file.txt'), path.join(workspaceRoot, 'docs', 'link-inside.txt'));
 });
 
 afterAll(async () => {
@@ -140,6 +146,21 @@ const CASES: readonly (readonly [string, RiskLevel])[] = [
   ['grep -R x src', D],
   ['git diff --no-index /etc/passwd file.txt', D],
   ['/bin/cat file.txt', D],
+  // Wildcards that could expand to a link leading outside (vendor/lib → outside).
+  ['cat vendor/lib/secret.txt', D],
+  ['cat vendor/*/secret.txt', D],
+  ['cat vendor/l?b/secret.txt', D],
+  ['cat vendor/[l]ib/secret.txt', D],
+  ['grep -r root vendor/*', D],
+  ['ls vendor/l*', D],
+  ['cat */secret.txt', D],
+  ['cat src/*/app.ts', D],
+  ['ls *', D],
+  ['ls vendor/lib/*', D],
+  ['ls docs/*.md', S],
+  ['ls docs/*', S],
+  ['grep -r hi docs/*', S],
+  ['ls docs/missing/*.md', S],
   // Dangerous programs and flags.
   ['rm file.txt', D],
   ['rm -rf src', D],
@@ -224,6 +245,12 @@ describe('classifyCommand', () => {
     expect(classifyCommand('cat ../../x', { workspaceRoot, cwd: 'src' }).level).toBe('DANGEROUS');
     expect(classifyCommand('ls', { workspaceRoot, cwd: outsideDir }).level).toBe('DANGEROUS');
     expect(classifyCommand('ls', { workspaceRoot, cwd: path.join(workspaceRoot, 'src') }).level).toBe('SAFE');
+  });
+
+  it('keeps a wildcard SAFE in an ordinary folder and explains a link-reaching one', () => {
+    expect(classifyCommand('ls *.md', { workspaceRoot, cwd: 'docs' }).level).toBe('SAFE');
+    expect(classifyCommand('ls *', { workspaceRoot, cwd: 'vendor' }).reason).toMatch(/wildcards could match a link that leads outside the workspace/);
+    expect(classifyCommand('cat vendor/*/passwd', { workspaceRoot }).reason).toMatch(/wildcard in a folder name/);
   });
 
   it('accepts absolute paths inside the workspace', () => {

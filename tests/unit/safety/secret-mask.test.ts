@@ -59,6 +59,25 @@ describe('createSecretMasker', () => {
     expect(mask('postgres://app:s3cretpw@db:5432/app')).toBe(`postgres://app:${SECRET_MASK}@db:5432/app`);
   });
 
+  it('masks the password of a URL with an empty user name', () => {
+    expect(mask('REDIS_URL=redis://:p4ssw0rd@cache:6379/0')).toBe(`REDIS_URL=redis://:${SECRET_MASK}@cache:6379/0`);
+  });
+
+  it('masks the values of *PWD, *_PW, *PASS, PGPASS* and *PASSPHRASE* variables but not PWD or OLDPWD', () => {
+    const env = {
+      PWD: '/srv/tsuka/workspace',
+      OLDPWD: '/srv/tsuka/previous',
+      MYSQL_PWD: 'mysql-pw-123',
+      MY_PW: 'my-pw-4567',
+      DBPASS: 'db-pass-890',
+      PGPASSWORD: 'pg-pass-321',
+      GPG_PASSPHRASE: 'correct horse battery',
+    };
+    const masker = createSecretMasker(env);
+    const text = Object.values(env).join(' | ');
+    expect(masker(text)).toBe(['/srv/tsuka/workspace', '/srv/tsuka/previous', ...Array.from({ length: 5 }, () => SECRET_MASK)].join(' | '));
+  });
+
   it('leaves ordinary text untouched', () => {
     const text = 'npm test\n  ✓ 12 tests passed (sk-1 is a ticket, xoxb alone too)\nhttps://example.com/path:8080';
     expect(mask(text)).toBe(text);

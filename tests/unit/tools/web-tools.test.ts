@@ -5,9 +5,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createBrowseUrlTool } from '../../../src/core/tools/impl/browse-url.js';
 import { createDownloadFileTool } from '../../../src/core/tools/impl/download-file.js';
 import { createWebSearchTool } from '../../../src/core/tools/impl/web-search.js';
+import { GIT_INTERNALS_REASON } from '../../../src/core/tools/git-internals.js';
+import type { HostLookup } from '../../../src/core/tools/web-risk.js';
 import { createTestToolContext, type TestToolContext } from './tool-test-context.js';
 
 const SITE = 'https://docs.example.test';
+
+/** A resolver from a table; unknown names get a public address. No test may query real DNS. */
+function fakeDns(table: Readonly<Record<string, readonly string[]>> = {}): HostLookup {
+  return async (hostname) => (table[hostname] ?? ['93.184.215.14']).map((address) => ({ address }));
+}
+/** Public names that the resolver maps to the metadata service or the LAN. */
+const REBINDING_DNS = fakeDns({ 'internal.example.test': ['10.0.0.7'], 'evil.example.test': ['93.184.215.14', '169.254.169.254'] });
 
 let test: TestToolContext;
 beforeAll(() => {
@@ -63,7 +72,7 @@ describe('web_search', () => {
 });
 
 describe('browse_url', () => {
-  const tool = createBrowseUrlTool();
+  const tool = createBrowseUrlTool({ lookup: REBINDING_DNS });
 
   it('returns the reader view of an HTML page as markdown', async () => {
     const page = '<html><head><title>Guide</title></head><body><nav><a href="/">Home</a></nav><main><h1>Install</h1><p>Run <code>npm i</code>, see <a href="/faq">the FAQ</a>.</p></main><footer>©</footer></body></html>';
@@ -90,6 +99,25 @@ describe('browse_url', () => {
     await expect(tool.execute({ url: `${SITE}/go` }, test.context)).rejects.toThrow(/redirected to a private or local address \(169\.254\.169\.254\); refused/);
   });
 
+  it('is DANGEROUS for a public name that resolves to a private address', async () => {
+    expect(await tool.classify?.({ url: 'http://evil.example.test/' }, test.context)).toEqual({
+      level: 'DANGEROUS',
+      reason: 'reaches a private or local address (evil.example.test → 169.254.169.254)',
+    });
+  });
+
+  it('refuses a redirect to a public name that resolves to a private address, without requesting it', async () => {
+    nock(SITE).get('/hop').reply(302, '', { location: 'http://internal.example.test/admin' });
+    const internal = nock('http://internal.example.test').get('/admin').reply(200, 'admin panel');
+    await expect(tool.execute({ url: `${SITE}/hop` }, test.context)).rejects.toThrow(/internal\.example\.test reaches a private or local address \(internal\.example\.test → 10\.0\.0\.7\); refused/);
+    expect(internal.isDone()).toBe(false);
+  });
+
+  it('fetches a name that resolves privately once the person approved it', async () => {
+    nock('http://internal.example.test').get('/status').reply(200, 'all green', { 'content-type': 'text/plain' });
+    expect((await tool.execute({ url: 'http://internal.example.test/status' }, test.context)).output).toBe('URL: http://internal.example.test/status\n\nall green');
+  });
+
   it('follows a public redirect and refuses non-http schemes', async () => {
     nock(SITE).get('/old').reply(301, '', { location: '/new' }).get('/new').reply(200, 'moved text', { 'content-type': 'text/plain' });
     expect((await tool.execute({ url: `${SITE}/old` }, test.context)).output).toBe(`URL: ${SITE}/new\n\nmoved text`);
@@ -98,7 +126,7 @@ describe('browse_url', () => {
 });
 
 describe('download_file', () => {
-  const tool = createDownloadFileTool();
+  const tool = createDownloadFileTool({ lookup: REBINDING_DNS });
 
   it('saves to the URL file name in the workspace', async () => {
     nock(SITE).get('/files/report%202024.csv').reply(200, 'a,b\n1,2\n', { 'content-type': 'text/csv' });
@@ -111,6 +139,21 @@ describe('download_file', () => {
     expect((await tool.classify?.({ url: `${SITE}/a.zip` }, test.context))?.level).toBe('RESTRICTED');
     expect((await tool.classify?.({ url: 'http://192.168.1.1/config.bin' }, test.context))?.level).toBe('DANGEROUS');
     await expect(tool.execute({ url: `${SITE}/a.zip`, path: '../outside/a.zip' }, test.context)).rejects.toThrow(/outside the workspace/);
+  });
+
+  it('is DANGEROUS when it would write inside .git/, whatever the URL', async () => {
+    for (const path of ['.git/config', '.git/hooks/pre-commit', 'sub/.GIT/config']) {
+      expect(await tool.classify?.({ url: `${SITE}/config`, path }, test.context), path).toEqual({ level: 'DANGEROUS', reason: GIT_INTERNALS_REASON });
+    }
+    expect((await tool.preview({ url: `${SITE}/config`, path: '.git/config' }, test.context)).details).toContain(`risk: DANGEROUS — ${GIT_INTERNALS_REASON}`);
+    expect(await tool.classify?.({ url: `${SITE}/config`, path: 'docs/git-config.txt' }, test.context)).toMatchObject({ level: 'RESTRICTED' });
+    expect(await tool.classify?.({ url: 'http://evil.example.test/x', path: 'x.bin' }, test.context)).toMatchObject({ level: 'DANGEROUS', reason: expect.stringContaining('private or local') });
+  });
+
+  it('refuses a redirect to a name that resolves privately and leaves nothing behind', async () => {
+    nock(SITE).get('/file.bin').reply(302, '', { location: 'http://evil.example.test/latest/meta-data/' });
+    await expect(tool.execute({ url: `${SITE}/file.bin` }, test.context)).rejects.toThrow(/private or local address/);
+    expect(await readdir(test.root)).toEqual([]);
   });
 
   it('refuses a file over the 50 MB limit by its declared length and leaves nothing behind', async () => {

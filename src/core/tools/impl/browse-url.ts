@@ -1,39 +1,48 @@
 import { decodeText, openUrl, readBodyLimited } from '../fetch-limited.js';
 import { formatBytes } from '../format-bytes.js';
 import { htmlToMarkdown } from '../html-to-markdown.js';
-import { isPrivateUrl, parseWebUrl } from '../private-address.js';
+import { parseWebUrl } from '../private-address.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
-import { classifyWebUrl } from '../web-risk.js';
+import { classifyWebUrl, createGuardedFetch, findPrivateTarget, type WebGuardOptions } from '../web-risk.js';
 
 export const BROWSE_URL_TIMEOUT_MS = 20_000;
 export const BROWSE_URL_MAX_BYTES = 5 * 1024 * 1024;
 
 export type BrowseUrlInput = { url: string };
 
+const PUBLIC_RISK = { level: 'SAFE', reason: 'reads a public web page' } as const;
+
+/** Options of `browse_url`: the fetch to use and how host names are resolved for the SSRF guard. */
+export interface BrowseUrlOptions extends WebGuardOptions {
+  fetch?: typeof fetch;
+}
+
 /**
  * `browse_url`: fetches one page and returns it as readable markdown (HTML through the reader
  * view; plain text and JSON as they are). Private and local addresses need approval.
  */
-export function createBrowseUrlTool(options: { fetch?: typeof fetch } = {}): ToolImplementation<BrowseUrlInput> {
+export function createBrowseUrlTool(options: BrowseUrlOptions = {}): ToolImplementation<BrowseUrlInput> {
   return {
     name: 'browse_url',
 
-    classify: (input) => classifyWebUrl(input.url, { level: 'SAFE', reason: 'reads a public web page' }),
+    classify: (input) => classifyWebUrl(input.url, PUBLIC_RISK, options),
 
-    preview(input) {
-      const risk = classifyWebUrl(input.url, { level: 'SAFE', reason: 'reads a public web page' });
+    async preview(input) {
+      const risk = await classifyWebUrl(input.url, PUBLIC_RISK, options);
       return { summary: `browse_url ${input.url}`, details: [`url: ${input.url}`, `risk: ${risk.level} — ${risk.reason}`] };
     },
 
     async execute(input, context) {
       const url = parseWebUrl(input.url);
       if (!url) throw new ToolFailureError(`"${input.url}" is not an http(s) URL; browse_url only reads web pages.`);
+      // A private target was approved as DANGEROUS; a public one must stay public on every hop.
+      const allowPrivate = (await findPrivateTarget(url, options)) !== undefined;
       const opened = await openUrl(url, {
-        fetch: options.fetch ?? fetch,
+        fetch: allowPrivate ? (options.fetch ?? fetch) : createGuardedFetch(options.fetch ?? fetch, options),
         timeoutMs: BROWSE_URL_TIMEOUT_MS,
         signal: context.signal,
-        allowPrivate: isPrivateUrl(url),
+        allowPrivate,
         accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5',
       });
       const { response, finalUrl } = opened;

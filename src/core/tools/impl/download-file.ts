@@ -3,28 +3,45 @@ import { open, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { iterateBody, openUrl } from '../fetch-limited.js';
 import { formatBytes } from '../format-bytes.js';
-import { isPrivateUrl, parseWebUrl } from '../private-address.js';
+import { writeRisk } from '../git-internals.js';
+import { parseWebUrl } from '../private-address.js';
 import { statIfExists } from '../stat-if-exists.js';
-import type { CallPreview, ToolImplementation } from '../tool.js';
+import type { CallPreview, CallRisk, RiskLevel, ToolContext, ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
-import { classifyWebUrl } from '../web-risk.js';
+import { classifyWebUrl, createGuardedFetch, findPrivateTarget, type WebGuardOptions } from '../web-risk.js';
 import { displayPath, resolveForPreview } from '../workspace-paths.js';
 
 export const DOWNLOAD_FILE_MAX_BYTES = 50 * 1024 * 1024;
 export const DOWNLOAD_FILE_TIMEOUT_MS = 120_000;
 const PUBLIC_RISK = { level: 'RESTRICTED', reason: 'saves a file from the web into the workspace' } as const;
 
+const RANK: Readonly<Record<RiskLevel, number>> = { SAFE: 0, RESTRICTED: 1, DANGEROUS: 2 };
+
 export type DownloadFileInput = { url: string; path?: string };
 
+/** Options of `download_file`: the fetch to use and how host names are resolved for the SSRF guard. */
+export interface DownloadFileOptions extends WebGuardOptions {
+  fetch?: typeof fetch;
+}
+
+/** The stronger of the URL's risk and the destination's (a write into `.git/` is DANGEROUS). */
+async function classifyDownload(input: DownloadFileInput, context: ToolContext, options: WebGuardOptions): Promise<CallRisk> {
+  const [urlRisk, pathRisk] = await Promise.all([
+    classifyWebUrl(input.url, PUBLIC_RISK, options),
+    writeRisk(context, input.path ?? defaultFileName(input.url), PUBLIC_RISK),
+  ]);
+  return RANK[pathRisk.level] > RANK[urlRisk.level] ? pathRisk : urlRisk;
+}
+
 /** `download_file`: saves a URL into the workspace (default name: the URL's file name), up to 50 MB. */
-export function createDownloadFileTool(options: { fetch?: typeof fetch } = {}): ToolImplementation<DownloadFileInput> {
+export function createDownloadFileTool(options: DownloadFileOptions = {}): ToolImplementation<DownloadFileInput> {
   return {
     name: 'download_file',
 
-    classify: (input) => classifyWebUrl(input.url, PUBLIC_RISK),
+    classify: (input, context) => classifyDownload(input, context, options),
 
     async preview(input, context): Promise<CallPreview> {
-      const risk = classifyWebUrl(input.url, PUBLIC_RISK);
+      const risk = await classifyDownload(input, context, options);
       const destination = input.path ?? defaultFileName(input.url);
       const target = await resolveForPreview(context.workspace, destination);
       const details = [`url: ${input.url}`, `to: ${target.display}`, `risk: ${risk.level} — ${risk.reason}`];
@@ -42,11 +59,13 @@ export function createDownloadFileTool(options: { fetch?: typeof fetch } = {}): 
       const absolutePath = await context.workspace.resolve(input.path ?? defaultFileName(input.url));
       const shown = displayPath(context.workspace, absolutePath);
       if ((await statIfExists(absolutePath))?.isDirectory()) throw new ToolFailureError(`${shown} is a folder; give a file path.`);
+      // A private target was approved as DANGEROUS; a public one must stay public on every hop.
+      const allowPrivate = (await findPrivateTarget(url, options)) !== undefined;
       const opened = await openUrl(url, {
-        fetch: options.fetch ?? fetch,
+        fetch: allowPrivate ? (options.fetch ?? fetch) : createGuardedFetch(options.fetch ?? fetch, options),
         timeoutMs: DOWNLOAD_FILE_TIMEOUT_MS,
         signal: context.signal,
-        allowPrivate: isPrivateUrl(url),
+        allowPrivate,
       });
       const { response, finalUrl } = opened;
       if (!response.ok) {
