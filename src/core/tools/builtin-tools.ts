@@ -1,3 +1,4 @@
+import type { HostLookup } from './web-risk.js';
 import type { ToolImplementation } from './tool.js';
 import { auditCodeTool } from './impl/audit-code.js';
 import { createBrowseUrlTool } from './impl/browse-url.js';
@@ -21,6 +22,8 @@ export interface BuiltinToolOptions {
   enableCreateTool: boolean;
   /** The fetch the web tools use (tests pass one; default: the global). */
   fetch?: typeof fetch;
+  /** How the web tools resolve host names for the private-address guard (default: the system resolver). */
+  hostLookup?: HostLookup;
   /** A SearXNG base URL for `web_search`; without it DuckDuckGo's HTML page is used. */
   searchUrl?: string;
 }
@@ -30,7 +33,7 @@ export interface BuiltinToolOptions {
  * tools come from their own modules and are appended by the composition root.
  */
 export function builtinToolImplementations(options: BuiltinToolOptions): ToolImplementation[] {
-  const web = { ...(options.fetch ? { fetch: options.fetch } : {}) };
+  const web = { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.hostLookup ? { lookup: options.hostLookup } : {}) };
   const tools: ToolImplementation[] = [
     readFileTool,
     writeFileTool,
