@@ -134,7 +134,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     model,
     modelInfo,
     modelSwitch,
-    tier: model ? resolveModelTier(model.modelId) : 'MEDIUM',
+    tier: model ? resolveModelTier(model.modelId, { tier: config.llm.tier }) : 'MEDIUM',
     close: () => store.close(),
   };
 }

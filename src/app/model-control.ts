@@ -8,7 +8,7 @@ import { noModelMessage } from './no-model-message.js';
 export function createModelControl(engine: Engine, fetchImplementation?: typeof fetch): ModelControl {
   const current = engine.model;
   return {
-    current: () => (current ? { model: current, tier: resolveModelTier(current.modelId), providerName: engine.modelInfo?.displayName ?? current.providerId } : undefined),
+    current: () => (current ? { model: current, tier: resolveModelTier(current.modelId, { tier: engine.config.llm.tier }), providerName: engine.modelInfo?.displayName ?? current.providerId } : undefined),
     async available() {
       const info = engine.modelInfo;
       if (!info) return current ? [current.modelId] : [];

@@ -26,6 +26,8 @@ export interface LlmConfig {
   /** Generations at once per endpoint; unset: 1 for LOCAL servers (one GPU), 4 for CLOUD ones. */
   concurrency?: number;
   defaultEffort?: ReasoningEffort;
+  /** A measured or known tier that wins over the guess from the model's name. */
+  tier?: 'SMALL' | 'MEDIUM' | 'LARGE';
 }
 
 export interface AppConfig {

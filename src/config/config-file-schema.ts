@@ -15,6 +15,7 @@ export const configFileSchema = {
     llmTimeoutS: { type: 'integer', minimum: 1 },
     llmConcurrency: { type: 'integer', minimum: 1 },
     effort: { enum: ['none', 'low', 'medium', 'xhigh'] },
+    llmTier: { enum: ['SMALL', 'MEDIUM', 'LARGE', 'small', 'medium', 'large'] },
     dataDir: { type: 'string' },
     workspace: { type: 'string' },
     storeUrl: { type: 'string' },

@@ -111,6 +111,12 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     if ((EFFORTS as readonly string[]).includes(effortRaw)) defaultEffort = effortRaw as (typeof EFFORTS)[number];
     else problems.push(`TSUKA_LLM_EFFORT="${effortRaw}" is not valid: use one of ${EFFORTS.join(', ')}.`);
   }
+  const tierRaw = setting('TSUKA_LLM_TIER', 'llmTier')?.toUpperCase();
+  let tier: 'SMALL' | 'MEDIUM' | 'LARGE' | undefined;
+  if (tierRaw !== undefined) {
+    if (tierRaw === 'SMALL' || tierRaw === 'MEDIUM' || tierRaw === 'LARGE') tier = tierRaw;
+    else problems.push(`TSUKA_LLM_TIER="${tierRaw}" is not valid: use SMALL, MEDIUM or LARGE.`);
+  }
   const logLevelRaw = (setting('TSUKA_LOG_LEVEL', 'logLevel') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) {
     problems.push(`TSUKA_LOG_LEVEL="${logLevelRaw}" is not valid: use one of ${LOG_LEVELS.join(', ')}.`);
@@ -145,6 +151,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       generationTimeoutMs: integer('TSUKA_LLM_TIMEOUT_S', 'llmTimeoutS', 900, 1, 86_400) * 1000,
       concurrency: setting('TSUKA_LLM_CONCURRENCY', 'llmConcurrency') === undefined ? undefined : integer('TSUKA_LLM_CONCURRENCY', 'llmConcurrency', 1, 1, 64),
       defaultEffort,
+      tier,
     },
     dataDirectory,
     workspace,

@@ -103,6 +103,24 @@ describe('conversations in threads', () => {
   });
 });
 
+describe('model tier', () => {
+  it('TSUKA_LLM_TIER wins over the name: a SMALL tier is not offered MEDIUM tools', async () => {
+    harness = await startCommandHarness({ steps: [say('ok')], modelId: 'research-model-70b', environment: { TSUKA_LLM_TIER: 'SMALL' } });
+    await harness.mention('spock look it up', { message: 'root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'ok'));
+    const offered = (harness.model.requests[0]!.tools ?? []).map((tool) => tool.name);
+    expect(offered).toContain('read_file');
+    expect(offered).not.toContain('web_search');
+  });
+
+  it('without it the tier comes from the name (70b: LARGE, web tools offered)', async () => {
+    harness = await startCommandHarness({ steps: [say('ok')], modelId: 'research-model-70b' });
+    await harness.mention('spock look it up', { message: 'root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'ok'));
+    expect((harness.model.requests[0]!.tools ?? []).map((tool) => tool.name)).toContain('web_search');
+  });
+});
+
 describe('what is stored', () => {
   it('masks secret values in the saved session and the run log, even ones a user pasted', async () => {
     harness = await startCommandHarness({ steps: [say('Noted.')], environment: { DEPLOY_TOKEN: 'tok-0123456789abcdef' } });

@@ -37,6 +37,9 @@ describe('loadConfig', () => {
     expect(config.slack).toBeUndefined();
     expect(config.discord).toBeUndefined();
     expect(config.maxToolRounds).toBe(15);
+    expect(config.llm.tier).toBeUndefined();
+    expect(load({ TSUKA_LLM_TIER: 'large' }).llm.tier).toBe('LARGE');
+    expect(problemsOf({ TSUKA_LLM_TIER: 'huge' })[0]).toMatch(/TSUKA_LLM_TIER="HUGE" is not valid: use SMALL, MEDIUM or LARGE/);
   });
 
   it('reports every bad value at once, one line each, naming the setting and the fix', () => {
