@@ -17,7 +17,8 @@ function percentile(values: number[], p: number): number {
 
 async function measure(concurrent: number): Promise<void> {
   const harness = await startSlackHarness({
-    environment: { TSUKA_STREAM_EDIT_MS: '1000', TSUKA_LOG_LEVEL: 'error' },
+    // Generations in parallel, so the figures are the platform's (by default a LOCAL server runs one at a time).
+    environment: { TSUKA_STREAM_EDIT_MS: '1000', TSUKA_LOG_LEVEL: 'error', TSUKA_LLM_CONCURRENCY: String(concurrent) },
     // Real Slack limits in the emulator and the bot's defaults: this is what production sees.
   });
   const { slack, model } = harness;
@@ -41,7 +42,8 @@ async function measure(concurrent: number): Promise<void> {
   const callsPerReply: number[] = [];
   for (const [index, mention] of mentions.entries()) {
     const [reply] = harness.botReplies(channels[index]!, mention.ts);
-    const firstText = slack.calls.find((call) => call.method === 'chat.update' && call.body.ts === reply!.ts && !String(call.body.text ?? '').startsWith('💭'));
+    // The first edit that shows reply text (not the placeholder or its "waiting for the model" note).
+    const firstText = slack.calls.find((call) => call.method === 'chat.update' && call.body.ts === reply!.ts && String(call.body.text ?? '').includes(`q${index}:`));
     const tokenAt = firstTokenAt.get(`q${index}`)!;
     if (firstText) latencies.push(firstText.at - tokenAt);
     callsPerReply.push(slack.calls.filter((call) => (call.method === 'chat.update' && call.body.ts === reply!.ts) || (call.method === 'chat.postMessage' && call.body.thread_ts === mention.ts)).length);
