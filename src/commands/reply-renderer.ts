@@ -57,23 +57,40 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
     return waiting ?? '💭 …';
   };
 
+  /** Complete parts cut off the live text, not yet shown in full on a message of their own. */
+  const backlog: string[] = [];
+
   async function render(): Promise<void> {
-    const text = body();
-    const parts = splitMessage(text, max);
-    // Seal every part but the last: the current message gets its final text, a new one continues.
-    while (parts.length > 1) {
-      const sealedPart = parts.shift()!;
-      await edit(sealedPart, []);
-      pending = parts.join('\n');
-      current = await surface.post({ thread, text: '…', identity, buttons });
-      calls.posts++;
-      currentShown = '…';
+    // Cut complete parts off at once, before any await: text that streams in meanwhile stays in `pending`.
+    if (pending.trim().length > 0) {
+      const parts = splitMessage(pending, max);
+      if (parts.length > 1) {
+        backlog.push(...parts.slice(0, -1));
+        pending = parts.at(-1)!;
+      }
     }
-    await edit(parts[0] ?? '', finished ? [] : buttons);
+    // Each complete part gets its own message; a part leaves the backlog only once it is shown, so a
+    // failed post or edit loses nothing and never overwrites an earlier part.
+    while (backlog.length > 0) {
+      const part = backlog[0]!;
+      if (current === undefined) await postCurrent(part, undefined);
+      else await edit(part, [], true);
+      backlog.shift();
+      current = undefined;
+    }
+    const live = body();
+    if (current === undefined) await postCurrent(live, finished ? undefined : buttons);
+    else await edit(live, finished ? [] : buttons, finished);
   }
 
-  async function edit(text: string, withButtons: Button[] | undefined): Promise<void> {
-    if (current === undefined || (text === currentShown && !finished)) return;
+  async function postCurrent(text: string, withButtons: Button[] | undefined): Promise<void> {
+    current = await surface.post({ thread, text, identity, buttons: withButtons });
+    calls.posts++;
+    currentShown = text;
+  }
+
+  async function edit(text: string, withButtons: Button[] | undefined, force = false): Promise<void> {
+    if (current === undefined || (text === currentShown && !force)) return;
     await surface.edit({ message: current, text, identity, buttons: withButtons });
     calls.edits++;
     currentShown = text;
@@ -147,11 +164,12 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
     },
     async finish(trailer) {
       if (trailer) pending += `${pending && !pending.endsWith('\n') ? '\n' : ''}${trailer}`;
+      // Finished first: an edit still in flight must not schedule another after the final one.
+      finished = true;
+      buttons = undefined;
       if (timer) clearTimeout(timer);
       timer = undefined;
       await inFlight;
-      finished = true;
-      buttons = undefined;
       if (pending.trim().length === 0) pending = `_(no answer — ${Math.round((now() - startedAt) / 1000)} s)_`;
       await render();
     },
