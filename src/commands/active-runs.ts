@@ -7,6 +7,9 @@ import type { UserRef } from './chat-surface.js';
 /** The abort reason used at shutdown: runs say they were interrupted, approvals that they expired. */
 export const SHUTDOWN_REASON = 'shutdown';
 
+/** The abort reason of `reset` in a thread: the stopped turn must not save its history back. */
+export const RESET_REASON = 'reset';
+
 export const isShutdown = (signal: AbortSignal): boolean => signal.aborted && signal.reason === SHUTDOWN_REASON;
 
 export interface ActiveRun {
@@ -15,6 +18,8 @@ export interface ActiveRun {
   abort: AbortController;
   /** Settles when the run has finished (after it was told to stop, too). */
   done: Promise<unknown>;
+  /** Called when a person stops the run (e.g. to drop what was queued behind it). */
+  onStop?: () => void;
 }
 
 export interface ActiveRuns {
@@ -41,6 +46,7 @@ export function createActiveRuns(admins: readonly string[]): ActiveRuns {
       const run = runs.get(runId);
       if (!run) return 'unknown';
       if (run.requester !== by && !admins.includes(by)) return 'forbidden';
+      run.onStop?.();
       run.abort.abort();
       return 'stopped';
     },

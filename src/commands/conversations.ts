@@ -10,7 +10,7 @@ import type { ApprovalFlow } from './approval-flow.js';
 import { takeLeadingCharacter, takePlainMention } from './character-selection.js';
 import { readChannelDefault } from './settings-store.js';
 import { runTurnInThread } from './run-turn.js';
-import type { ActiveRuns } from './active-runs.js';
+import { RESET_REASON, type ActiveRuns } from './active-runs.js';
 import type { ToolRegistry } from '../core/tools/tool.js';
 import { findCharacter } from '../core/data/character-lookup.js';
 
@@ -67,7 +67,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       abort,
       onRunCreated: (runId) => {
         running.runId = runId;
-        activeRuns.register({ runId, requester: turn.user, abort, done: running.done });
+        activeRuns.register({ runId, requester: turn.user, abort, done: running.done, onStop: () => (state.queue.length = 0) });
       },
     })
       .catch(async (error: unknown) => {
@@ -102,7 +102,8 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       await surface.postEphemeral({ channel: event.channel, thread, user: event.user, text: 'A turn is running: only the person who asked or an admin can reset now.' });
       return;
     }
-    state?.running?.abort.abort();
+    // The reason tells the stopped turn not to save its history over the reset.
+    state?.running?.abort.abort(RESET_REASON);
     if (state) state.queue.length = 0;
     await deps.sessions.delete(thread);
     await surface.post({ thread, text: `🔄 Conversation reset by ${surface.mention(event.user)}: the next message starts fresh.` });

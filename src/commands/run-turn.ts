@@ -15,7 +15,7 @@ import { createReplyRenderer } from './reply-renderer.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
 import { recordAgentEvent } from './record-agent-event.js';
-import { isShutdown } from './active-runs.js';
+import { isShutdown, RESET_REASON } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
 
@@ -67,84 +67,96 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),
   });
   await renderer.start();
+  let queueWatch: NodeJS.Timeout | undefined;
+  try {
 
-  const permissions = createPermissionManager({ prompt: approvals.promptFor({ surface, thread, requester: request.user }), logger: deps.logger });
-  const runner = createAgentRunner({
-    model: current.model,
-    tools: request.tools,
-    permissions,
-    memory: deps.memory,
-    logger: deps.logger,
-    // The chars-per-token ratio learnt in earlier turns with this model carries over.
-    settings: { ...deps.settings.agent, tier: current.tier, ...(calibration.has(current.model.modelId) ? { initialCharsPerToken: calibration.get(current.model.modelId) } : {}) },
-  });
-  const pin = (await readEffortPin(deps.store)) ?? (session?.effortPin && session.effortPin !== 'auto' ? session.effortPin : undefined);
+    const permissions = createPermissionManager({ prompt: approvals.promptFor({ surface, thread, requester: request.user }), logger: deps.logger });
+    const runner = createAgentRunner({
+      model: current.model,
+      tools: request.tools,
+      permissions,
+      memory: deps.memory,
+      logger: deps.logger,
+      // The chars-per-token ratio learnt in earlier turns with this model carries over.
+      settings: { ...deps.settings.agent, tier: current.tier, ...(calibration.has(current.model.modelId) ? { initialCharsPerToken: calibration.get(current.model.modelId) } : {}) },
+    });
+    const pin = (await readEffortPin(deps.store)) ?? (session?.effortPin && session.effortPin !== 'auto' ? session.effortPin : undefined);
 
-  // While the model queue (one generation at a time on a local GPU) holds this turn, say where it stands.
-  const model = current.model;
-  const queueWatch = isQueuedModel(model)
-    ? setInterval(() => {
-        const place = model.position(request.abort.signal);
-        renderer.setWaiting(place === undefined ? undefined : `⏳ waiting for the model (${ordinal(place)} in queue)`);
-      }, QUEUE_WATCH_INTERVAL_MS)
-    : undefined;
-  let chain: Promise<void> = Promise.resolve();
-  const onEvent = (event: AgentEvent) => {
-    chain = chain
-      .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, character.name, event))
-      .then(() => renderer.handle(event))
-      .catch((error: unknown) => deps.logger.warn('could not record or render an event', { runId: run.id, error }));
-  };
-  const sameCharacter = session?.character === character.name;
-  const result = await runner.runTurn({
-    character,
-    roster: deps.roster,
-    history: session?.history ?? [],
-    userMessage: request.text,
-    userName: request.userName,
-    activeRole: sameCharacter ? session?.activeRole : undefined,
-    runId: run.id,
-    requesterId: request.user,
-    toolContext: {
-      workspace: deps.workspace,
-      childEnv: deps.childEnv,
-      maskSecrets: deps.maskSecrets,
-      logger: deps.logger.child({ runId: run.id }),
-      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },
-    },
-    memoryScope: deps.workspace.root,
-    effort: { pin: pin as ReasoningEffort | undefined },
-    signal: request.abort.signal,
-    onEvent,
-  });
-  clearInterval(queueWatch);
-  calibration.set(current.model.modelId, runner.charsPerToken);
-  await chain;
-  permissions.clearRun(run.id);
+    // While the model queue (one generation at a time on a local GPU) holds this turn, say where it stands.
+    const model = current.model;
+    queueWatch = isQueuedModel(model)
+      ? setInterval(() => {
+          const place = model.position(request.abort.signal);
+          renderer.setWaiting(place === undefined ? undefined : `⏳ waiting for the model (${ordinal(place)} in queue)`);
+        }, QUEUE_WATCH_INTERVAL_MS)
+      : undefined;
+    let chain: Promise<void> = Promise.resolve();
+    const onEvent = (event: AgentEvent) => {
+      chain = chain
+        .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, character.name, event))
+        .then(() => renderer.handle(event))
+        .catch((error: unknown) => deps.logger.warn('could not record or render an event', { runId: run.id, error }));
+    };
+    const sameCharacter = session?.character === character.name;
+    const result = await runner.runTurn({
+      character,
+      roster: deps.roster,
+      history: session?.history ?? [],
+      userMessage: request.text,
+      userName: request.userName,
+      // A stored role the roster no longer gives this character is dropped, not an error.
+      activeRole: sameCharacter && session?.activeRole && character.roles.includes(session.activeRole) ? session.activeRole : undefined,
+      runId: run.id,
+      requesterId: request.user,
+      toolContext: {
+        workspace: deps.workspace,
+        childEnv: deps.childEnv,
+        maskSecrets: deps.maskSecrets,
+        logger: deps.logger.child({ runId: run.id }),
+        services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },
+      },
+      memoryScope: deps.workspace.root,
+      effort: { pin: pin as ReasoningEffort | undefined },
+      signal: request.abort.signal,
+      onEvent,
+    });
+    clearInterval(queueWatch);
+    calibration.set(current.model.modelId, runner.charsPerToken);
+    await chain;
+    permissions.clearRun(run.id);
 
-  await deps.sessions.save({
-    threadId: thread,
-    character: character.name,
-    activeRole: result.activeRole,
-    effortPin: session?.effortPin,
-    // Stored state never holds a secret value, even one a user pasted.
-    history: result.history.map((message) => maskMessage(message, deps.maskSecrets)),
-    updatedAt: Date.now(),
-  });
-  await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
-  const shutdown = isShutdown(request.abort.signal);
-  const status = shutdown ? 'interrupted' : result.finishReason === 'stop' || result.finishReason === 'max-rounds' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
-  await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage, finishReason: result.finishReason } }));
-  await deps.runs.appendEvent(run.id, { type: 'status', status });
+    // A reset during the turn wins: its history is not saved back.
+    if (request.abort.signal.reason !== RESET_REASON) await deps.sessions.save({
+      threadId: thread,
+      character: character.name,
+      activeRole: result.activeRole,
+      effortPin: session?.effortPin,
+      // Stored state never holds a secret value, even one a user pasted.
+      history: result.history.map((message) => maskMessage(message, deps.maskSecrets)),
+      updatedAt: Date.now(),
+    });
+    await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
+    const shutdown = isShutdown(request.abort.signal);
+    const status = shutdown ? 'interrupted' : result.finishReason === 'stop' || result.finishReason === 'max-rounds' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
+    await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage, finishReason: result.finishReason } }));
+    await deps.runs.appendEvent(run.id, { type: 'status', status });
 
-  const trailer =
-    shutdown ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.'
-    : result.finishReason === 'error' ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
-    : result.finishReason === 'aborted' ? '⏹ Stopped.'
-    : result.finishReason === 'length' ? "⚠️ The answer reached the model's output limit and was cut."
-    : undefined;
-  await renderer.finish(trailer);
-  deps.logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });
+    const trailer =
+      shutdown ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.'
+      : result.finishReason === 'error' ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
+      : result.finishReason === 'aborted' ? '⏹ Stopped.'
+      : result.finishReason === 'length' ? "⚠️ The answer reached the model's output limit and was cut."
+      : undefined;
+    await renderer.finish(trailer);
+    deps.logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });
+  } catch (error) {
+    // Whatever failed after the placeholder, the thread must not keep a Stop button and the run must not stay running.
+    clearInterval(queueWatch);
+    deps.logger.error('turn failed', { runId: run.id, error });
+    const note = (what: string) => (failure: unknown) => deps.logger.warn(what, { runId: run.id, error: failure });
+    await deps.runs.update(run.id, (record) => ({ ...record, status: 'failed', endedAt: Date.now() })).catch(note('could not mark the run failed'));
+    await renderer.finish('⚠️ This turn failed on my side; the details are in the bot log.').catch(note('could not finish the reply'));
+  }
 }
 
 function maskMessage(message: ChatMessage, mask: (text: string) => string): ChatMessage {

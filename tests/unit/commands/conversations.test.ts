@@ -66,6 +66,45 @@ describe('conversations in threads', () => {
     expect(harness.model.requests[1]!.messages.map((message) => message.content)).not.toContain('remembered');
   });
 
+  it('a reset during a running turn wins: the stopped turn does not save its history back', async () => {
+    const held = gate('old answer');
+    harness = await startCommandHarness({ steps: [held.step, say('fresh')] });
+    await harness.mention('spock secret-word-xyz', { message: 'root' });
+    await held.started;
+    await harness.threadMessage('thread:root', 'reset');
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Conversation reset/.test(message.text)));
+    held.release();
+    await expect.poll(() => harness.layer.conversations.activeThreads(), { interval: 10 }).toBe(0);
+    expect(await harness.engine.sessions.get('thread:root')).toBeUndefined();
+  });
+
+  it('the Stop button also drops what was queued behind the stopped turn', async () => {
+    const held = gate('never shown');
+    harness = await startCommandHarness({ steps: [held.step, say('queued answer must not come')] });
+    await harness.mention('geordi long task', { message: 'root' });
+    await held.started;
+    await harness.threadMessage('thread:root', 'and this too');
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Queued/.test(message.text)));
+    const reply = harness.surface.inThread('thread:root')[0]!;
+    const stop = reply.buttons.find((button) => button.label === 'Stop')!;
+    await harness.send({ type: 'button-action', id: 'stop-click', platform: 'playground', channel: 'playground:general', user: 'playground:alice', fromBot: false, actionId: stop.actionId, value: stop.value, message: reply.ref, thread: 'thread:root', replyEphemeral: async () => undefined });
+    held.release();
+    await harness.surface.waitFor(finished(harness, 'thread:root', '⏹ Stopped.'));
+    await expect.poll(() => harness.layer.conversations.activeThreads(), { interval: 10 }).toBe(0);
+    expect(harness.model.requests).toHaveLength(1);
+  });
+
+  it('a failure after the placeholder ends the reply (no Stop button left) and marks the run failed', async () => {
+    harness = await startCommandHarness({ steps: [say('an answer')] });
+    harness.engine.sessions.save = async () => {
+      throw new Error('store down');
+    };
+    await harness.mention('geordi hi', { message: 'root' });
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /failed on my side/.test(message.text) && message.buttons.length === 0));
+    const [run] = await harness.engine.runs.list({ limit: 1 });
+    expect(run!.status).toBe('failed');
+  });
+
   it('only the requester or an admin may stop a turn; the requester can', async () => {
     const held = gate('never shown');
     harness = await startCommandHarness({ steps: [held.step], settings: { admins: ['playground:admin'] } });
