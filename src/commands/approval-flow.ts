@@ -79,13 +79,19 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     }
     const waiter = waiters.get(id);
     waiters.delete(id);
-    await options.runs.appendEvent(result.record.runId, { type: 'approval', tool: result.record.toolName, outcome: status, decidedBy: decision.decidedBy });
-    if (waiter && result.record.messageRef) {
-      await waiter.surface
-        .edit({ message: result.record.messageRef, text: `${banner}\n${waiter.text}`, buttons: [] })
-        .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
+    try {
+      await options.runs.appendEvent(result.record.runId, { type: 'approval', tool: result.record.toolName, outcome: status, decidedBy: decision.decidedBy });
+      if (waiter && result.record.messageRef) {
+        await waiter.surface
+          .edit({ message: result.record.messageRef, text: `${banner}\n${waiter.text}`, buttons: [] })
+          .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
+      }
+    } catch (error) {
+      options.logger.error('could not record an approval decision', { approvalId: id, error });
+    } finally {
+      // The decision is made (and stored); whoever waits for it gets it, whatever else failed.
+      waiter?.resolve(decision);
     }
-    waiter?.resolve(decision);
     return decision;
   }
 

@@ -28,8 +28,8 @@ export async function handleCallCommand(deps: CommandDependencies, services: Wor
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
   });
   if (!session) return;
-  await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(parsed.topic) });
   await runSafely(session, deps, async () => {
+    await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(parsed.topic) });
     const outcome = await runCall({ io: session.io, participants: parsed.participants, topic: parsed.topic, rounds: parsed.rounds });
     return outcome.status === 'completed'
       ? { status: 'completed', headline: '✅ Call finished.', summary: `${outcome.transcript.length} turns, synthesis by ${outcome.moderator.aiName}.` }

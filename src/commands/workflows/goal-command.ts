@@ -60,10 +60,10 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
   });
   if (!session) return;
-  await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(objective) });
   const current = deps.models.current();
   const stagingRoot = path.join(deps.workspace.root, GOAL_STAGING_FOLDER, session.runId);
   await runSafely(session, deps, async () => {
+    await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(objective) });
     if (!current) throw new TsukaError('model_unavailable', deps.models.unavailableMessage());
     const context: GoalContext = {
       deps,

@@ -42,8 +42,8 @@ export async function handleTeamCommand(deps: CommandDependencies, services: Wor
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
   });
   if (!session) return;
-  await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(task) });
   await runSafely(session, deps, async () => {
+    await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(task) });
     const outcome = await runTeam({
       io: session.io,
       team,

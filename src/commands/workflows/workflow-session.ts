@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../core/agent/agent-events.js';
 import type { AgentRunner } from '../../core/agent/agent-runner.js';
 import { createAgentRunner } from '../../core/agent/create-agent-runner.js';
 import type { Character } from '../../core/data/types.js';
+import { isShutdown } from '../active-runs.js';
 import { isQueuedModel } from '../../core/model/queued-model.js';
 import { createPermissionManager, type PermissionManager } from '../../core/safety/permission-manager.js';
 import type { RunKind, RunStatus } from '../../core/store/run-types.js';
@@ -105,7 +106,14 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     queuePosition: () => (isQueuedModel(current.model) ? current.model.position(abort.signal) : undefined),
     onError: (error) => logger.warn('run card edit failed', { error }),
   });
-  await card.start();
+  try {
+    await card.start();
+  } catch (error) {
+    // Nothing can be shown in the thread: the run ends here instead of staying registered forever.
+    await deps.runs.update(run.id, (stored) => ({ ...stored, status: 'failed', endedAt: Date.now() })).catch(() => undefined);
+    settle();
+    throw error;
+  }
 
   const permissions = createPermissionManager({ prompt: options.services.approvals.promptFor({ surface, thread, requester: event.user }), logger });
   const runner: AgentRunner = createAgentRunner({ model: current.model, tools, permissions, memory: deps.memory, logger, settings: { ...deps.settings.agent, tier: current.tier } });
@@ -231,8 +239,9 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     },
     async finish(outcome) {
       try {
-        const status: RunStatus = abort.signal.aborted ? 'stopped' : outcome.status;
-        const headline = abort.signal.aborted ? '⏹ Stopped by request.' : outcome.headline;
+        // Shutdown is an interruption (said again after the restart), not a person's Stop.
+        const status: RunStatus = isShutdown(abort.signal) ? 'interrupted' : abort.signal.aborted ? 'stopped' : outcome.status;
+        const headline = isShutdown(abort.signal) ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.' : abort.signal.aborted ? '⏹ Stopped by request.' : outcome.headline;
         await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), ...stats.perAgent(), outcome: outcome.summary, ...outcome.stats } }));
         await deps.runs.appendEvent(run.id, { type: 'status', status, note: deps.maskSecrets(outcome.summary) });
         const table = stats.all().length > 0 ? `\n\`\`\`\n${stats.table()}\n\`\`\`` : '';

@@ -44,6 +44,21 @@ describe('approval flow edge cases', () => {
     expect(await approvals.listPending()).toEqual([]);
   });
 
+  it('a decision reaches the waiting call even when recording it fails', async () => {
+    const { flow, surface, runs, request } = await setup({ timeoutMs: 10_000 });
+    const append = runs.appendEvent.bind(runs);
+    runs.appendEvent = async (runId, event) => {
+      if (event.type === 'approval') throw new Error('store hiccup');
+      return append(runId, event);
+    };
+    const controller = new AbortController();
+    const answer = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' }).ask(request, controller.signal);
+    await surface.waitFor(() => surface.messages.some((message) => message.buttons.length > 0));
+    controller.abort();
+    expect((await answer).outcome).toBe('denied');
+    expect(flow.pendingCount()).toBe(0);
+  });
+
   it('records that an approval was requested before the prompt is shown', async () => {
     const { flow, surface, runs, run, request } = await setup({ timeoutMs: 30 });
     const prompt = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' });

@@ -45,4 +45,31 @@ describe('escalation from a conversation', () => {
     expect(ended.find((entry) => entry.fields.kind === 'ask')!.fields.completionTokens).toBeGreaterThan(0);
     expect(harness.logger.entries.filter((entry) => entry.message === 'run started')).toHaveLength(2);
   });
+
+  it('a workflow cut by shutdown is recorded as interrupted and says so in its thread', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const opened = new Promise<void>((resolve) => (started = resolve));
+    harness = await startCommandHarness({
+      workflows: true,
+      steps: [
+        async () => {
+          started();
+          await released;
+          return say('never shown');
+        },
+      ],
+    });
+    // The command's handler runs the whole debate: not awaited here.
+    const call = harness.slash('call', 'spock worf "cache sessions?"');
+    await opened;
+    const stopping = harness.layer.stopAll();
+    release();
+    await stopping;
+    await call;
+    const [run] = await harness.engine.runs.list({ limit: 1 });
+    expect(run).toMatchObject({ kind: 'call', status: 'interrupted' });
+    expect(harness.surface.messages.some((message) => /Restarting — this run was interrupted/.test(message.text))).toBe(true);
+  });
 });
