@@ -6,9 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIMessage } from 'discord.js';
-import { loadConfig } from '../../../src/config/load-config.js';
+import { testAppConfig } from '../../support/test-app-config.js';
 import { startApp, type RunningApp } from '../../../src/app/start-app.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
 import { DEFAULT_USER, startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions, type RecordedMessage } from '../../emulators/discord/discord-emulator.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
 
@@ -57,24 +56,12 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
   const logs: string[] = [];
-  const config = loadConfig({
-    environment: {
-      PATH: process.env.PATH,
-      HOME: home,
-      DISCORD_BOT_TOKEN: discord.botToken,
-      DISCORD_API_URL: discord.apiUrl,
-      TSUKA_DISCORD_GUILD_IDS: discord.guildId,
-      TSUKA_LLM_BASE_URL: model.baseURL,
-      TSUKA_DATA_DIR: path.join(home, 'data'),
-      TSUKA_WORKSPACE: workspace,
-      TSUKA_HTTP_PORT: '0',
-      TSUKA_STREAM_EDIT_MS: '200',
-      TSUKA_ADMINS: `discord:${ADMIN}`,
-      TSUKA_LOG_LEVEL: 'warn',
-      ...options.environment,
-    },
-    workingDirectory: home,
-    rootDirectory: PACKAGE_ROOT,
+  const config = testAppConfig(home, model.baseURL, {
+    DISCORD_BOT_TOKEN: discord.botToken,
+    DISCORD_API_URL: discord.apiUrl,
+    TSUKA_DISCORD_GUILD_IDS: discord.guildId,
+    TSUKA_ADMINS: `discord:${ADMIN}`,
+    ...options.environment,
   });
   const app = await startApp({ config, io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home }, discordPacing: options.pacing ?? { editSpacingMsPerChannel: 100 } });
   let appStopped = false;

@@ -7,9 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../../src/config/load-config.js';
+import { testAppConfig } from '../../support/test-app-config.js';
 import { startApp, type RunningApp } from '../../../src/app/start-app.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
 import type { PlaygroundChange, PlaygroundEphemeral, PlaygroundFile, PlaygroundMessage, PlaygroundSnapshot } from '../../../src/adapters/playground/state.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
 
@@ -42,21 +41,7 @@ export async function startPlaygroundHarness(options: { environment?: Record<str
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
   const logs: string[] = [];
-  const config = loadConfig({
-    environment: {
-      PATH: process.env.PATH,
-      HOME: home,
-      TSUKA_LLM_BASE_URL: options.withModel === false ? 'http://127.0.0.1:9/v1' : model.baseURL,
-      TSUKA_DATA_DIR: path.join(home, 'data'),
-      TSUKA_WORKSPACE: workspace,
-      TSUKA_HTTP_PORT: '0',
-      TSUKA_STREAM_EDIT_MS: '200',
-      TSUKA_LOG_LEVEL: 'warn',
-      ...options.environment,
-    },
-    workingDirectory: home,
-    rootDirectory: PACKAGE_ROOT,
-  });
+  const config = testAppConfig(home, options.withModel === false ? 'http://127.0.0.1:9/v1' : model.baseURL, options.environment);
   const app = await startApp({ config, io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home } });
   const port = app.http.port;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -5,11 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../../src/config/load-config.js';
+import { testAppConfig } from '../../support/test-app-config.js';
 import { startApp, type RunningApp } from '../../../src/app/start-app.js';
 import { startSlackEmulator, type SlackEmulator, type SlackEmulatorOptions } from '../../emulators/slack/slack-emulator.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
 
 export interface SlackHarness {
   slack: SlackEmulator;
@@ -29,24 +28,12 @@ export async function startSlackHarness(options: { environment?: Record<string, 
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
   const logs: string[] = [];
-  const config = loadConfig({
-    environment: {
-      PATH: process.env.PATH,
-      HOME: home,
-      SLACK_BOT_TOKEN: slack.botToken,
-      SLACK_APP_TOKEN: slack.appToken,
-      SLACK_API_URL: slack.apiUrl,
-      TSUKA_LLM_BASE_URL: model.baseURL,
-      TSUKA_DATA_DIR: path.join(home, 'data'),
-      TSUKA_WORKSPACE: workspace,
-      TSUKA_HTTP_PORT: '0',
-      TSUKA_STREAM_EDIT_MS: '200',
-      TSUKA_ADMINS: 'slack:UADMIN',
-      TSUKA_LOG_LEVEL: 'warn',
-      ...options.environment,
-    },
-    workingDirectory: home,
-    rootDirectory: PACKAGE_ROOT,
+  const config = testAppConfig(home, model.baseURL, {
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_APP_TOKEN: slack.appToken,
+    SLACK_API_URL: slack.apiUrl,
+    TSUKA_ADMINS: 'slack:UADMIN',
+    ...options.environment,
   });
   const app = await startApp({
     config,
