@@ -43,6 +43,18 @@ export function createRestRoutes(deps: RouteDependencies): Route[] {
     if (!channel) throw unknownChannel();
     return channel;
   };
+
+  const startThread = (context: RouteContext, channel: ChannelInfo, id: string) => {
+    if (channel.kind !== 'text') throw new DiscordApiError(400, 50024, 'Cannot execute action on this channel type');
+    const thread = world.createThread({
+      parentId: channel.id,
+      id,
+      name: stringField(context.body, 'name') ?? '',
+      ownerId: state.botUserId,
+      autoArchiveMinutes: numberField(context.body, 'auto_archive_duration'),
+    });
+    return { status: 201, body: channelPayload(state, thread) };
+  };
   const messageOf = (context: RouteContext) => {
     const message = world.findMessage(context.params['messageId'] ?? '', channelOf(context).id);
     if (!message) throw unknownMessage();
@@ -183,15 +195,8 @@ export function createRestRoutes(deps: RouteDependencies): Route[] {
       handle: (context) => {
         const channel = channelOf(context);
         if (channel.kind !== 'text') throw new DiscordApiError(400, 50024, 'Cannot execute action on this channel type');
-        const message = messageOf(context);
-        const thread = world.createThread({
-          parentId: channel.id,
-          id: message.payload.id,
-          name: stringField(context.body, 'name') ?? '',
-          ownerId: state.botUserId,
-          autoArchiveMinutes: numberField(context.body, 'auto_archive_duration'),
-        });
-        return { status: 201, body: channelPayload(state, thread) };
+        // A thread started from a message has that message's id (Discord's rule).
+        return startThread(context, channel, messageOf(context).payload.id);
       },
     },
     {
@@ -200,16 +205,7 @@ export function createRestRoutes(deps: RouteDependencies): Route[] {
       auth: 'bot',
       major: 'channelId',
       handle: (context) => {
-        const channel = channelOf(context);
-        if (channel.kind !== 'text') throw new DiscordApiError(400, 50024, 'Cannot execute action on this channel type');
-        const thread = world.createThread({
-          parentId: channel.id,
-          id: state.nextId(),
-          name: stringField(context.body, 'name') ?? '',
-          ownerId: state.botUserId,
-          autoArchiveMinutes: numberField(context.body, 'auto_archive_duration'),
-        });
-        return { status: 201, body: channelPayload(state, thread) };
+        return startThread(context, channelOf(context), state.nextId());
       },
     },
     {
