@@ -47,7 +47,7 @@ const clock = (time: number): string => new Date(time).toISOString().slice(11, 1
 export function describeRequest(request: PermissionRequest, surface: ChatSurface): string {
   const icon = request.riskLevel === 'DANGEROUS' ? '🛑' : '⚠️';
   const lines = [
-    `${icon} *${request.agentName}* wants to run \`${request.toolName}\` (${request.riskLevel})`,
+    `${icon} **${request.agentName}** wants to run \`${request.toolName}\` (${request.riskLevel})`,
     `> ${request.summary}`,
     ...request.details.map((line) => `> ${line}`),
     `Why it asks: ${request.reason}`,

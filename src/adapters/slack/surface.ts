@@ -33,7 +33,7 @@ function identityFields(identity: Identity | undefined): Record<string, string> 
 export function createSlackSurface(options: SlackSurfaceOptions): ChatSurface & { readonly customizeAvailable: boolean } {
   const { client, limiter, logger } = options;
   let customizeAvailable = true;
-  const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `*${identity.name}*: ${text}` : text);
+  const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `**${identity.name}**: ${text}` : text);
 
   async function postMessage(channel: string, threadTs: string | undefined, text: string, identity: Identity | undefined, buttons: Parameters<typeof blocksFor>[1]): Promise<string> {
     const send = async () => {

@@ -86,7 +86,7 @@ describe('/goal', () => {
     const prompts = await approve(h, 4);
     await running;
 
-    expect(prompts.filter((prompt) => prompt.includes('*geordi* wants to run `write_file`'))).toHaveLength(2);
+    expect(prompts.filter((prompt) => prompt.includes('**geordi** wants to run `write_file`'))).toHaveLength(2);
     // The branch's command ran in its copy: it lists the workspace's README and its own unmerged file.
     const listing = h.model.requests.flatMap((request) => request.messages).find((message) => message.role === 'tool' && message.content.includes('README.md'));
     expect(listing?.content).toContain('code.txt');
