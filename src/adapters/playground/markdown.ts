@@ -34,8 +34,16 @@ markdown.renderer.rules.image = (tokens, index) => {
 markdown.renderer.rules.fence = (tokens, index) => {
   const token = tokens[index]!;
   const language = token.info.trim().split(/\s+/)[0]!.replace(/[^\w+-]/g, '');
-  return `<pre><code${language ? ` data-language="${language}"` : ''}>${escapeHtml(token.content.replace(/\n$/, ''))}</code></pre>`;
+  const code = token.content.replace(/\n$/, '');
+  // A diff (approval previews) gets its added and removed lines coloured.
+  const body = language === 'diff' ? code.split('\n').map(diffLine).join('\n') : escapeHtml(code);
+  return `<pre><code${language ? ` data-language="${language}"` : ''}>${body}</code></pre>`;
 };
+
+function diffLine(line: string): string {
+  const kind = line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : undefined;
+  return kind ? `<span class="${kind}">${escapeHtml(line)}</span>` : escapeHtml(line);
+}
 
 markdown.renderer.rules.text = (tokens, index) => {
   const token = tokens[index]!;
