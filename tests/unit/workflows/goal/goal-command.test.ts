@@ -49,7 +49,7 @@ describe('/goal', () => {
     expect(root.text).toBe('🎯 Goal by <@playground:alice>: what is 2 + 2?');
     const thread = h.thread();
     expect(thread).toHaveLength(2);
-    expect(thread[0]!.text).toMatch(/^🛰 \*Goal: what is 2 \+ 2\?\* · ✅ finished/);
+    expect(thread[0]!.text).toMatch(/^🛰 \*\*Goal: what is 2 \+ 2\?\*\* · ✅ finished/);
     expect(thread[1]!.text).toBe('💡 No team needed.\n2 + 2 is 4.');
     expect(h.model.requests).toHaveLength(1);
     expect(h.model.requests[0]!.tools ?? []).toEqual([]);
