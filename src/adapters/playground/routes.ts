@@ -23,6 +23,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  '/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 };
 
 const SECURITY_HEADERS = {
@@ -99,6 +100,8 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
       'GET /': asset('/'),
       'GET /app.js': asset('/app.js'),
       'GET /style.css': asset('/style.css'),
+      'GET /favicon.svg': asset('/favicon.svg'),
+      'GET /favicon.ico': asset('/favicon.svg'),
       'GET /events': events,
       'GET /api/state': guarded((_request, response) => sendJson(response, 200, state.snapshot())),
       'GET /api/status': guarded((_request, response) => sendJson(response, 200, options.modelStatus())),
@@ -111,6 +114,11 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
       }),
       'POST /api/messages': post((body) => options.input.message(body)),
       'POST /api/actions': post((body) => options.input.action(body)),
+      'POST /api/ephemerals/dismiss': post((body) => {
+        const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+        if (typeof id !== 'string' || !state.dismissEphemeral(id)) return { status: 404, body: { ok: false, error: 'no such note' } };
+        return { status: 200, body: { ok: true } };
+      }),
       'POST /api/channels': post((body) => {
         const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined;
         const id = typeof name === 'string' ? name.trim().replace(/^#/, '').toLowerCase() : '';
