@@ -110,6 +110,10 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
         const file = state.file(id);
         if (!file) return sendJson(response, 404, { ok: false, error: 'no such file' });
         const safeName = file.fileName.replace(/[^\w.-]+/g, '_').slice(0, 120) || 'file.txt';
+        if (file.image && new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('view') === 'image') {
+          // Shown by <img>: an SVG image document runs no script, and this CSP forbids it anyway.
+          return void response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'image/svg+xml', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }).end(file.content);
+        }
         response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${safeName}"` }).end(file.content);
       }),
       'POST /api/messages': post((body) => options.input.message(body)),

@@ -45,6 +45,8 @@ export interface PlaygroundFile {
   title: string;
   size: number;
   createdAt: number;
+  /** An SVG picture the page shows inline, with its words for screen readers. */
+  image?: { altText: string };
 }
 
 export interface PlaygroundStatus {
@@ -151,8 +153,8 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
       announce({ kind: 'ephemeral', ephemeral });
       return ephemeral;
     },
-    addFile(input: { channel: string; thread?: string; fileName: string; title: string; content: string }): PlaygroundFile {
-      const file = { id: nextId('f'), channel: input.channel, thread: input.thread, fileName: input.fileName, title: input.title, content: input.content, size: Buffer.byteLength(input.content), createdAt: now() };
+    addFile(input: { channel: string; thread?: string; fileName: string; title: string; content: string; image?: { altText: string } }): PlaygroundFile {
+      const file = { id: nextId('f'), channel: input.channel, thread: input.thread, fileName: input.fileName, title: input.title, content: input.content, size: Buffer.byteLength(input.content), createdAt: now(), ...(input.image ? { image: input.image } : {}) };
       files.set(file.id, file);
       announce({ kind: 'file', file: publicFile(file) });
       return publicFile(file);

@@ -195,6 +195,15 @@ function ephemeralElement(ephemeral) {
 
 function fileElement(file) {
   const box = el('div', 'file');
+  if (file.image) {
+    const figure = el('figure', 'picture');
+    const image = el('img');
+    image.src = `/api/files?id=${encodeURIComponent(file.id)}&view=image`;
+    image.alt = file.image.altText;
+    figure.append(image, el('figcaption', undefined, file.title));
+    box.append(figure);
+    return box;
+  }
   const link = el('a', undefined, `📎 ${file.title || file.fileName}`);
   link.href = `/api/files?id=${encodeURIComponent(file.id)}`;
   link.download = file.fileName;
