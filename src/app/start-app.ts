@@ -16,6 +16,10 @@ import { recoverAfterRestart, type RecoveryReport } from '../core/store/recover-
 import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.js';
 import { createDiscordAdapter, type DiscordAdapter } from '../adapters/discord/index.js';
 import { createPlaygroundAdapter, type PlaygroundAdapter } from '../adapters/playground/index.js';
+import { createPlaygroundPersistence } from '../adapters/playground/persistence.js';
+
+/** How often a streaming reply is redrawn in the playground (no platform budget applies). */
+const PLAYGROUND_EDIT_INTERVAL_MS = 150;
 import { startHttpServer, type HttpServer } from './http-server.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
@@ -66,7 +70,9 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     playground = createPlaygroundAdapter({
       handle: layer.handle,
       logger,
-      editIntervalMs: config.streamEditIntervalMs,
+      // A local page has no edit budget: replies stream at the page's own pace.
+      editIntervalMs: PLAYGROUND_EDIT_INTERVAL_MS,
+      persistence: createPlaygroundPersistence(engine.store.namespace('playground'), { logger }),
       modelStatus: () => {
         const current = models.current();
         return current ? { ok: true, message: `${current.model.modelId} on ${current.providerName}` } : { ok: false, message: models.unavailableMessage() };

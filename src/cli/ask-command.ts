@@ -14,6 +14,7 @@ import { findCharacter, suggestCharacters } from '../core/data/character-lookup.
 import type { PermissionPrompt } from '../core/safety/permission-port.js';
 import { noModelMessage } from '../app/no-model-message.js';
 import { recordAgentEvent } from '../commands/record-agent-event.js';
+import { createTerminalOutput } from './terminal-output.js';
 
 export async function runAsk(args: string[], config: AppConfig, io: CliIo): Promise<number> {
   const yesFlag = args.find((arg) => arg === '--yes' || arg.startsWith('--yes='));
@@ -69,7 +70,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
-    let wroteText = false;
+    const terminal = createTerminalOutput({ stdout: io.stdout, stderr: io.stderr, interactive: io.stderrIsTerminal ?? false, maskSecrets });
     let events: Promise<void> = Promise.resolve();
     const result = await runner.runTurn({
       character,
@@ -83,18 +84,12 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       signal: abort.signal,
       onEvent: (event) => {
         events = events.then(() => recordAgentEvent(engine.runs, maskSecrets, run.id, character.name, event));
-        if (event.type === 'text-delta') {
-          wroteText = true;
-          io.stdout(maskSecrets(event.text));
-        } else if (event.type === 'tool-call-finished') {
-          const mark = event.outcome === 'ok' ? '🔧' : event.outcome === 'denied' ? '⛔' : '⚠️';
-          io.stderr(`${mark} ${event.summary} — ${event.display}\n`);
-        }
+        terminal.onEvent(event);
       },
     });
     process.removeListener('SIGINT', onSignal);
+    terminal.close();
     await events;
-    if (wroteText) io.stdout('\n');
     await engine.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: maskSecrets(result.text) });
     const status = result.finishReason === 'stop' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
     await engine.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage } }));

@@ -1,4 +1,5 @@
 /** The `tsuka` command line: start | ask | doctor | help. Returns the exit status. */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/load-config.js';
@@ -9,11 +10,18 @@ import { runStart } from './start-command.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** The version in package.json (read when asked, so the usual commands do not pay for it). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string };
+  return manifest.version ?? 'unknown';
+}
+
 const USAGE = `Usage:
   tsuka start                                   run every adapter whose credentials are set (none: the local playground)
   tsuka ask <character> "<prompt>" [--yes[=all]] [--workspace DIR]
                                                 one headless run; reply on stdout, tool lines on stderr
   tsuka doctor                                  check configuration, data files and model servers
+  tsuka --version                               print the version
 `;
 
 export interface CliIo {
@@ -21,6 +29,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   environment: NodeJS.ProcessEnv;
   workingDirectory: string;
+  /** Whether stderr is a terminal: `ask` then shows a "thinking… N s" indicator. */
+  stderrIsTerminal?: boolean;
 }
 
 const defaultIo: CliIo = {
@@ -28,6 +38,7 @@ const defaultIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
   environment: process.env,
   workingDirectory: process.cwd(),
+  stderrIsTerminal: process.stderr.isTTY === true,
 };
 
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
@@ -35,6 +46,10 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     io.stdout(USAGE);
     return command === undefined ? 1 : 0;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    io.stdout(`tsuka ${packageVersion()}\n`);
+    return 0;
   }
   if (!['start', 'ask', 'doctor'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);

@@ -44,12 +44,37 @@ export interface ApprovalFlow {
 
 const clock = (time: number): string => new Date(time).toISOString().slice(11, 16) + ' UTC';
 
+/** A preview line of a change (`+ added`, `- removed`, `@@ line 3 @@`, `… 40 more lines …`). */
+const CHANGE_LINE = /^(?:[-+] |@@ |… \d+ more)/;
+
+/**
+ * The request's detail lines: plain ones quoted, runs of change lines in a ```diff block (coloured
+ * on Discord and in the playground, monospace on Slack).
+ */
+function detailLines(details: string[]): string[] {
+  const out: string[] = [];
+  let change: string[] = [];
+  const flush = () => {
+    if (change.length > 0) out.push(['```diff', ...change.map((line) => line.replace(/```/g, '`\u200b``')), '```'].join('\n'));
+    change = [];
+  };
+  for (const line of details) {
+    if (CHANGE_LINE.test(line)) change.push(line);
+    else {
+      flush();
+      out.push(`> ${line}`);
+    }
+  }
+  flush();
+  return out;
+}
+
 export function describeRequest(request: PermissionRequest, surface: ChatSurface): string {
   const icon = request.riskLevel === 'DANGEROUS' ? '🛑' : '⚠️';
   const lines = [
-    `${icon} *${request.agentName}* wants to run \`${request.toolName}\` (${request.riskLevel})`,
+    `${icon} **${request.agentName}** wants to run \`${request.toolName}\` (${request.riskLevel})`,
     `> ${request.summary}`,
-    ...request.details.map((line) => `> ${line}`),
+    ...detailLines(request.details),
     `Why it asks: ${request.reason}`,
     request.requesterId ? `Only ${surface.mention(request.requesterId)} or an admin can decide.` : 'Only an admin can decide.',
   ];
@@ -130,7 +155,8 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           }, options.timeoutMs);
           try {
             await options.runs.appendEvent(request.runId, { type: 'note', text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}` });
-            const messageRef = await surface.post({ thread, text, buttons });
+            const expires = `⌛ Expires at ${clock(now() + options.timeoutMs)} (in ${Math.max(1, Math.round(options.timeoutMs / 60_000))} min) if nobody decides — then it is denied.`;
+            const messageRef = await surface.post({ thread, text: `${text}\n${expires}`, buttons });
             const record = await options.approvals.setMessageRef(id, messageRef);
             if (record && record.status !== 'pending') {
               // Decided (expired, stopped) while the prompt was being posted: it must not keep live buttons.

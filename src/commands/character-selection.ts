@@ -11,6 +11,16 @@ export function takeLeadingCharacter(roster: Roster, text: string): { character?
   return { character, rest: text.slice(match[0].length).trim() };
 }
 
+/**
+ * A leading `@name` that names no character (`@picard hello`): the name and the text after it.
+ * Only with the `@`, so an ordinary first word ("hello there") is never taken for a name.
+ */
+export function takeUnknownName(roster: Roster, text: string): { name: string; rest: string } | undefined {
+  const match = /^\s*@([\p{L}][\p{L}\p{N}_.-]*)[,:]?(?:\s+|$)/u.exec(text);
+  if (!match || findCharacter(roster, match[1]!.replace(/[.]+$/, ''))) return undefined;
+  return { name: match[1]!, rest: text.slice(match[0].length).trim() };
+}
+
 /** A plain-text `@name` at the very start (plain mentions): only with the `@`. */
 export function takePlainMention(roster: Roster, text: string): { character?: Character; rest: string } {
   if (!/^\s*@[\p{L}]/u.test(text)) return { rest: text.trim() };

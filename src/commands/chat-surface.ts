@@ -33,6 +33,17 @@ export interface Button {
   value: string;
 }
 
+/** A picture for {@link ChatSurface.uploadImage}. */
+export interface ImageUpload {
+  channel: ChannelRef;
+  thread?: ThreadRef;
+  /** Ends in `.svg`; adapters that send PNG rename it. */
+  fileName: string;
+  title: string;
+  svg: string;
+  altText: string;
+}
+
 export interface SurfaceLimits {
   /** Longest text part the adapter posts in one message (Slack 3,900; Discord 2,000). */
   maxMessageLength: number;
@@ -70,6 +81,11 @@ export interface ChatSurface {
   /** A message only `user` sees. */
   postEphemeral(options: { channel: ChannelRef; thread?: ThreadRef; user: UserRef; text: string }): Promise<void>;
   uploadFile(options: { channel: ChannelRef; thread?: ThreadRef; fileName: string; title: string; content: string }): Promise<void>;
+  /**
+   * A picture (closing stats, a plan graph), shown each platform's own way: Slack and Discord get
+   * a PNG attachment, the playground the SVG itself. `altText` says the same in words.
+   */
+  uploadImage?(options: ImageUpload): Promise<void>;
   /** A transient status under the thread ("thinking… 12 s"); '' clears it. Adapters without one may ignore it. */
   setStatus(options: { thread: ThreadRef; text: string }): Promise<void>;
   /** The channel a thread belongs to. */

@@ -7,7 +7,7 @@ import type { ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
 import type { MentionEvent, ThreadMessageEvent } from './inbound-event.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import type { ApprovalFlow } from './approval-flow.js';
-import { takeLeadingCharacter, takePlainMention } from './character-selection.js';
+import { takeLeadingCharacter, takePlainMention, takeUnknownName } from './character-selection.js';
 import { readChannelDefault } from './settings-store.js';
 import { runTurnInThread } from './run-turn.js';
 import { RESET_REASON, type ActiveRuns } from './active-runs.js';
@@ -45,12 +45,15 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
   const threads = new Map<ThreadRef, ThreadState>();
   const isAdmin = (user: UserRef) => deps.settings.admins.includes(user);
 
-  async function chooseCharacter(event: MentionEvent | ThreadMessageEvent, thread: ThreadRef | undefined): Promise<{ character?: Character; rest: string; explicit: boolean }> {
-    const parsed = event.type === 'mention' && event.plain ? takePlainMention(deps.roster, event.text) : takeLeadingCharacter(deps.roster, event.text);
+  async function chooseCharacter(event: MentionEvent | ThreadMessageEvent, thread: ThreadRef | undefined): Promise<{ character?: Character; rest: string; explicit: boolean; unknownName?: string }> {
+    const plain = event.type === 'mention' && event.plain;
+    const parsed = plain ? takePlainMention(deps.roster, event.text) : takeLeadingCharacter(deps.roster, event.text);
     if (parsed.character) return { character: parsed.character, rest: parsed.rest, explicit: true };
+    // `@picard hello` with no Picard: someone answers, and the thread says who and why.
+    const unknown = plain ? undefined : takeUnknownName(deps.roster, event.text);
     const session = thread ? await deps.sessions.get(thread) : undefined;
     const name = session?.character ?? (await readChannelDefault(deps.store, event.channel)) ?? deps.settings.defaultCharacter;
-    return { character: findCharacter(deps.roster, name), rest: parsed.rest, explicit: false };
+    return { character: findCharacter(deps.roster, name), rest: unknown?.rest ?? parsed.rest, explicit: false, unknownName: unknown?.name };
   }
 
   function start(thread: ThreadRef, turn: QueuedTurn): void {
@@ -131,6 +134,9 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         event.type === 'thread-message'
           ? event.thread
           : await surface.threadFor({ channel: event.channel, message: event.message, existingThread: event.thread, title: `${choice.character.aiName} · ${text.slice(0, 60)}` });
+      if (choice.unknownName) {
+        await surface.post({ thread, text: `ℹ️ There is no character "${choice.unknownName}": ${choice.character.aiName} answers instead. \`/tsuka characters\` lists who is here.` });
+      }
       const turn: QueuedTurn = { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel };
       const state = threads.get(thread);
       if (state?.running) {

@@ -44,7 +44,8 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   const { surface, thread, character } = request;
   const current = deps.models.current();
   if (!current) {
-    await surface.post({ thread, text: `⚠️ ${deps.models.unavailableMessage()}`, identity: identityOf(character) });
+    // Infrastructure speaks as TSUKA, never in a character's voice.
+    await surface.post({ thread, text: `⚠️ ${deps.models.unavailableMessage()}` });
     return;
   }
   const session = await deps.sessions.get(thread);

@@ -13,7 +13,7 @@ import { exportRunMarkdown } from '../core/store/run-export.js';
 import { readEffortPin, writeChannelDefault, writeEffortPin } from './settings-store.js';
 
 export const TSUKA_HELP = [
-  '*TSUKA* — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
+  '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
   'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
   '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
   '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] | stop [run] | default <character> | reset`',
@@ -39,9 +39,9 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
     case 'help':
       return reply(TSUKA_HELP);
     case 'characters':
-      return reply(`*Characters*\n${characterCatalogue(deps.roster)}`);
+      return reply(`**Characters**\n${characterCatalogue(deps.roster)}`);
     case 'teams':
-      return reply(`*Teams*\n${teamCatalogue(deps.roster)}`);
+      return reply(`**Teams**\n${teamCatalogue(deps.roster)}`);
     case 'status': {
       const model = deps.models.current();
       const running = await deps.runs.list({ status: 'running', limit: 50 });

@@ -3,6 +3,7 @@
  * as it is. What Discord lacks is Slack's `:shortcode:` avatars: they become unicode emoji for
  * the webhook username (`🔧 Geordi`) and for the bold name prefix of the fallback.
  */
+import { tablesToCodeBlocks } from '../../commands/markdown-tables.js';
 
 /** Shortcodes the shipped characters use, plus common ones a created character may pick. */
 const SHORTCODE_EMOJI: Record<string, string> = {
@@ -34,9 +35,15 @@ const SHORTCODE_EMOJI: Record<string, string> = {
   zap: '⚡',
 };
 
-/** Text for Discord: CommonMark as is. */
+/**
+ * Text for Discord: CommonMark as is, except what Discord does not render — tables become an
+ * aligned code block, images a plain link (a bare URL would unfurl a preview of any image).
+ */
 export function toDiscordMarkdown(markdown: string): string {
-  return markdown;
+  return tablesToCodeBlocks(markdown)
+    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/g)
+    .map((segment, index) => (index % 2 === 1 ? segment : segment.replace(/!\[([^\]]*)\]\((https?:\/\/[^)\s]+)\)/g, (_match, label: string, url: string) => `[${label || 'image'}](<${url}>)`)))
+    .join('');
 }
 
 /** The unicode emoji of an avatar (`:wrench:` or `🔧`); undefined for URLs, unknown shortcodes and nothing. */

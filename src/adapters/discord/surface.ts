@@ -12,6 +12,7 @@ import type { Logger } from '../../core/logger.js';
 import { componentsFor } from './cards.js';
 import { channelRef, decodeChannel, decodeMessage, decodeThread, decodeUser, messageRef, threadFromMessage, threadRef, type DiscordMessageAddress } from './ids.js';
 import { avatarEmoji, toDiscordMarkdown } from './markdown.js';
+import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import type { DiscordEditPacer } from './rate-limits.js';
 import { discordErrorCode, type DiscordWebhooks } from './webhooks.js';
 
@@ -150,6 +151,15 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
       await options.rest().post(Routes.channelMessages(target), {
         body: { content: fit(`📎 ${title}`), allowed_mentions: { parse: [] } },
         files: [{ name: fileName, data: Buffer.from(content, 'utf8'), contentType: 'text/markdown' }],
+      });
+    },
+    async uploadImage({ channel, thread, fileName, title, svg, altText }) {
+      const png = await svgToPng(svg);
+      const target = thread ? decodeThread(thread).thread : decodeChannel(channel).channel;
+      // https://discord.com/developers/docs/reference#uploading-files (description is the alt text)
+      await options.rest().post(Routes.channelMessages(target), {
+        body: { content: fit(`📊 ${title}`), allowed_mentions: { parse: [] }, attachments: [{ id: 0, description: altText.slice(0, 1024) }] },
+        files: [{ name: fileName.replace(/\.svg$/, '.png'), data: png, contentType: 'image/png' }],
       });
     },
     async setStatus({ thread, text }) {

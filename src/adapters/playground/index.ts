@@ -12,6 +12,7 @@ import { createInputLimiter } from './rate-limits.js';
 import { createPlaygroundRoutes } from './routes.js';
 import { createPlaygroundState, type PlaygroundState } from './state.js';
 import { createPlaygroundSurface } from './surface.js';
+import type { PlaygroundPersistence } from './persistence.js';
 
 export interface PlaygroundAdapterOptions {
   handle: (event: InboundEvent, surface: ChatSurface) => Promise<void>;
@@ -19,6 +20,8 @@ export interface PlaygroundAdapterOptions {
   editIntervalMs: number;
   /** Shown as a banner on the page when `ok` is false (how to start a model server). */
   modelStatus: () => { ok: boolean; message: string };
+  /** Keeps the chat across restarts (the app passes one on the store); without it the chat is in memory only. */
+  persistence?: PlaygroundPersistence;
 }
 
 export interface PlaygroundAdapter {
@@ -38,12 +41,18 @@ export function createPlaygroundAdapter(options: PlaygroundAdapterOptions): Play
   const input = createPlaygroundInput({ state, dispatch: (event) => options.handle(event, surface), logger });
   const http = createPlaygroundRoutes({ state, input, modelStatus: options.modelStatus, limiter: createInputLimiter(), logger });
   let started = false;
+  let unsubscribe: (() => void) | undefined;
 
   return {
     surface,
     routes: http.routes,
     state,
     async start() {
+      const persistence = options.persistence;
+      if (persistence) {
+        state.restore(await persistence.load());
+        unsubscribe = state.subscribe((change) => persistence.record(change, (id) => state.file(id)?.content));
+      }
       started = true;
       logger.info('playground ready');
     },
@@ -52,6 +61,8 @@ export function createPlaygroundAdapter(options: PlaygroundAdapterOptions): Play
       started = false;
       // Open event streams would keep the server's close() waiting.
       http.closeStreams();
+      unsubscribe?.();
+      await options.persistence?.flush().catch((error: unknown) => logger.warn('could not keep the playground chat', { error }));
     },
   };
 }

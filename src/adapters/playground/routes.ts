@@ -23,6 +23,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  '/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 };
 
 const SECURITY_HEADERS = {
@@ -99,6 +100,8 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
       'GET /': asset('/'),
       'GET /app.js': asset('/app.js'),
       'GET /style.css': asset('/style.css'),
+      'GET /favicon.svg': asset('/favicon.svg'),
+      'GET /favicon.ico': asset('/favicon.svg'),
       'GET /events': events,
       'GET /api/state': guarded((_request, response) => sendJson(response, 200, state.snapshot())),
       'GET /api/status': guarded((_request, response) => sendJson(response, 200, options.modelStatus())),
@@ -107,10 +110,19 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
         const file = state.file(id);
         if (!file) return sendJson(response, 404, { ok: false, error: 'no such file' });
         const safeName = file.fileName.replace(/[^\w.-]+/g, '_').slice(0, 120) || 'file.txt';
+        if (file.image && new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('view') === 'image') {
+          // Shown by <img>: an SVG image document runs no script, and this CSP forbids it anyway.
+          return void response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'image/svg+xml', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }).end(file.content);
+        }
         response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${safeName}"` }).end(file.content);
       }),
       'POST /api/messages': post((body) => options.input.message(body)),
       'POST /api/actions': post((body) => options.input.action(body)),
+      'POST /api/ephemerals/dismiss': post((body) => {
+        const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+        if (typeof id !== 'string' || !state.dismissEphemeral(id)) return { status: 404, body: { ok: false, error: 'no such note' } };
+        return { status: 200, body: { ok: true } };
+      }),
       'POST /api/channels': post((body) => {
         const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined;
         const id = typeof name === 'string' ? name.trim().replace(/^#/, '').toLowerCase() : '';

@@ -1,7 +1,7 @@
 /**
  * The playground's chat, in memory: channels, messages (with their author, buttons and edits),
  * ephemerals, uploaded files and thread statuses. Every change is announced to subscribers (the
- * page's event streams). Nothing here survives a restart; runs and sessions live in the store.
+ * page's event streams, and the persistence that keeps the chat in the store across restarts).
  */
 import { TsukaError } from '../../core/errors.js';
 import { renderMarkdown } from './markdown.js';
@@ -45,6 +45,8 @@ export interface PlaygroundFile {
   title: string;
   size: number;
   createdAt: number;
+  /** An SVG picture the page shows inline, with its words for screen readers. */
+  image?: { altText: string };
 }
 
 export interface PlaygroundStatus {
@@ -56,6 +58,7 @@ export interface PlaygroundStatus {
 export type PlaygroundChange =
   | { kind: 'message'; message: PlaygroundMessage }
   | { kind: 'ephemeral'; ephemeral: PlaygroundEphemeral }
+  | { kind: 'ephemeral-dismissed'; id: string }
   | { kind: 'file'; file: PlaygroundFile }
   | { kind: 'channel'; channel: PlaygroundChannel }
   | { kind: 'status'; status: PlaygroundStatus };
@@ -150,13 +153,37 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
       announce({ kind: 'ephemeral', ephemeral });
       return ephemeral;
     },
-    addFile(input: { channel: string; thread?: string; fileName: string; title: string; content: string }): PlaygroundFile {
-      const file = { id: nextId('f'), channel: input.channel, thread: input.thread, fileName: input.fileName, title: input.title, content: input.content, size: Buffer.byteLength(input.content), createdAt: now() };
+    addFile(input: { channel: string; thread?: string; fileName: string; title: string; content: string; image?: { altText: string } }): PlaygroundFile {
+      const file = { id: nextId('f'), channel: input.channel, thread: input.thread, fileName: input.fileName, title: input.title, content: input.content, size: Buffer.byteLength(input.content), createdAt: now(), ...(input.image ? { image: input.image } : {}) };
       files.set(file.id, file);
       announce({ kind: 'file', file: publicFile(file) });
       return publicFile(file);
     },
     file: (id: string) => files.get(id),
+    /** Removes an ephemeral note (the page's ✕); false when there is none with this id. */
+    dismissEphemeral(id: string): boolean {
+      const index = ephemerals.findIndex((ephemeral) => ephemeral.id === id);
+      if (index < 0) return false;
+      ephemerals.splice(index, 1);
+      announce({ kind: 'ephemeral-dismissed', id });
+      return true;
+    },
+    /**
+     * Puts back what an earlier process kept (before any client connects). Messages keep their ids
+     * and buttons, so a click on an old Stop or approval button reaches the command layer, which
+     * answers for runs that have ended.
+     */
+    restore(history: { channels: PlaygroundChannel[]; messages: PlaygroundMessage[]; files: (PlaygroundFile & { content: string })[] }): void {
+      for (const channel of history.channels) channels.set(channel.id, channel);
+      for (const message of history.messages) {
+        if (!channels.has(message.channel)) channels.set(message.channel, { id: message.channel, name: message.channel });
+        // Rendered again: the renderer may have improved since it was kept.
+        const restored = { ...message, html: renderMarkdown(message.text) };
+        messages.set(message.id, restored);
+        offer(restored);
+      }
+      for (const file of history.files) files.set(file.id, file);
+    },
     setStatus(status: PlaygroundStatus): void {
       if (status.text) statuses.set(status.thread, status);
       else statuses.delete(status.thread);

@@ -52,6 +52,10 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
     async uploadFile({ channel, thread, fileName, title, content }) {
       state.addFile({ channel: decodeChannel(channel), thread: thread ? rootOf(thread).root : undefined, fileName, title, content });
     },
+    async uploadImage({ channel, thread, fileName, title, svg, altText }) {
+      // The page shows it as <img src> (an SVG image runs no script); the alt text goes with it.
+      state.addFile({ channel: decodeChannel(channel), thread: thread ? rootOf(thread).root : undefined, fileName, title, content: svg, image: { altText } });
+    },
     async setStatus({ thread, text }) {
       const { channel, root } = rootOf(thread);
       state.setStatus({ channel, thread: root, text });

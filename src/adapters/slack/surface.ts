@@ -8,6 +8,7 @@ import type { ChatSurface, Identity } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
 import { blocksFor } from './cards.js';
 import { toSlackMrkdwn } from './markdown.js';
+import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef } from './ids.js';
 import type { SlackCallLimiter } from './rate-limits.js';
 
@@ -33,7 +34,7 @@ function identityFields(identity: Identity | undefined): Record<string, string> 
 export function createSlackSurface(options: SlackSurfaceOptions): ChatSurface & { readonly customizeAvailable: boolean } {
   const { client, limiter, logger } = options;
   let customizeAvailable = true;
-  const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `*${identity.name}*: ${text}` : text);
+  const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `**${identity.name}**: ${text}` : text);
 
   async function postMessage(channel: string, threadTs: string | undefined, text: string, identity: Identity | undefined, buttons: Parameters<typeof blocksFor>[1]): Promise<string> {
     const send = async () => {
@@ -89,6 +90,15 @@ export function createSlackSurface(options: SlackSurfaceOptions): ChatSurface & 
       const threadTs = thread ? decodeMessage(thread).ts : undefined;
       await limiter.schedule('files.uploadV2', id, () =>
         client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName, title, content } as Parameters<WebClient['filesUploadV2']>[0]),
+      );
+    },
+    async uploadImage({ channel, thread, fileName, title, svg, altText }) {
+      const png = await svgToPng(svg);
+      const { channel: id } = decodeChannel(channel);
+      const threadTs = thread ? decodeMessage(thread).ts : undefined;
+      // https://docs.slack.dev/reference/methods/files.getUploadURLExternal (alt_text for images)
+      await limiter.schedule('files.uploadV2', id, () =>
+        client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName.replace(/\.svg$/, '.png'), title, file: png, alt_text: altText } as Parameters<WebClient['filesUploadV2']>[0]),
       );
     },
     async setStatus({ thread, text }) {

@@ -10,6 +10,7 @@ import type { LanguageModel, ModelUsage } from '../../core/model/language-model.
 import { condenseStepOutput, needsCondensing } from '../../core/workflows/goal/condense.js';
 import { formatStatsTable, mergeStatsByAgent, type GoalStatsRow } from '../../core/workflows/goal/goal-stats.js';
 import { planSteps, type PlanStep } from '../../core/workflows/goal/plan-parser.js';
+import { planGraphSvg, planGraphText } from '../charts/plan-graph.js';
 import { runGoal, type GoalEvent, type GoalOutcome, type ReviewDecision, type StepResult, type StepRunContext } from '../../core/workflows/goal/run-goal.js';
 import { parseStatusLine, parseVoteLine } from '../../core/workflows/protocol.js';
 import { WorkflowTurnError } from '../../core/workflows/workflow-turn-error.js';
@@ -130,7 +131,7 @@ function closing(context: GoalContext, outcome: Exclude<GoalOutcome, { kind: 'tr
     ...(failed > 0 ? [`${failed} step(s) failed (${outcome.failedSteps.map((number) => `#${number}`).join(', ')})`] : []),
     ...(outcome.merges.length > 0 ? [`${outcome.merges.length} merge(s), ${conflicts} conflict(s)`] : []),
   ];
-  const stats = rows.length > 0 ? { stats: goalStatsRecord(rows) } : {};
+  const stats = rows.length > 0 ? { stats: goalStatsRecord(rows), chartRows: rows } : {};
   if (outcome.kind === 'stopped') return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}`, ...stats };
   if (failed > 0 && failed === outcome.attemptedSteps) return { status: 'failed', headline: '✖ Goal failed: every step failed.', summary: `${facts.join(' · ')}${table}`, ...stats };
   const headline = failed > 0 ? `⚠️ Goal finished with ${failed} failed step(s).` : '✅ Goal completed.';
@@ -248,8 +249,12 @@ async function review(context: GoalContext, supervisorName: string, step: PlanSt
 async function show(context: GoalContext, goalEvent: GoalEvent): Promise<void> {
   const { session } = context;
   switch (goalEvent.type) {
-    case 'plan':
-      return session.io.announce(`📋 Plan (${context.totalSteps} step${context.totalSteps === 1 ? '' : 's'}):\n${goalEvent.text}`);
+    case 'plan': {
+      await session.io.announce(`📋 Plan (${context.totalSteps} step${context.totalSteps === 1 ? '' : 's'}):\n${goalEvent.text}`);
+      if (goalEvent.plan.kind !== 'plan' || context.totalSteps < 2) return;
+      const title = 'Plan: who works when';
+      return session.picture({ fileName: 'goal-plan.svg', title, svg: planGraphSvg(goalEvent.plan.groups, title), altText: planGraphText(goalEvent.plan.groups) });
+    }
     case 'step-skipped':
       return session.io.announce(`⏭ Step ${goalEvent.step.number} skipped: ${goalEvent.reason}`);
     case 'step-failed':

@@ -63,7 +63,7 @@ export function createRunCard(options: RunCardOptions): RunCard {
   const text = (): string => {
     const position = options.queuePosition?.();
     const waiting = position !== undefined ? ` · ⏳ waiting for the model (${ordinal(position)} in queue)` : '';
-    return `🛰 *${options.title}* · running · ${elapsed(now() - startedAt)}\nNow: ${activity}${waiting}`;
+    return `🛰 **${options.title}** · running · ${elapsed(now() - startedAt)}\nNow: ${activity}${waiting}`;
   };
 
   function render(): void {
@@ -125,7 +125,7 @@ export function createRunCard(options: RunCardOptions): RunCard {
       if (ticker) clearInterval(ticker);
       await inFlight;
       if (!message) return;
-      await surface.edit({ message, text: `🛰 *${options.title}* · ${outcome} · ${elapsed(now() - startedAt)}`, buttons: [] }).catch((error: unknown) => options.onError?.(error));
+      await surface.edit({ message, text: `🛰 **${options.title}** · ${outcome} · ${elapsed(now() - startedAt)}`, buttons: [] }).catch((error: unknown) => options.onError?.(error));
     },
   };
 }

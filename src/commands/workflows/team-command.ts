@@ -37,7 +37,7 @@ export async function handleTeamCommand(deps: CommandDependencies, services: Wor
     event,
     kind: 'team',
     title: `Team ${team.displayName}: ${task.slice(0, 70)}`,
-    rootText: deps.maskSecrets(`👥 Team *${team.displayName}* (${team.mode}${lead}) by ${surface.mention(event.user)}: ${task}\nMembers: ${members.map((member) => member.aiName).join(', ')}`),
+    rootText: deps.maskSecrets(`👥 Team **${team.displayName}** (${team.mode}${lead}) by ${surface.mention(event.user)}: ${task}\nMembers: ${members.map((member) => member.aiName).join(', ')}`),
     members,
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
   });

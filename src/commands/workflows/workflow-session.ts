@@ -15,6 +15,8 @@ import type { RunKind, RunStatus } from '../../core/store/run-types.js';
 import { createBlackboard } from '../../core/workflows/blackboard.js';
 import { createMemberInbox } from '../../core/workflows/member-inbox.js';
 import { createRunStats, type RunStatsCollector } from '../../core/workflows/run-stats.js';
+import { formatStatsTable, type GoalStatsRow } from '../../core/workflows/goal/goal-stats.js';
+import { statsChartSvg, statsChartText } from '../charts/stats-chart.js';
 import { createSubAgentSpawner } from '../../core/workflows/sub-agent.js';
 import type { MemberTurnOutcome, MemberTurnRequest, WorkflowIo } from '../../core/workflows/workflow-io.js';
 import type { RouteDecision, StatusReport, VoteCast, WorkflowToolService } from '../../core/workflows/workflow-services.js';
@@ -52,6 +54,8 @@ export interface WorkflowFinish {
   summary: string;
   /** Flat numbers the caller kept (see `collectStats`), stored over the session's own in the run record. */
   stats?: Record<string, number>;
+  /** Rows for the closing chart when the caller built its own table (/goal); else the session's stats. */
+  chartRows?: GoalStatsRow[];
 }
 
 export interface WorkflowSession {
@@ -63,8 +67,10 @@ export interface WorkflowSession {
   abort: AbortController;
   /** Who `send_message` may reach from the next turn on (/goal learns its agents from the plan). */
   setMembers(names: readonly string[]): void;
-  /** Stores the outcome, posts it with the stats table, settles the card, unregisters the run. */
+  /** Stores the outcome, posts it with the stats table and chart, settles the card, unregisters the run. */
   finish(outcome: WorkflowFinish): Promise<void>;
+  /** A picture in the run's thread where the platform shows one; a failure is logged, never fatal. */
+  picture(image: { fileName: string; title: string; svg: string; altText: string }): Promise<void>;
 }
 
 interface TurnRecorder {
@@ -227,10 +233,16 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     },
   };
 
+  async function picture(image: { fileName: string; title: string; svg: string; altText: string }): Promise<void> {
+    if (!surface.uploadImage) return;
+    await surface.uploadImage({ channel: surface.channelOf(thread), thread, ...image }).catch((error: unknown) => logger.warn('could not post a picture', { error, fileName: image.fileName }));
+  }
+
   return {
     runId: run.id,
     thread,
     io,
+    picture,
     permissions,
     stats,
     abort,
@@ -244,9 +256,15 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         const headline = isShutdown(abort.signal) ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.' : abort.signal.aborted ? '⏹ Stopped by request.' : outcome.headline;
         await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), ...stats.perAgent(), outcome: outcome.summary, ...outcome.stats } }));
         await deps.runs.appendEvent(run.id, { type: 'status', status, note: deps.maskSecrets(outcome.summary) });
-        const table = stats.all().length > 0 ? `\n\`\`\`\n${stats.table()}\n\`\`\`` : '';
+        const rows = outcome.chartRows ?? stats.all().map(({ agent, outputTokens, peakContextTokens, totalTokens, durationMs }) => ({ agent, outputTokens, peakContextTokens, totalTokens, durationMs }));
+        // /goal writes its own table (planner and summary rows, wall-clock total); the others get the same columns here.
+        const table = !outcome.chartRows && rows.length > 0 ? `\n${formatStatsTable(rows)}` : '';
         await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);
         await surface.post({ thread, text: deps.maskSecrets(`${headline}\n${outcome.summary}${table}`) });
+        if (rows.length > 0 && status !== 'interrupted') {
+          const chart = { title: `${options.title} — tokens and time per agent`, contextWindow: current.model.contextWindow };
+          await picture({ fileName: `${options.kind}-stats.svg`, title: chart.title, svg: statsChartSvg(rows, chart), altText: statsChartText(rows, chart) });
+        }
         logger.info('run ended', { kind: options.kind, outcome: status, durationMs: Date.now() - startedAt, ...stats.totals(), ...outcome.stats });
       } finally {
         permissions.clearRun(run.id);

@@ -26,3 +26,19 @@ export function diffPreview(before: string, after: string, maxLines = DIFF_PREVI
   if (changed.length > maxLines) shown.push(`… ${changed.length - maxLines} more changed lines`);
   return [`@@ line ${head + 1}: -${removed.length} +${added.length} @@`, ...shown];
 }
+
+/** Lines of a new file shown before the cut, and after it, when the file is long. */
+export const CONTENT_PREVIEW_HEAD_LINES = 14;
+export const CONTENT_PREVIEW_TAIL_LINES = 6;
+
+/**
+ * What a new file will hold, as `+` lines for an approval: all of it when short, else its head and
+ * tail with the number of lines between them.
+ */
+export function contentPreview(content: string): string[] {
+  const lines = content.replace(/\n$/, '').split('\n');
+  const plus = (line: string) => `+ ${line}`;
+  if (lines.length <= CONTENT_PREVIEW_HEAD_LINES + CONTENT_PREVIEW_TAIL_LINES) return lines.map(plus);
+  const hidden = lines.length - CONTENT_PREVIEW_HEAD_LINES - CONTENT_PREVIEW_TAIL_LINES;
+  return [...lines.slice(0, CONTENT_PREVIEW_HEAD_LINES).map(plus), `… ${hidden} more lines …`, ...lines.slice(-CONTENT_PREVIEW_TAIL_LINES).map(plus)];
+}

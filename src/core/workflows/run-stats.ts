@@ -17,8 +17,6 @@ export interface RunStatsCollector {
   totals(): Record<string, number>;
   /** Per-agent numbers flattened for the run record (`geordi.outputTokens`, …, `geordi.tokensPerSecond`). */
   perAgent(): Record<string, number>;
-  /** A fixed-width table (agent, output tokens, peak context, total tokens, time, tokens/s) for a code block. */
-  table(): string;
 }
 
 export function createRunStats(): RunStatsCollector {
@@ -53,16 +51,6 @@ export function createRunStats(): RunStatsCollector {
         flat[`${entry.agent}.tokensPerSecond`] = entry.durationMs > 0 ? Math.round((entry.outputTokens / entry.durationMs) * 10_000) / 10 : 0;
       }
       return flat;
-    },
-    table() {
-      const header = ['agent', 'output tok', 'peak ctx', 'total tok', 'time', 'tok/s'];
-      const rows = [...byAgent.values()].map((entry) => {
-        const seconds = entry.durationMs / 1000;
-        return [entry.agent, String(entry.outputTokens), String(entry.peakContextTokens), String(entry.totalTokens), `${seconds.toFixed(1)} s`, seconds > 0 ? (entry.outputTokens / seconds).toFixed(1) : '—'];
-      });
-      const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-      const format = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
-      return [format(header), ...rows.map(format)].join('\n');
     },
   };
 }

@@ -31,9 +31,9 @@ async function rootAndThread(h: Harness, prefix: string) {
   return { root, threadId: thread.id };
 }
 
-/** Every bot message of the thread but the run card, as [author, text]. */
+/** Every bot message of the thread but the run card and the pictures (📊), as [author, text]. */
 function transcript(h: Harness, threadId: string) {
-  const replies = h.botReplies(threadId);
+  const replies = h.botReplies(threadId).filter((message) => !message.content.startsWith('📊'));
   const card = replies.find((message) => message.content.startsWith('🛰'));
   return { card, lines: replies.filter((message) => message !== card).map((message) => [message.webhookId ? message.username.split(' ').at(-1)! : 'bot', message.content.trim()] as const) };
 }
@@ -102,6 +102,16 @@ describe('Discord workflows', () => {
     expect(lines[5]![1]).toMatch(/\npike\s+\d/);
     expect(card!.content).toContain('finished');
     expect(buttonsOf(card!)).toHaveLength(0);
+    // The plan as a dependency graph and the closing stats as a chart: PNG attachments with alt text.
+    const pictures = await h.discord.waitFor(() => {
+      const found = h.botReplies(threadId).filter((message) => message.content.startsWith('📊'));
+      return found.length === 2 ? found : undefined;
+    });
+    expect(pictures.map((message) => message.payload.attachments?.[0]?.description ?? '')).toEqual([expect.stringContaining('Plan: step 1 (@geordi) → step 2 (@worf)'), expect.stringContaining('geordi: ')]);
+    expect(pictures.map((message) => message.content)).toEqual(['📊 Plan: who works when', '📊 Goal: hello world, audited — tokens and time per agent']);
+    const files = pictures.flatMap((message) => message.files);
+    expect(files.map((file) => file.filename)).toEqual(['goal-plan.png', 'goal-stats.png']);
+    for (const file of files) expect(file.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     // The planner gets no tools; the steps do.
     expect((h.model.requests[0]!.body as Body).tools).toBeUndefined();
     expect((h.model.requests[1]!.body as Body).tools?.length).toBeGreaterThan(0);

@@ -33,11 +33,14 @@ export interface PlaygroundHarness {
   /** A top-level message; resolves with the id of the message (its thread's root). */
   say(text: string, thread?: string): Promise<string>;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
-  stop(): Promise<void>;
+  /** The data folder (pass it as `home` to start again on the same state). */
+  home: string;
+  /** Stops everything; `keepHome` leaves the data folder for a restart. */
+  stop(options?: { keepHome?: boolean }): Promise<void>;
 }
 
-export async function startPlaygroundHarness(options: { environment?: Record<string, string>; withModel?: boolean } = {}): Promise<PlaygroundHarness> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-playground-'));
+export async function startPlaygroundHarness(options: { environment?: Record<string, string>; withModel?: boolean; home?: string } = {}): Promise<PlaygroundHarness> {
+  const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'tsuka-playground-')));
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
   const logs: string[] = [];
@@ -139,11 +142,12 @@ export async function startPlaygroundHarness(options: { environment?: Record<str
         check();
       });
     },
-    async stop() {
+    home,
+    async stop(stopOptions = {}) {
       streamAbort.abort();
       await app.stop();
       await model.close();
-      await rm(home, { recursive: true, force: true });
+      if (!stopOptions.keepHome) await rm(home, { recursive: true, force: true });
     },
   };
   return harness;

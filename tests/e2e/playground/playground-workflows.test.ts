@@ -82,6 +82,13 @@ describe('playground workflows', () => {
     expect(lines[3]![1]).toContain('🗳 step 1 accepted — it says hello');
     expect(lines[4]![1]).toMatch(/^✅ Goal completed\.\n1 step\(s\) done\n```/);
     expect(lines[4]![1]).toMatch(/\ngeordi\s+\d[\s\S]*\npike\s+\d[\s\S]*\ntotal\s+\d/);
+    // The closing stats as an SVG picture the page shows inline, with its words as alt text.
+    await h.waitFor(() => h.files.some((file) => file.fileName === 'goal-stats.svg'));
+    const chart = h.files.find((file) => file.fileName === 'goal-stats.svg')!;
+    expect(chart.image?.altText).toMatch(/geordi: \d[\d,]* output tokens/);
+    const picture = await fetch(`${h.baseUrl}/api/files?id=${encodeURIComponent(chart.id)}&view=image`);
+    expect(picture.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await picture.text()).toMatch(/^<svg[\s\S]*>geordi<[\s\S]*<\/svg>$/);
     expect(card!.buttons).toEqual([]);
   });
 });

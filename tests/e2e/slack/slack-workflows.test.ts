@@ -49,6 +49,12 @@ describe('Slack workflows', () => {
     const card = harness.botReplies('C1', root.ts).find((message) => message.text.startsWith('🛰'))!;
     expect(buttonsOf(card)).toHaveLength(0);
     expect((harness.model.requests.at(-1)!.body as Body).tools).toBeUndefined();
+    // The closing stats as a picture in the thread: a PNG drawn without a browser, with its words as alt text.
+    await harness.slack.waitFor(() => harness!.slack.files.some((file) => file.name === 'call-stats.png'));
+    const chart = harness.slack.files.find((file) => file.name === 'call-stats.png')!;
+    expect(chart.thread_ts).toBe(root.ts);
+    expect(chart.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(chart.bytes.readUInt32BE(16)).toBe(1280);
   });
 
   it('/team dev_security "task": orchestrated run with a tool approval in the thread', async () => {

@@ -45,6 +45,8 @@ export interface RecordedFile {
   filename: string;
   contentType: string;
   bytes: Buffer;
+  /** The alt text given in `attachments[n].description`. */
+  description?: string;
 }
 
 /** A stored message: its current real-shaped payload and every revision. */

@@ -44,7 +44,13 @@ export function readMessageContent(body: Record<string, unknown>, files: Recorde
   if (creating && empty && body['sticker_ids'] === undefined && body['poll'] === undefined) {
     throw new DiscordApiError(400, 50006, 'Cannot send an empty message');
   }
-  return { content, embeds, components, flags, files };
+  // `attachments: [{ id: n, description }]` describes `files[n]` (its alt text).
+  const described = (arrayField(body, 'attachments') ?? []).map(asRecord);
+  const withDescriptions = files.map((file, index) => {
+    const description = stringField(described.find((entry) => String(entry['id']) === String(index)) ?? {}, 'description');
+    return description === undefined ? file : { ...file, description };
+  });
+  return { content, embeds, components, flags, files: withDescriptions };
 }
 
 function validateComponents(rows: unknown[]): void {
@@ -93,7 +99,7 @@ export function createWorld(state: EmulatorState, gateway: Gateway, recorder: Re
     files.map((file) => {
       const id = state.nextId();
       const url = `${baseUrl()}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
-      return { id, filename: file.filename, size: file.bytes.length, url, proxy_url: url, content_type: file.contentType };
+      return { id, filename: file.filename, size: file.bytes.length, url, proxy_url: url, content_type: file.contentType, ...(file.description !== undefined ? { description: file.description } : {}) };
     });
 
   const gatewayMessage = (payload: APIMessage): Record<string, unknown> => {

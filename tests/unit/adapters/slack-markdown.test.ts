@@ -14,7 +14,24 @@ describe('Slack mrkdwn conversion', () => {
     expect(toSlackMrkdwn('see [the docs](https://example.com/a?x=1&y=2)')).toBe('see <https://example.com/a?x=1&amp;y=2|the docs>');
   });
 
+  it('writes italics as _x_, bold-italic as *_x_*, and never turns italics into bold', () => {
+    expect(toSlackMrkdwn('this is *important* and **loud**')).toBe('this is _important_ and *loud*');
+    expect(toSlackMrkdwn('***both*** and _under_')).toBe('*_both_* and _under_');
+    expect(toSlackMrkdwn('2 * 3 * 4 stays')).toBe('2 * 3 * 4 stays');
+    expect(toSlackMrkdwn('~~gone~~')).toBe('~gone~');
+  });
+
+  it('turns bullets into •, keeps numbered lists, and images into links', () => {
+    expect(toSlackMrkdwn('- one\n* two\n  + nested\n1. first')).toBe('• one\n• two\n  • nested\n1. first');
+    expect(toSlackMrkdwn('![chart](https://example.com/c.png)')).toBe('<https://example.com/c.png|chart>');
+    expect(toSlackMrkdwn('![](https://example.com/c.png)')).toBe('<https://example.com/c.png|image>');
+  });
+
+  it('renders a table as an aligned preformatted block', () => {
+    expect(toSlackMrkdwn('| file | lines |\n|------|------:|\n| **a.ts** | 12 |\n| b.ts | 7 |\nafter')).toBe('```\nfile  lines\n----  -----\na.ts  12\nb.ts  7\n```\nafter');
+  });
+
   it('leaves code alone apart from the escaping Slack requires', () => {
-    expect(toSlackMrkdwn('`**not bold**` and ```\nif (a < b) {}\n```')).toBe('`**not bold**` and ```\nif (a &lt; b) {}\n```');
+    expect(toSlackMrkdwn('`**not bold**` and ```\nif (a < b) {}\n- not a bullet *x*\n```')).toBe('`**not bold**` and ```\nif (a &lt; b) {}\n- not a bullet *x*\n```');
   });
 });

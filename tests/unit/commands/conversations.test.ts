@@ -213,3 +213,24 @@ describe('middleware', () => {
     expect(harness.logger.entries.some((entry) => entry.level === 'error' && entry.message === 'event failed')).toBe(true);
   });
 });
+
+describe('an unknown character name', () => {
+  it('is answered by the default character, with a one-line notice from TSUKA saying who answered and where the list is', async () => {
+    harness = await startCommandHarness({ steps: [say('hello from geordi')] });
+    await harness.mention('@picard hello there', { message: 'root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'hello from geordi'));
+    const thread = harness.surface.inThread('thread:root');
+    const notice = thread.find((message) => message.text.includes('no character "picard"'));
+    expect(notice?.text).toBe('ℹ️ There is no character "picard": Geordi answers instead. `/tsuka characters` lists who is here.');
+    expect(notice?.identity).toBeUndefined();
+    // The name is not passed on as part of the question.
+    expect(harness.model.requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'hello there' });
+  });
+
+  it('an ordinary first word is not taken for a name', async () => {
+    harness = await startCommandHarness({ steps: [say('hi')] });
+    await harness.mention('hello there', { message: 'root' });
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'hi'));
+    expect(harness.surface.inThread('thread:root').some((message) => message.text.includes('no character'))).toBe(false);
+  });
+});

@@ -23,7 +23,7 @@ describe('run card', () => {
     expect(message.text).not.toContain('in queue');
     expect(message.buttons).toHaveLength(1);
     await card.finish('✅ finished');
-    expect(message.text).toMatch(/^🛰 \*Team X\* · ✅ finished · \d+ s$/);
+    expect(message.text).toMatch(/^🛰 \*\*Team X\*\* · ✅ finished · \d+ s$/);
     expect(message.buttons).toEqual([]);
   });
 

@@ -44,7 +44,8 @@ describe('/team orchestrated', () => {
     expect(geordiTurn.text).toContain('⚠️ degraded protocol: status read from a STATUS: line');
     expect(texts.at(-1)).toContain('✅ Team run completed.');
     expect(texts.at(-1)).toContain('Pike ended the run: all done');
-    expect(texts.at(-1)).toMatch(/agent\s+output tok\s+peak ctx\s+total tok\s+time\s+tok\/s/);
+    // The same column names as /goal and /call (one set everywhere).
+    expect(texts.at(-1)).toMatch(/agent\s+output tokens\s+peak context\s+total tokens\s+time\s+tokens\/s/);
     // Pike was offered route_next; workers were offered report_status.
     expect(harness.model.requests[0]!.tools?.map((tool) => tool.name)).toContain('route_next');
     expect(systemOf(harness.model.requests[2]!)).toContain('Worf');

@@ -13,6 +13,8 @@ const state = {
   thread: undefined,
   // After a slash command, open the thread of the next root message TSUKA posts (the run's root).
   openNextRootUntil: 0,
+  // After sending, the log scrolls to the bottom at the next render, wherever it was.
+  scrollToEnd: false,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -56,6 +58,9 @@ function applyChange(change) {
     }
     case 'ephemeral':
       state.ephemerals.push(change.ephemeral);
+      break;
+    case 'ephemeral-dismissed':
+      state.ephemerals = state.ephemerals.filter((ephemeral) => ephemeral.id !== change.id);
       break;
     case 'file':
       state.files.push(change.file);
@@ -112,7 +117,7 @@ function scheduleRender() {
   renderPending = true;
   requestAnimationFrame(() => {
     renderPending = false;
-    render();
+    renderAndSettle();
   });
 }
 
@@ -169,7 +174,19 @@ function messageElement(message, inChannel) {
 
 function ephemeralElement(ephemeral) {
   const box = el('div', 'ephemeral');
-  box.append(el('div', 'ephemeral-label', '👁 Only you can see this'));
+  box.dataset.ephemeralId = ephemeral.id;
+  const label = el('div', 'ephemeral-label', '👁 Only you can see this');
+  const dismiss = el('button', 'dismiss', '✕');
+  dismiss.type = 'button';
+  dismiss.title = 'Dismiss';
+  dismiss.setAttribute('aria-label', 'Dismiss this note');
+  dismiss.addEventListener('click', async () => {
+    box.remove();
+    state.ephemerals = state.ephemerals.filter((item) => item.id !== ephemeral.id);
+    await postJson('/api/ephemerals/dismiss', { id: ephemeral.id }).catch(() => undefined);
+  });
+  label.append(dismiss);
+  box.append(label);
   const body = el('div', 'body');
   body.innerHTML = ephemeral.html;
   box.append(body);
@@ -178,6 +195,15 @@ function ephemeralElement(ephemeral) {
 
 function fileElement(file) {
   const box = el('div', 'file');
+  if (file.image) {
+    const figure = el('figure', 'picture');
+    const image = el('img');
+    image.src = `/api/files?id=${encodeURIComponent(file.id)}&view=image`;
+    image.alt = file.image.altText;
+    figure.append(image, el('figcaption', undefined, file.title));
+    box.append(figure);
+    return box;
+  }
   const link = el('a', undefined, `📎 ${file.title || file.fileName}`);
   link.href = `/api/files?id=${encodeURIComponent(file.id)}`;
   link.download = file.fileName;
@@ -191,7 +217,7 @@ function renderLog(container, entries, emptyText) {
   entries.sort((a, b) => a.at - b.at);
   for (const entry of entries) container.append(entry.node);
   if (entries.length === 0 && emptyText) container.append(el('p', 'empty', emptyText));
-  if (nearBottom) container.scrollTop = container.scrollHeight;
+  if (nearBottom || state.scrollToEnd) container.scrollTop = container.scrollHeight;
 }
 
 function render() {
@@ -202,6 +228,7 @@ function render() {
     const link = el('button', channel.id === state.channel ? 'channel active' : 'channel', `# ${channel.name}`);
     link.type = 'button';
     link.addEventListener('click', () => {
+      document.body.classList.remove('channels-open');
       state.channel = channel.id;
       state.thread = undefined;
       scheduleRender();
@@ -237,6 +264,12 @@ function render() {
   $('thread-status').textContent = state.statuses.get(root.id)?.text ?? '';
 }
 
+/** Renders, then forgets the request to scroll to the end (it served both logs). */
+function renderAndSettle() {
+  render();
+  state.scrollToEnd = false;
+}
+
 // ---- input --------------------------------------------------------------------------------
 
 function openThread(id) {
@@ -252,8 +285,11 @@ async function send(textarea, errorLine, thread) {
   textarea.disabled = true;
   try {
     if (text.startsWith('/')) state.openNextRootUntil = Date.now() + 60_000;
+    state.scrollToEnd = true;
     const answer = await postJson('/api/messages', { channel: state.channel, thread, text });
     textarea.value = '';
+    state.scrollToEnd = true;
+    scheduleRender();
     if (!thread && answer.thread) openThread(answer.thread);
   } catch (error) {
     errorLine.textContent = `Not sent: ${error.message}`;
@@ -292,6 +328,7 @@ function wireComposer(formId, textareaId, errorId, thread) {
 document.addEventListener('DOMContentLoaded', () => {
   wireComposer('composer', 'input', 'composer-error', () => undefined);
   wireComposer('thread-composer', 'thread-input', 'thread-error', () => state.thread);
+  $('show-channels').addEventListener('click', () => document.body.classList.toggle('channels-open'));
   $('close-thread').addEventListener('click', () => {
     state.thread = undefined;
     scheduleRender();

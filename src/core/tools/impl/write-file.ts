@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { isBinaryFile } from '../binary-content.js';
 import { countLines, formatBytes } from '../format-bytes.js';
-import { diffPreview } from '../line-diff.js';
+import { contentPreview, diffPreview } from '../line-diff.js';
 import type { CallPreview, ToolImplementation } from '../tool.js';
 import { writeRisk } from '../git-internals.js';
 import { statIfExists } from '../stat-if-exists.js';
@@ -28,7 +28,7 @@ export const writeFileTool: ToolImplementation<WriteFileInput> = {
     const bytes = Buffer.byteLength(input.content);
     const details = [`path: ${target.display}`, `size: ${formatBytes(bytes)} (${countLines(input.content)} lines)`];
     const existing = await statIfExists(target.absolutePath);
-    if (!existing) return { summary, details: [...details, 'new file'] };
+    if (!existing) return { summary, details: [...details, 'new file', ...(input.content.includes('\u0000') ? [] : contentPreview(input.content))] };
     if (existing.isDirectory()) return { summary, details: [...details, 'refused: the path is a directory'] };
     details.push(`${input.append ? 'appends to' : 'replaces'} an existing ${formatBytes(existing.size)} file`);
     if (input.append || existing.size > DIFF_MAX_BYTES || (await isBinaryFile(target.absolutePath))) return { summary, details };

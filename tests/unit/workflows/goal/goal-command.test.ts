@@ -49,7 +49,7 @@ describe('/goal', () => {
     expect(root.text).toBe('🎯 Goal by <@playground:alice>: what is 2 + 2?');
     const thread = h.thread();
     expect(thread).toHaveLength(2);
-    expect(thread[0]!.text).toMatch(/^🛰 \*Goal: what is 2 \+ 2\?\* · ✅ finished/);
+    expect(thread[0]!.text).toMatch(/^🛰 \*\*Goal: what is 2 \+ 2\?\*\* · ✅ finished/);
     expect(thread[1]!.text).toBe('💡 No team needed.\n2 + 2 is 4.');
     expect(h.model.requests).toHaveLength(1);
     expect(h.model.requests[0]!.tools ?? []).toEqual([]);
@@ -86,7 +86,7 @@ describe('/goal', () => {
     const prompts = await approve(h, 4);
     await running;
 
-    expect(prompts.filter((prompt) => prompt.includes('*geordi* wants to run `write_file`'))).toHaveLength(2);
+    expect(prompts.filter((prompt) => prompt.includes('**geordi** wants to run `write_file`'))).toHaveLength(2);
     // The branch's command ran in its copy: it lists the workspace's README and its own unmerged file.
     const listing = h.model.requests.flatMap((request) => request.messages).find((message) => message.role === 'tool' && message.content.includes('README.md'));
     expect(listing?.content).toContain('code.txt');
