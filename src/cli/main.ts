@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { runAsk } from './ask-command.js';
 import { runDoctor } from './doctor-command.js';
 import { runStart } from './start-command.js';
+import { removeSecretsFromEnvironment } from '../config/secret-environment.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -21,6 +22,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   environment: NodeJS.ProcessEnv;
   workingDirectory: string;
+  /** Delete secrets from `environment` once the configuration holds them (the real process.env). */
+  moveSecretsOutOfEnvironment?: boolean;
 }
 
 const defaultIo: CliIo = {
@@ -28,6 +31,7 @@ const defaultIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
   environment: process.env,
   workingDirectory: process.cwd(),
+  moveSecretsOutOfEnvironment: true,
 };
 
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
@@ -45,6 +49,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   try {
     const environment = workspaceFlag ? { ...io.environment, TSUKA_WORKSPACE: workspaceFlag } : io.environment;
     config = loadConfig({ environment, workingDirectory: io.workingDirectory, rootDirectory: PACKAGE_ROOT });
+    // Before anything can spawn: from here on the tokens live only in `config`, in memory.
+    if (io.moveSecretsOutOfEnvironment) removeSecretsFromEnvironment(io.environment);
   } catch (error) {
     if (error instanceof ConfigError) {
       if (command === 'doctor') return runDoctor({ io, configProblems: error.problems });

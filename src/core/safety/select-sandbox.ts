@@ -1,0 +1,59 @@
+/**
+ * Chooses the command sandbox once at start. `auto` uses bubblewrap when running it here actually
+ * works (one real sandboxed `true`, with the same layout every command gets), else the declared
+ * fallback; `bubblewrap` insists on it and fails the start when it does not work.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { TsukaError } from '../errors.js';
+import type { CommandSandbox } from './command-sandbox.js';
+import { createBubblewrapSandbox } from './bubblewrap-sandbox.js';
+import { createFallbackSandbox, type SandboxUser } from './fallback-sandbox.js';
+
+export type SandboxMode = 'auto' | 'bubblewrap' | 'none';
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+export interface SandboxSettings {
+  mode: SandboxMode;
+  /** Commands may use the network (default true); only bubblewrap can enforce `false`. */
+  network: boolean;
+  /** The fallback runs commands as this user when set. */
+  user?: SandboxUser;
+  /** The data folder, the bot's checkout and its home: never visible inside bubblewrap. */
+  hiddenPaths: string[];
+  bwrapPath?: string;
+}
+
+/** Runs one sandboxed `true`; resolves to undefined when it worked, else to why not. */
+export async function probeSandbox(sandbox: CommandSandbox): Promise<string | undefined> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'tsuka-sandbox-probe-'));
+  try {
+    const launch = sandbox.launch({ command: 'true', root, cwd: root, env: { PATH: '/usr/bin:/bin' } });
+    return await new Promise<string | undefined>((resolve) => {
+      execFile(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
+        if (!error) resolve(undefined);
+        else resolve((String(stderr).trim().split('\n')[0] || error.message).slice(0, 200));
+      });
+    });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+export async function selectCommandSandbox(settings: SandboxSettings): Promise<CommandSandbox> {
+  const networkNote = settings.network ? '' : '; the network cannot be turned off without bubblewrap';
+  if (settings.mode === 'none') {
+    return createFallbackSandbox({ ...(settings.user ? { user: settings.user } : {}), reason: `TSUKA_SANDBOX=none${networkNote}` });
+  }
+  const reason = settings.mode === 'auto' ? 'auto: bwrap works here' : 'TSUKA_SANDBOX=bubblewrap';
+  const bubblewrap = createBubblewrapSandbox({ network: settings.network, hiddenPaths: settings.hiddenPaths, reason, ...(settings.bwrapPath ? { bwrapPath: settings.bwrapPath } : {}) });
+  const failure = await probeSandbox(bubblewrap);
+  if (failure === undefined) return bubblewrap;
+  if (settings.mode === 'bubblewrap') {
+    throw new TsukaError('sandbox_unavailable', `TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here (${failure}): install the bubblewrap package and allow user namespaces, or set TSUKA_SANDBOX=auto or none.`);
+  }
+  return createFallbackSandbox({ ...(settings.user ? { user: settings.user } : {}), reason: `bubblewrap unavailable: ${failure}${networkNote}` });
+}
