@@ -101,13 +101,21 @@ describe.skipIf(unavailable !== undefined)(`bubblewrap sandbox${unavailable ? ` 
   });
 
   it('cannot read the data folder, the bot checkout or the bot home; the system is there read-only', async () => {
-    const result = await run(`cat '${data}/tsuka.sqlite'; cat '${PACKAGE_ROOT}/package.json'; ls '${PACKAGE_ROOT}/src'; cat '${home}/.netrc'; ls /root; touch /usr/tsuka-probe /etc/tsuka-probe; echo done`);
+    const result = await run(`cat '${data}/tsuka.sqlite'; cat '${PACKAGE_ROOT}/package.json'; ls '${PACKAGE_ROOT}/src'; cat '${home}/.netrc'; ls /root; touch /usr/tsuka-probe-${process.pid} /etc/tsuka-probe-${process.pid}; echo done`);
     expect(result.output).toContain('done');
     expect(result.output).not.toContain('TRANSCRIPTS-OF-EVERY-RUN');
     expect(result.output).not.toContain('tsuka-chat');
     expect(result.output).not.toContain('HOME-SECRET');
     expect(result.output).toMatch(/Read-only file system/);
-    expect(existsSync('/usr/tsuka-probe')).toBe(false);
+    expect(existsSync(`/usr/tsuka-probe-${process.pid}`)).toBe(false);
+  });
+
+  it('covers a hidden folder that lies under a mirrored system folder (e.g. a checkout in /opt or /etc)', async () => {
+    const underSystem = '/etc/apt';
+    expect(readdirSync(underSystem).length).toBeGreaterThan(0);
+    sandbox = createBubblewrapSandbox({ network: true, hiddenPaths: [underSystem] });
+    const result = await run(`ls -A ${underSystem} | wc -l; ls /etc/passwd`);
+    expect(result.output).toMatch(/^0\n\/etc\/passwd\n$/);
   });
 
   it('hides a hidden folder even when it lies inside the command root', async () => {
@@ -122,12 +130,12 @@ describe.skipIf(unavailable !== undefined)(`bubblewrap sandbox${unavailable ? ` 
 
   it('writes the workspace, keeps /tmp private, gives a home of its own, and runs node and git', async () => {
     const result = await run(
-      'echo hello > made.txt && echo private > /tmp/tsuka-bwrap-private && echo "home=$HOME" && node -e "console.log(\'node\', 6 * 7)" && git init -q && git add made.txt && git status --short',
+      `echo hello > made.txt && echo private > /tmp/tsuka-bwrap-private-${process.pid} && echo "home=$HOME" && node -e "console.log('node', 6 * 7)" && git init -q && git add made.txt && git status --short`,
       { env: gitHardenedEnv(createChildEnv(botEnvironment), root) },
     );
     expect(result.exitCode).toBe(0);
     expect(readFileSync(path.join(root, 'made.txt'), 'utf8')).toBe('hello\n');
-    expect(existsSync('/tmp/tsuka-bwrap-private')).toBe(false);
+    expect(existsSync(`/tmp/tsuka-bwrap-private-${process.pid}`)).toBe(false);
     expect(result.output).toContain('home=/home/sandbox');
     expect(result.output).toContain('node 42');
     expect(result.output).toContain('A  made.txt');

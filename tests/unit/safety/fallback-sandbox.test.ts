@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.js';
 import { readSandboxConfig } from '../../../src/config/sandbox-config.js';
 import { removeSecretsFromEnvironment } from '../../../src/config/secret-environment.js';
 import { TsukaError } from '../../../src/core/errors.js';
@@ -84,6 +85,16 @@ describe('secrets out of the bot environment', () => {
     const removed = removeSecretsFromEnvironment(environment);
     expect(removed.sort()).toEqual(['DATABASE_URL', 'DISCORD_BOT_TOKEN', 'SLACK_BOT_TOKEN', 'TSUKA_LLM_API_KEY']);
     expect(environment).toEqual({ PATH: '/usr/bin', HOME: '/home/bot', TSUKA_WORKSPACE: '/srv/work' });
+  });
+
+  it('the CLI removes them from its environment once the configuration holds them, before any command', async () => {
+    const environment: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin', HOME: dir, TSUKA_DATA_DIR: path.join(dir, 'data'), SLACK_BOT_TOKEN: 'xoxb-1-2-cli', SLACK_APP_TOKEN: 'xapp-1-cli', TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1' };
+    let stderr = '';
+    // `ask` without a prompt stops after the configuration is loaded: nothing else runs.
+    const status = await main(['ask'], { stdout: () => undefined, stderr: (text) => (stderr += text), environment, workingDirectory: dir, moveSecretsOutOfEnvironment: true });
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^Usage: tsuka ask/);
+    expect(environment).toEqual({ PATH: '/usr/bin:/bin', HOME: dir, TSUKA_DATA_DIR: path.join(dir, 'data'), TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
   });
 });
 
