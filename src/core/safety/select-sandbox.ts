@@ -33,7 +33,8 @@ export async function probeSandbox(sandbox: CommandSandbox): Promise<string | un
   try {
     const launch = sandbox.launch({ command: 'true', root, cwd: root, env: { PATH: '/usr/bin:/bin' } });
     return await new Promise<string | undefined>((resolve) => {
-      execFile(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
+      const user = launch.uid === undefined ? {} : { uid: launch.uid, gid: launch.gid };
+      execFile(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, timeout: PROBE_TIMEOUT_MS, ...user }, (error, _stdout, stderr) => {
         if (!error) resolve(undefined);
         else resolve((String(stderr).trim().split('\n')[0] || error.message).slice(0, 200));
       });
@@ -43,11 +44,19 @@ export async function probeSandbox(sandbox: CommandSandbox): Promise<string | un
   }
 }
 
+/** The fallback; with a configured user, only once a command has actually run as that user. */
+async function fallback(settings: SandboxSettings, reason: string): Promise<CommandSandbox> {
+  const sandbox = createFallbackSandbox({ ...(settings.user ? { user: settings.user } : {}), reason });
+  if (!settings.user) return sandbox;
+  const failure = await probeSandbox(sandbox);
+  if (failure === undefined) return sandbox;
+  // Fail closed: silently running as the bot's own user would be a weaker level than configured.
+  throw new TsukaError('sandbox_unavailable', `TSUKA_SANDBOX_USER=${settings.user.name} but commands cannot run as that user (${failure}): run TSUKA as root so it can switch users, or unset TSUKA_SANDBOX_USER.`);
+}
+
 export async function selectCommandSandbox(settings: SandboxSettings): Promise<CommandSandbox> {
   const networkNote = settings.network ? '' : '; the network cannot be turned off without bubblewrap';
-  if (settings.mode === 'none') {
-    return createFallbackSandbox({ ...(settings.user ? { user: settings.user } : {}), reason: `TSUKA_SANDBOX=none${networkNote}` });
-  }
+  if (settings.mode === 'none') return fallback(settings, `TSUKA_SANDBOX=none${networkNote}`);
   const reason = settings.mode === 'auto' ? 'auto: bwrap works here' : 'TSUKA_SANDBOX=bubblewrap';
   const bubblewrap = createBubblewrapSandbox({ network: settings.network, hiddenPaths: settings.hiddenPaths, reason, ...(settings.bwrapPath ? { bwrapPath: settings.bwrapPath } : {}) });
   const failure = await probeSandbox(bubblewrap);
@@ -55,5 +64,5 @@ export async function selectCommandSandbox(settings: SandboxSettings): Promise<C
   if (settings.mode === 'bubblewrap') {
     throw new TsukaError('sandbox_unavailable', `TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here (${failure}): install the bubblewrap package and allow user namespaces, or set TSUKA_SANDBOX=auto or none.`);
   }
-  return createFallbackSandbox({ ...(settings.user ? { user: settings.user } : {}), reason: `bubblewrap unavailable: ${failure}${networkNote}` });
+  return fallback(settings, `bubblewrap unavailable: ${failure}${networkNote}`);
 }

@@ -99,6 +99,12 @@ describe('secrets out of the bot environment', () => {
 });
 
 const isRoot = process.getuid?.() === 0;
+describe.skipIf(isRoot)(`a user the bot cannot switch to${isRoot ? ' (skipped: as root every switch works)' : ''}`, () => {
+  it('stops the start instead of running commands as the bot itself', async () => {
+    await expect(selectCommandSandbox({ mode: 'none', network: true, hiddenPaths: [], user: { name: 'nobody', uid: 65534, gid: 65534 } })).rejects.toThrow(/TSUKA_SANDBOX_USER=nobody but commands cannot run as that user/);
+  });
+});
+
 describe.skipIf(!isRoot)(`fallback as another user${isRoot ? '' : ' (skipped: switching users needs the tests to run as root)'}`, () => {
   it('runs the command as that user, who cannot read the bot process environ', async () => {
     const sandbox = createFallbackSandbox({ user: { name: 'nobody', uid: 65534, gid: 65534 } });
