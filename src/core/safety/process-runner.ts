@@ -80,14 +80,21 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       env: options.env,
       ...(options.network === undefined ? {} : { network: options.network }),
     });
-    const child = spawn(launch.file, launch.args, {
-      cwd: launch.cwd,
-      env: launch.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(launch.uid === undefined ? {} : { uid: launch.uid }),
-      ...(launch.gid === undefined ? {} : { gid: launch.gid }),
-    });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(launch.file, launch.args, {
+        cwd: launch.cwd,
+        env: launch.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...(launch.uid === undefined ? {} : { uid: launch.uid }),
+        ...(launch.gid === undefined ? {} : { gid: launch.gid }),
+      });
+    } catch (error) {
+      // spawn throws (rather than emitting `error`) for some failures, e.g. EPERM switching users.
+      reject(new TsukaError('command_start_failed', `The command could not be started in "${options.cwd}".`, { cause: error }));
+      return;
+    }
     let timedOut = false;
     let aborted = false;
     let killing = false;

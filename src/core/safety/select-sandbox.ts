@@ -34,10 +34,15 @@ export async function probeSandbox(sandbox: CommandSandbox): Promise<string | un
     const launch = sandbox.launch({ command: 'true', root, cwd: root, env: { PATH: '/usr/bin:/bin' } });
     return await new Promise<string | undefined>((resolve) => {
       const user = launch.uid === undefined ? {} : { uid: launch.uid, gid: launch.gid };
-      execFile(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, timeout: PROBE_TIMEOUT_MS, ...user }, (error, _stdout, stderr) => {
-        if (!error) resolve(undefined);
-        else resolve((String(stderr).trim().split('\n')[0] || error.message).slice(0, 200));
-      });
+      try {
+        execFile(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, timeout: PROBE_TIMEOUT_MS, ...user }, (error, _stdout, stderr) => {
+          if (!error) resolve(undefined);
+          else resolve((String(stderr).trim().split('\n')[0] || error.message).slice(0, 200));
+        });
+      } catch (error) {
+        // Some failures (EPERM switching users) are thrown by spawn itself, not reported to the callback.
+        resolve(error instanceof Error ? error.message : String(error));
+      }
     });
   } finally {
     await rm(root, { recursive: true, force: true });
