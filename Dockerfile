@@ -36,8 +36,9 @@ LABEL org.opencontainers.image.title="tsuka" \
       org.opencontainers.image.licenses="MIT"
 # tini is PID 1: it forwards SIGTERM to node (graceful shutdown) and reaps orphaned grandchildren
 # of agent commands. Agents run git; ca-certificates lets git and the model client use TLS.
+# bubblewrap sandboxes agent commands where the container may create user namespaces (see docs/docker.md).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini git ca-certificates \
+ && apt-get install -y --no-install-recommends tini git ca-certificates bubblewrap \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 tsuka \
  && useradd --system --uid 10001 --gid tsuka --home-dir /home/tsuka --create-home --shell /usr/sbin/nologin tsuka \

@@ -10,6 +10,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
     toolSchemas: engine.toolSchemas,
     workspace: engine.workspace,
     childEnv: engine.childEnv,
+    sandbox: engine.sandbox,
     maskSecrets: engine.maskSecrets,
     memory: engine.memory,
     sessions: engine.sessions,

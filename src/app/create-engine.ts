@@ -15,6 +15,8 @@ import { builtinToolImplementations } from '../core/tools/builtin-tools.js';
 import { memoryToolImplementations } from '../core/tools/impl/memory-tools.js';
 import { createWorkspace } from '../core/safety/workspace-jail.js';
 import { createChildEnv } from '../core/safety/child-env.js';
+import type { CommandSandbox } from '../core/safety/command-sandbox.js';
+import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { openStore, type Store } from '../core/store/open-store.js';
 import { createMemoryStore, type MemoryStore } from '../core/memory/memory-store.js';
@@ -45,6 +47,8 @@ export interface Engine {
   toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;
   childEnv: NodeJS.ProcessEnv;
+  /** Launches every agent command; `sandbox.summary` is the isolation line of the banner and doctor. */
+  sandbox: CommandSandbox;
   maskSecrets: (text: string) => string;
   /** Undefined when no model server answered; callers say so to the user. */
   model?: LanguageModel;
@@ -65,6 +69,8 @@ export interface CreateEngineOptions {
   discover?: boolean;
   /** Use this model instead of discovering one (tests, the scripted playground). */
   model?: LanguageModel;
+  /** Use this sandbox instead of choosing one from the configuration (tests). */
+  sandbox?: CommandSandbox;
 }
 
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
@@ -78,6 +84,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const tools = createToolRegistry({ schemas, implementations, logger });
   const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]) });
   const workspace = await createWorkspace(config.workspace);
+  // Chosen once, before anything can run a command; `bubblewrap` that does not work stops the start.
+  const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));
+  logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
   const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });
 
@@ -130,6 +139,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     toolSchemas,
     workspace,
     childEnv: createChildEnv(config.environment),
+    sandbox,
     maskSecrets: options.maskSecrets,
     model,
     modelInfo,

@@ -118,6 +118,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
   if (playground) io.stdout(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.\n`);
   io.stdout(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
+  io.stdout(`${engine.sandbox.summary}\n`);
 
   return {
     engine,

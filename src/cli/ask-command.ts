@@ -79,7 +79,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       userMessage: prompt,
       runId: run.id,
       requesterId: 'cli:local',
-      toolContext: { workspace: engine.workspace, childEnv: engine.childEnv, maskSecrets, logger, services: { memory: engine.memory, memoryScope: engine.workspace.root } },
+      toolContext: { workspace: engine.workspace, childEnv: engine.childEnv, sandbox: engine.sandbox, maskSecrets, logger, services: { memory: engine.memory, memoryScope: engine.workspace.root } },
       memoryScope: engine.workspace.root,
       signal: abort.signal,
       onEvent: (event) => {

@@ -13,6 +13,7 @@ import { openStore } from '../core/store/open-store.js';
 import { DataFileError, TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { checkDiscord, checkSlack } from './doctor-platforms.js';
+import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 
 export interface DoctorOptions {
   io: CliIo;
@@ -42,6 +43,15 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   info(config.discord ? `Discord: via ${config.discord.apiUrl}` : 'Discord: not configured (set DISCORD_BOT_TOKEN)');
   info(`workspace (the agents' jail): ${config.workspace}`);
   info(`data: ${config.dataDirectory}`);
+
+  io.stdout('\nCommand sandbox\n');
+  try {
+    const sandbox = await selectCommandSandbox(config.sandbox);
+    if (sandbox.isolation === 'bubblewrap') ok(sandbox.summary);
+    else info(`${sandbox.summary}\n    → for full isolation install bubblewrap (apt-get install bubblewrap) where user namespaces are allowed${sandbox.isolation === 'environment-only' ? ', or set TSUKA_SANDBOX_USER to another user' : ''}`);
+  } catch (error) {
+    bad(error instanceof Error ? error.message : String(error));
+  }
 
   if (config.slack || config.discord) {
     io.stdout('\nChat platforms\n');

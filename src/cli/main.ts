@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { runAsk } from './ask-command.js';
 import { runDoctor } from './doctor-command.js';
 import { runStart } from './start-command.js';
+import { removeSecretsFromEnvironment } from '../config/secret-environment.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,6 +32,8 @@ export interface CliIo {
   workingDirectory: string;
   /** Whether stderr is a terminal: `ask` then shows a "thinking… N s" indicator. */
   stderrIsTerminal?: boolean;
+  /** Delete secrets from `environment` once the configuration holds them (the real process.env). */
+  moveSecretsOutOfEnvironment?: boolean;
 }
 
 const defaultIo: CliIo = {
@@ -39,6 +42,7 @@ const defaultIo: CliIo = {
   environment: process.env,
   workingDirectory: process.cwd(),
   stderrIsTerminal: process.stderr.isTTY === true,
+  moveSecretsOutOfEnvironment: true,
 };
 
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
@@ -60,6 +64,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   try {
     const environment = workspaceFlag ? { ...io.environment, TSUKA_WORKSPACE: workspaceFlag } : io.environment;
     config = loadConfig({ environment, workingDirectory: io.workingDirectory, rootDirectory: PACKAGE_ROOT });
+    // Before anything can spawn: from here on the tokens live only in `config`, in memory.
+    if (io.moveSecretsOutOfEnvironment) removeSecretsFromEnvironment(io.environment);
   } catch (error) {
     if (error instanceof ConfigError) {
       if (command === 'doctor') return runDoctor({ io, configProblems: error.problems });

@@ -12,6 +12,7 @@ import type { RunStore } from '../core/store/run-store.js';
 import type { ApprovalStore } from '../core/store/approval-store.js';
 import type { Store } from '../core/store/open-store.js';
 import type { AgentSettings } from '../core/agent/agent-defaults.js';
+import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 
 /** The model currently in use, switchable with `/tsuka model`. */
 export interface ModelControl {
@@ -44,6 +45,8 @@ export interface CommandDependencies {
   toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;
   childEnv: NodeJS.ProcessEnv;
+  /** Launches every agent command; chosen once at start. */
+  sandbox: CommandSandbox;
   maskSecrets(text: string): string;
   memory: MemoryStore;
   sessions: SessionStore;

@@ -112,6 +112,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       toolContext: {
         workspace: deps.workspace,
         childEnv: deps.childEnv,
+        sandbox: deps.sandbox,
         maskSecrets: deps.maskSecrets,
         logger: deps.logger.child({ runId: run.id }),
         services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },

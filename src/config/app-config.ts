@@ -1,5 +1,6 @@
 /** The whole configuration, read once at start by `loadConfig` and injected everywhere else. */
 import type { ReasoningEffort } from '../core/model/language-model.js';
+import type { SandboxConfig } from './sandbox-config.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -58,6 +59,8 @@ export interface AppConfig {
   memoryMaxFacts: number;
   enableCreateTool: boolean;
   searchUrl?: string;
+  /** How agent commands are isolated (chosen at start from these). */
+  sandbox: SandboxConfig;
   /** Every environment variable, kept only to build the scrubbed child environment and the secret masker. */
   environment: NodeJS.ProcessEnv;
 }

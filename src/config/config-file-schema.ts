@@ -32,5 +32,8 @@ export const configFileSchema = {
     memoryMaxFacts: { type: 'integer', minimum: 10 },
     enableCreateTool: { type: 'boolean' },
     searchUrl: { type: 'string' },
+    sandbox: { enum: ['auto', 'bubblewrap', 'none'] },
+    sandboxNetwork: { type: 'boolean' },
+    sandboxUser: { type: 'string' },
   },
 } as const;

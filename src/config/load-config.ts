@@ -8,6 +8,7 @@ import { parseEnv } from 'node:util';
 import { Ajv } from 'ajv';
 import type { AppConfig, LogLevel } from './app-config.js';
 import { configFileSchema } from './config-file-schema.js';
+import { readSandboxConfig } from './sandbox-config.js';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -169,6 +170,12 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     memoryMaxFacts: integer('TSUKA_MEMORY_MAX_FACTS', 'memoryMaxFacts', 200, 10, 100_000),
     enableCreateTool: flag('TSUKA_ENABLE_CREATE_TOOL', 'enableCreateTool'),
     searchUrl: url('TSUKA_SEARCH_URL', 'searchUrl'),
+    sandbox: readSandboxConfig({
+      setting,
+      problems,
+      // What a command must never see: the bot's state, its own source, the folder of its .env, its home.
+      hiddenPaths: [dataDirectory, options.rootDirectory, ...(existsSync(dotEnv) ? [options.workingDirectory] : []), ...(environment.HOME ? [path.resolve(environment.HOME)] : [])],
+    }),
     environment,
   };
   if (problems.length > 0) throw new ConfigError(problems);

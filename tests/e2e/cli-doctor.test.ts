@@ -78,4 +78,12 @@ describe('tsuka doctor', () => {
     expect(output).toMatch(/✗ teams\/dev_security\.json \/members\/1: .*nobody.*\n\s+→ edit teams\/dev_security.json \(its JSON Schema is in src\/core\/data\/team.schema.json\)/);
     expect(output).toMatch(/✗ no model server answered\n\s+→ start Ollama/);
   });
+
+  it('names the isolation level in one line: bubblewrap where it works, the declared fallback otherwise', async () => {
+    const withBubblewrap = await doctor({ TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_DATA_DIR: path.join(home, 'data3'), TSUKA_SANDBOX: 'auto' });
+    expect(withBubblewrap.output).toMatch(/\nCommand sandbox\n✓ isolation: bubblewrap — .*network allowed/);
+    const fallback = await doctor({ TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_DATA_DIR: path.join(home, 'data3'), TSUKA_SANDBOX: 'none' });
+    expect(fallback.output).toMatch(/\nCommand sandbox\n· isolation: environment only — no sandbox \(TSUKA_SANDBOX=none\).*\n\s+→ for full isolation install bubblewrap/);
+    expect(fallback.status).toBe(0);
+  });
 });

@@ -54,6 +54,7 @@ export async function handleTeamCommand(deps: CommandDependencies, services: Wor
         runAcceptanceChecks(checks, {
           workspace: deps.workspace,
           childEnv: deps.childEnv,
+          sandbox: deps.sandbox,
           permissions: session.permissions,
           maskSecrets: deps.maskSecrets,
           runId: session.runId,

@@ -131,6 +131,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const toolContextFor = (request: Pick<MemberTurnRequest, 'workspace' | 'cwd'>) => ({
     workspace: request.workspace ?? deps.workspace,
     childEnv: deps.childEnv,
+    sandbox: deps.sandbox,
     maskSecrets: deps.maskSecrets,
     logger,
     services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names(), ...(request.cwd ? { cwd: request.cwd } : {}) },

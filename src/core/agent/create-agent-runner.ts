@@ -116,6 +116,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       signal,
       runId: input.runId,
       agentName: character.name,
+      // Read per call: `switch_skill` may change the active role within the turn.
+      roleNetwork: () => findRole(state, state.activeRole)?.network !== false,
       services: { ...input.toolContext.services, agent: createAgentControl(state) },
     };
     let text = '';

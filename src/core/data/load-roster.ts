@@ -44,6 +44,7 @@ export async function loadRoster(options: LoadRosterOptions): Promise<Roster> {
       allowedTools: [...file.allowedTools],
       coreTools: file.coreTools && [...file.coreTools],
       reasoningEffort: file.reasoningEffort,
+      network: file.network,
     }),
   );
   const traits = buildEntries(collect(traitFolder, problems), validators.trait, problems, (file, name): Trait => ({

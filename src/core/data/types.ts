@@ -15,6 +15,8 @@ export interface Role {
   /** Tools offered from the first round; the rest of `allowedTools` are loaded on demand with `load_tools`. */
   coreTools?: string[];
   reasoningEffort?: ReasoningEffort;
+  /** False: this role's commands get no network, even where the sandbox allows it (bubblewrap only). */
+  network?: boolean;
 }
 
 export interface Trait {

@@ -1,11 +1,14 @@
 /**
  * Runs one shell command in its own process group so that a timeout, the Stop button or the end
  * of the shell can take down the whole tree it started (design §6.11), not just `/bin/sh`.
+ * The command is launched by the injected sandbox: under bubblewrap the group is bwrap's, whose
+ * death (`--die-with-parent`) takes down the sandbox's PID namespace and everything in it.
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { TsukaError } from '../errors.js';
 import { createOutputCollector } from './output-collector.js';
+import type { CommandSandbox } from './command-sandbox.js';
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 200_000;
 /** How long a process group gets between SIGTERM and SIGKILL. */
@@ -16,6 +19,12 @@ const PIPE_CLOSE_GRACE_MS = 1_000;
 export interface RunCommandOptions {
   command: string;
   cwd: string;
+  /** How the command is isolated; chosen once at start (`selectCommandSandbox`). */
+  sandbox: CommandSandbox;
+  /** The command's jail root (the only folder it may write); defaults to `cwd`. */
+  root?: string;
+  /** False when the active role forbids network access. */
+  network?: boolean;
   /** Should come from `createChildEnv`: the child sees exactly this. */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
@@ -52,7 +61,7 @@ function signalGroup(pid: number, signalName: NodeJS.Signals | 0): boolean {
 }
 
 /**
- * Runs `/bin/sh -c command`. Resolves when the output pipes close; rejects only when the shell
+ * Runs `/bin/sh -c command` through the sandbox. Resolves when the output pipes close; rejects only when the shell
  * cannot be started (e.g. a missing cwd).
  */
 export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
@@ -64,12 +73,28 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
   }
 
   return new Promise<CommandResult>((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', options.command], {
+    const launch = options.sandbox.launch({
+      command: options.command,
+      root: options.root ?? options.cwd,
       cwd: options.cwd,
       env: options.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.network === undefined ? {} : { network: options.network }),
     });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(launch.file, launch.args, {
+        cwd: launch.cwd,
+        env: launch.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...(launch.uid === undefined ? {} : { uid: launch.uid }),
+        ...(launch.gid === undefined ? {} : { gid: launch.gid }),
+      });
+    } catch (error) {
+      // spawn throws (rather than emitting `error`) for some failures, e.g. EPERM switching users.
+      reject(new TsukaError('command_start_failed', `The command could not be started in "${options.cwd}".`, { cause: error }));
+      return;
+    }
     let timedOut = false;
     let aborted = false;
     let killing = false;

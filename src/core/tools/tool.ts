@@ -4,6 +4,7 @@
  */
 import type { JsonSchema } from '../model/language-model.js';
 import type { Logger } from '../logger.js';
+import type { CommandSandbox } from '../safety/command-sandbox.js';
 
 export type RiskLevel = 'SAFE' | 'RESTRICTED' | 'DANGEROUS';
 export type ModelTier = 'SMALL' | 'MEDIUM' | 'LARGE';
@@ -54,6 +55,10 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The environment child processes get: already scrubbed of secrets. */
   childEnv: NodeJS.ProcessEnv;
+  /** Launches agent commands (bubblewrap or the declared fallback); chosen once at start. */
+  sandbox: CommandSandbox;
+  /** Whether the active role lets commands use the network (unset: yes); set by the agent loop. */
+  roleNetwork?: () => boolean;
   /** Masks secret values in any text before it leaves the tool. */
   maskSecrets(text: string): string;
   runId: string;

@@ -8,6 +8,7 @@ import { openStore, type Store } from '../../../src/core/store/open-store.js';
 import { memoryToolImplementations } from '../../../src/core/tools/impl/memory-tools.js';
 import type { ToolContext, ToolImplementation, ToolSchema } from '../../../src/core/tools/tool.js';
 import { ToolFailureError } from '../../../src/core/tools/tool-failure-error.js';
+import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
 
 const WORKSPACE = '/srv/project-a';
 const TOOL_NAMES = ['save_memory', 'recall_memory', 'update_memory', 'forget_memory'];
@@ -25,6 +26,7 @@ async function setup(): Promise<{ memory: MemoryStore; tools: Map<string, ToolIm
     workspace: { root: WORKSPACE, resolve: async (path) => path, relative: (path) => path },
     signal: new AbortController().signal,
     childEnv: {},
+    sandbox: createFallbackSandbox(),
     maskSecrets: (text) => text,
     runId: 'run-1',
     agentName,

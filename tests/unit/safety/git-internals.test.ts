@@ -8,12 +8,13 @@ import { writeFileTool } from '../../../src/core/tools/impl/write-file.js';
 import { editFileTool } from '../../../src/core/tools/impl/edit-file.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { ToolContext } from '../../../src/core/tools/tool.js';
+import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
 
 let root: string;
 let context: ToolContext;
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'tsuka-git-'));
-  context = { workspace: await createWorkspace(root), signal: new AbortController().signal, childEnv: {}, maskSecrets: (text) => text, runId: 'r', agentName: 'geordi', logger: silentLogger, services: {} };
+  context = { workspace: await createWorkspace(root), signal: new AbortController().signal, childEnv: {}, sandbox: createFallbackSandbox(), maskSecrets: (text) => text, runId: 'r', agentName: 'geordi', logger: silentLogger, services: {} };
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });

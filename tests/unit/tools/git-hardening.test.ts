@@ -10,6 +10,7 @@ import { executeCommandTool } from '../../../src/core/tools/impl/execute-command
 import { classifyCommand } from '../../../src/core/safety/command-risk.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { ToolContext } from '../../../src/core/tools/tool.js';
+import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
 
 let home: string;
 beforeEach(async () => {
@@ -20,7 +21,7 @@ afterEach(async () => {
 });
 
 async function contextFor(root: string): Promise<ToolContext> {
-  return { workspace: await createWorkspace(root), signal: new AbortController().signal, childEnv: { PATH: process.env.PATH, HOME: home }, maskSecrets: (text) => text, runId: 'r', agentName: 'geordi', logger: silentLogger, services: {} };
+  return { workspace: await createWorkspace(root), signal: new AbortController().signal, childEnv: { PATH: process.env.PATH, HOME: home }, sandbox: createFallbackSandbox(), maskSecrets: (text) => text, runId: 'r', agentName: 'geordi', logger: silentLogger, services: {} };
 }
 
 describe('git hardening for agent commands', () => {

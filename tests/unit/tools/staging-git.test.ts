@@ -7,6 +7,7 @@ import { createWorkspace } from '../../../src/core/safety/workspace-jail.js';
 import { executeCommandTool } from '../../../src/core/tools/impl/execute-command.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { ToolContext } from '../../../src/core/tools/tool.js';
+import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
 
 let root: string;
 beforeAll(async () => {
@@ -26,6 +27,7 @@ describe('a parallel step in a staging copy inside the workspace', () => {
       workspace: await createWorkspace(staging),
       signal: new AbortController().signal,
       childEnv: { PATH: process.env.PATH, HOME: root },
+      sandbox: createFallbackSandbox(),
       maskSecrets: (text) => text,
       runId: 'run-1',
       agentName: 'geordi',

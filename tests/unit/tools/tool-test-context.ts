@@ -11,6 +11,8 @@ import { silentLogger } from '../../../src/core/logger.js';
 import { createChildEnv } from '../../../src/core/safety/child-env.js';
 import { createSecretMasker } from '../../../src/core/safety/secret-mask.js';
 import { createWorkspace } from '../../../src/core/safety/workspace-jail.js';
+import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
+import type { CommandSandbox } from '../../../src/core/safety/command-sandbox.js';
 import type { ToolContext, ToolServices } from '../../../src/core/tools/tool.js';
 
 export interface TestToolContext {
@@ -24,7 +26,7 @@ export interface TestToolContext {
 }
 
 export async function createTestToolContext(
-  options: { env?: NodeJS.ProcessEnv; services?: ToolServices } = {},
+  options: { env?: NodeJS.ProcessEnv; services?: ToolServices; sandbox?: CommandSandbox } = {},
 ): Promise<TestToolContext> {
   const base = await mkdtemp(join(os.tmpdir(), 'tsuka-tools-'));
   const workspace = await createWorkspace(join(base, 'workspace'));
@@ -36,6 +38,7 @@ export async function createTestToolContext(
     workspace,
     signal: abort.signal,
     childEnv: createChildEnv(env),
+    sandbox: options.sandbox ?? createFallbackSandbox(),
     maskSecrets: createSecretMasker(env),
     runId: 'run-test',
     agentName: 'geordi',

@@ -47,7 +47,7 @@ describe('createSubAgentSpawner', () => {
       roster,
       runId: 'run-1',
       memoryScope: test.root,
-      toolContext: { workspace: test.context.workspace, childEnv: test.context.childEnv, maskSecrets: test.context.maskSecrets, logger: test.context.logger },
+      toolContext: { workspace: test.context.workspace, childEnv: test.context.childEnv, sandbox: test.context.sandbox, maskSecrets: test.context.maskSecrets, logger: test.context.logger },
       serviceFor,
       onReport: async (agent, report) => void reports.push([agent, report]),
     });
@@ -89,7 +89,7 @@ describe('createSubAgentSpawner', () => {
       roster,
       runId: 'run-1',
       memoryScope: test.root,
-      toolContext: { workspace: test.context.workspace, childEnv: test.context.childEnv, maskSecrets: test.context.maskSecrets, logger: test.context.logger },
+      toolContext: { workspace: test.context.workspace, childEnv: test.context.childEnv, sandbox: test.context.sandbox, maskSecrets: test.context.maskSecrets, logger: test.context.logger },
       serviceFor,
       onReport: async () => undefined,
     });

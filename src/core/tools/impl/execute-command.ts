@@ -13,7 +13,8 @@ export type ExecuteCommandInput = { command: string; timeout_ms?: number };
 
 /**
  * `execute_command`: one shell command in the workspace (or the staging folder a parallel
- * /goal step runs in), with the scrubbed environment, a timeout and the turn's abort signal.
+ * /goal step runs in), inside the command sandbox, with the scrubbed environment, a timeout and
+ * the turn's abort signal. The folder it starts in is its jail root: the only one it may write.
  * Its risk is decided per call by the command classifier.
  */
 export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
@@ -36,6 +37,8 @@ export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
     const result = await runCommand({
       command: input.command,
       cwd: commandCwd(context),
+      sandbox: context.sandbox,
+      network: context.roleNetwork?.() ?? true,
       env: commandEnv(context),
       timeoutMs,
       signal: context.signal,

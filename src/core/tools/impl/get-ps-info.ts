@@ -1,12 +1,16 @@
 import { readFile, statfs } from 'node:fs/promises';
 import os from 'node:os';
 import { runCommand } from '../../safety/process-runner.js';
+import { createFallbackSandbox } from '../../safety/fallback-sandbox.js';
 import { formatBytes } from '../format-bytes.js';
 import type { ToolContext, ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 
 const TOP_PROCESSES = 15;
 const PS_TIMEOUT_MS = 10_000;
+// A fixed command, not the agent's: it runs on the host because a sandbox's own PID namespace
+// would show only itself, and this tool exists to show the machine's processes.
+const HOST_PROCESS_TABLE = createFallbackSandbox();
 
 export type PsInfoCategory = 'cpu' | 'memory' | 'disk' | 'processes' | 'system';
 export type GetPsInfoInput = { category: PsInfoCategory };
@@ -70,6 +74,7 @@ const REPORTS: Record<PsInfoCategory, (context: ToolContext) => Promise<string>>
     const result = await runCommand({
       command: 'ps -eo pid,rss,comm --sort=-rss',
       cwd: context.workspace.root,
+      sandbox: HOST_PROCESS_TABLE,
       env: context.childEnv,
       timeoutMs: PS_TIMEOUT_MS,
       signal: context.signal,

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { AcceptanceCheck } from '../../data/types.js';
 import type { Workspace } from '../../tools/tool.js';
 import type { PermissionManager } from '../../safety/permission-manager.js';
+import type { CommandSandbox } from '../../safety/command-sandbox.js';
 import { classifyCommand } from '../../safety/command-risk.js';
 import { gitHardenedEnv } from '../../safety/git-env.js';
 import { runCommand } from '../../safety/process-runner.js';
@@ -24,6 +25,8 @@ export interface AcceptanceResult {
 export interface AcceptanceOptions {
   workspace: Workspace;
   childEnv: NodeJS.ProcessEnv;
+  /** Acceptance commands run workspace code the members wrote: sandboxed like any agent command. */
+  sandbox: CommandSandbox;
   permissions: PermissionManager;
   maskSecrets(text: string): string;
   runId: string;
@@ -54,7 +57,7 @@ async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>
       return { ok: false, line: `✖ \`${check.command}\` was not run: ${decision.note ?? decision.outcome}` };
     }
   }
-  const result = await runCommand({ command: check.command, cwd: options.workspace.root, env: gitHardenedEnv(options.childEnv, options.workspace.root), timeoutMs: check.timeoutMs ?? ACCEPTANCE_COMMAND_TIMEOUT_MS, signal: options.signal });
+  const result = await runCommand({ command: check.command, cwd: options.workspace.root, sandbox: options.sandbox, env: gitHardenedEnv(options.childEnv, options.workspace.root), timeoutMs: check.timeoutMs ?? ACCEPTANCE_COMMAND_TIMEOUT_MS, signal: options.signal });
   if (result.exitCode === 0) return { ok: true, line: `✔ \`${check.command}\` exited 0` };
   const why = result.timedOut ? 'timed out' : result.aborted ? 'was stopped' : `exited ${result.exitCode ?? result.signalName}`;
   const tail = options.maskSecrets(result.output.slice(-REPORT_TAIL_CHARS)).trim();

@@ -5,6 +5,7 @@ import type { PermissionDecision, PermissionRequest } from '../../../../src/core
 import type { AgentEvent } from '../../../../src/core/agent/agent-events.js';
 import type { TurnInput } from '../../../../src/core/agent/agent-runner.js';
 import type { PermissionGate } from '../../../../src/core/agent/permission-gate.js';
+import { createFallbackSandbox } from '../../../../src/core/safety/fallback-sandbox.js';
 
 export const developerRole: Role = {
   name: 'developer',
@@ -66,6 +67,7 @@ export function turnInput(overrides: Partial<TurnInput> = {}): TurnInput & { eve
     toolContext: {
       workspace: { root: '/workspace', resolve: async (path) => `/workspace/${path}`, relative: (path) => path },
       childEnv: {},
+      sandbox: createFallbackSandbox(),
       maskSecrets: (text) => text,
       logger: silentLogger,
     },

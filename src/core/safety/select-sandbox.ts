@@ -1,0 +1,73 @@
+/**
+ * Chooses the command sandbox once at start. `auto` uses bubblewrap when running it here actually
+ * works (one real sandboxed `true`, with the same layout every command gets), else the declared
+ * fallback; `bubblewrap` insists on it and fails the start when it does not work.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { TsukaError } from '../errors.js';
+import type { CommandSandbox } from './command-sandbox.js';
+import { createBubblewrapSandbox } from './bubblewrap-sandbox.js';
+import { createFallbackSandbox, type SandboxUser } from './fallback-sandbox.js';
+
+export type SandboxMode = 'auto' | 'bubblewrap' | 'none';
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+export interface SandboxSettings {
+  mode: SandboxMode;
+  /** Commands may use the network (default true); only bubblewrap can enforce `false`. */
+  network: boolean;
+  /** The fallback runs commands as this user when set. */
+  user?: SandboxUser;
+  /** The data folder, the bot's checkout and its home: never visible inside bubblewrap. */
+  hiddenPaths: string[];
+  bwrapPath?: string;
+}
+
+/** Runs one sandboxed `true`; resolves to undefined when it worked, else to why not. */
+export async function probeSandbox(sandbox: CommandSandbox): Promise<string | undefined> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'tsuka-sandbox-probe-'));
+  try {
+    const launch = sandbox.launch({ command: 'true', root, cwd: root, env: { PATH: '/usr/bin:/bin' } });
+    return await new Promise<string | undefined>((resolve) => {
+      const user = launch.uid === undefined ? {} : { uid: launch.uid, gid: launch.gid };
+      try {
+        execFile(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, timeout: PROBE_TIMEOUT_MS, ...user }, (error, _stdout, stderr) => {
+          if (!error) resolve(undefined);
+          else resolve((String(stderr).trim().split('\n')[0] || error.message).slice(0, 200));
+        });
+      } catch (error) {
+        // Some failures (EPERM switching users) are thrown by spawn itself, not reported to the callback.
+        resolve(error instanceof Error ? error.message : String(error));
+      }
+    });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The fallback; with a configured user, only once a command has actually run as that user. */
+async function fallback(settings: SandboxSettings, reason: string): Promise<CommandSandbox> {
+  const sandbox = createFallbackSandbox({ ...(settings.user ? { user: settings.user } : {}), reason });
+  if (!settings.user) return sandbox;
+  const failure = await probeSandbox(sandbox);
+  if (failure === undefined) return sandbox;
+  // Fail closed: silently running as the bot's own user would be a weaker level than configured.
+  throw new TsukaError('sandbox_unavailable', `TSUKA_SANDBOX_USER=${settings.user.name} but commands cannot run as that user (${failure}): run TSUKA as root so it can switch users, or unset TSUKA_SANDBOX_USER.`);
+}
+
+export async function selectCommandSandbox(settings: SandboxSettings): Promise<CommandSandbox> {
+  const networkNote = settings.network ? '' : '; the network cannot be turned off without bubblewrap';
+  if (settings.mode === 'none') return fallback(settings, `TSUKA_SANDBOX=none${networkNote}`);
+  const reason = settings.mode === 'auto' ? 'auto: bwrap works here' : 'TSUKA_SANDBOX=bubblewrap';
+  const bubblewrap = createBubblewrapSandbox({ network: settings.network, hiddenPaths: settings.hiddenPaths, reason, ...(settings.bwrapPath ? { bwrapPath: settings.bwrapPath } : {}) });
+  const failure = await probeSandbox(bubblewrap);
+  if (failure === undefined) return bubblewrap;
+  if (settings.mode === 'bubblewrap') {
+    throw new TsukaError('sandbox_unavailable', `TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here (${failure}): install the bubblewrap package and allow user namespaces, or set TSUKA_SANDBOX=auto or none.`);
+  }
+  return fallback(settings, `bubblewrap unavailable: ${failure}${networkNote}`);
+}
