@@ -56,6 +56,8 @@ export interface AppConfig {
   teamMaxRounds: number;
   maxToolResultTokens: number;
   memoryMaxFacts: number;
+  /** Mentions, messages and commands one user may send per minute before the bot asks them to wait (buttons never count). */
+  userEventsPerMinute: number;
   enableCreateTool: boolean;
   searchUrl?: string;
   /** Every environment variable, kept only to build the scrubbed child environment and the secret masker. */

@@ -192,6 +192,12 @@ describe('middleware', () => {
     expect(await harness.slash('tsuka', 'help', { user: 'playground:bob' })).toHaveLength(1);
   });
 
+  it('takes the per-user budget from TSUKA_USER_EVENTS_PER_MINUTE', async () => {
+    harness = await startCommandHarness({ environment: { TSUKA_USER_EVENTS_PER_MINUTE: '2' } });
+    for (let index = 0; index < 2; index++) expect(await harness.slash('tsuka', 'help')).toHaveLength(1);
+    expect((await harness.slash('tsuka', 'help'))[0]).toMatch(/faster than 2 a minute/);
+  });
+
   it('drops a duplicate delivery of the same event id', async () => {
     harness = await startCommandHarness();
     const replies: string[] = [];
