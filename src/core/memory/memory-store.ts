@@ -8,7 +8,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { MemoryContextSource } from './memory-port.js';
 import type { Store } from '../store/open-store.js';
 import { createKeyedMutex } from '../store/keyed-mutex.js';
-import { searchBm25 } from './bm25.js';
+import { documentFrequency, documentsWithTerm, searchBm25 } from './bm25.js';
 import { deriveSummary, shortenToSummary } from './fact-summary.js';
 import { formatMemoryContext } from './memory-context.js';
 import { GLOBAL_MEMORY_SCOPE, type MemoryFact, type MemoryKind } from './memory-fact.js';
@@ -103,12 +103,12 @@ export function createMemoryStore(options: {
     const terms = new Set(analysed.terms);
     if (terms.size < 3) return undefined;
     const needed = Math.ceil(DUPLICATE_OVERLAP * terms.size - 1e-9);
-    const postingSize = (term: string): number => view.index.postings.get(term)?.size ?? 0;
+    const postingSize = (term: string): number => documentFrequency(view.index, term);
     const probes = [...terms].sort((a, b) => postingSize(a) - postingSize(b)).slice(0, terms.size - needed + 1);
     const checked = new Set<string>();
     let best: { id: string; overlap: number } | undefined;
     for (const term of probes) {
-      for (const id of view.index.postings.get(term)?.keys() ?? []) {
+      for (const id of documentsWithTerm(view.index, term)) {
         if (checked.has(id)) continue;
         checked.add(id);
         const candidate = view.termSets.get(id);
