@@ -1,4 +1,8 @@
 /** Runs every benchmark in turn; each prints its own figures. */
+await import('./cli-startup-bench.js');
+await import('./agent-round-bench.js');
+await import('./concurrent-runs-bench.js');
+await import('./memory-bench.js');
 await import('./store-bench.js');
 await import('./slack-stream-bench.js');
 await import('./sandbox-bench.js');

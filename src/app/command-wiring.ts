@@ -26,7 +26,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
       approvalTimeoutMs: config.approvalTimeoutMs,
       defaultCharacter: config.defaultCharacter,
       plainMentions: config.plainMentions,
-      userEventsPerMinute: 20,
+      userEventsPerMinute: config.userEventsPerMinute,
       agent: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, defaultEffort: config.llm.defaultEffort },
       ...overrides,
     },

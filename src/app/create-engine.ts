@@ -9,6 +9,7 @@ import type { LanguageModel } from '../core/model/language-model.js';
 import type { ModelTier, ToolRegistry, ToolSchema, Workspace } from '../core/tools/tool.js';
 import type { Roster } from '../core/data/types.js';
 import { loadRoster } from '../core/data/load-roster.js';
+import { dataFingerprint, recordChecked, wasChecked } from './data-fingerprint.js';
 import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
 import { createToolRegistry } from '../core/tools/create-tool-registry.js';
 import { builtinToolImplementations } from '../core/tools/builtin-tools.js';
@@ -75,14 +76,18 @@ export interface CreateEngineOptions {
 
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
   const { config, logger } = options;
-  const toolSchemas = await loadToolSchemas(path.join(config.rootDirectory, 'tools_schemas'));
+  // Files that passed the full schema check before, unchanged since, are not compiled against it again.
+  const fingerprint = await dataFingerprint(config.rootDirectory);
+  const schemaChecked = await wasChecked(config.dataDirectory, fingerprint);
+  const toolSchemas = await loadToolSchemas(path.join(config.rootDirectory, 'tools_schemas'), { schemaChecked });
   const implementations = [
     ...builtinToolImplementations({ enableCreateTool: config.enableCreateTool, fetch: options.fetch, searchUrl: config.searchUrl }),
     ...memoryToolImplementations(),
   ];
   const schemas = new Map([...toolSchemas].filter(([name]) => implementations.some((tool) => tool.name === name)));
   const tools = createToolRegistry({ schemas, implementations, logger });
-  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]) });
+  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]), schemaChecked });
+  if (!schemaChecked) await recordChecked(config.dataDirectory, fingerprint).catch((error: unknown) => logger.debug('could not record the checked data fingerprint', { error }));
   const workspace = await createWorkspace(config.workspace);
   // Chosen once, before anything can run a command; `bubblewrap` that does not work stops the start.
   const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));

@@ -13,9 +13,10 @@ import { commandDependencies } from './command-wiring.js';
 import { createWorkflows } from '../commands/workflows/create-workflows.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { recoverAfterRestart, type RecoveryReport } from '../core/store/recover-after-restart.js';
-import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.js';
-import { createDiscordAdapter, type DiscordAdapter } from '../adapters/discord/index.js';
-import { createPlaygroundAdapter, type PlaygroundAdapter } from '../adapters/playground/index.js';
+// Adapters are imported when their platform is configured: a Slack-only bot never loads discord.js.
+import type { createSlackAdapter, SlackAdapter } from '../adapters/slack/index.js';
+import type { createDiscordAdapter, DiscordAdapter } from '../adapters/discord/index.js';
+import type { PlaygroundAdapter } from '../adapters/playground/index.js';
 import { createPlaygroundPersistence } from '../adapters/playground/persistence.js';
 
 /** How often a streaming reply is redrawn in the playground (no platform budget applies). */
@@ -57,16 +58,19 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
 
   let slack: SlackAdapter | undefined;
   if (config.slack) {
+    const { createSlackAdapter } = await import('../adapters/slack/index.js');
     slack = createSlackAdapter({ config: config.slack, handle: layer.handle, logger, editIntervalMs: config.streamEditIntervalMs, plainMentions: config.plainMentions, retries: options.slackRetries, rateLimits: options.slackRateLimits });
     surfaces.slack = slack.surface;
   }
   let discord: DiscordAdapter | undefined;
   if (config.discord) {
+    const { createDiscordAdapter } = await import('../adapters/discord/index.js');
     discord = createDiscordAdapter({ config: config.discord, handle: layer.handle, logger, editIntervalMs: config.streamEditIntervalMs, plainMentions: config.plainMentions, pacing: options.discordPacing });
     surfaces.discord = discord.surface;
   }
   let playground: PlaygroundAdapter | undefined;
   if (!config.slack && !config.discord) {
+    const { createPlaygroundAdapter } = await import('../adapters/playground/index.js');
     playground = createPlaygroundAdapter({
       handle: layer.handle,
       logger,

@@ -4,9 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import type { AppConfig } from '../config/app-config.js';
-import { runAsk } from './ask-command.js';
-import { runDoctor } from './doctor-command.js';
-import { runStart } from './start-command.js';
 import { removeSecretsFromEnvironment } from '../config/secret-environment.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -68,15 +65,16 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     if (io.moveSecretsOutOfEnvironment) removeSecretsFromEnvironment(io.environment);
   } catch (error) {
     if (error instanceof ConfigError) {
-      if (command === 'doctor') return runDoctor({ io, configProblems: error.problems });
+      if (command === 'doctor') return (await import('./doctor-command.js')).runDoctor({ io, configProblems: error.problems });
       io.stderr(`${error.message}\n`);
       return 2;
     }
     throw error;
   }
-  if (command === 'ask') return runAsk(rest, config, io);
-  if (command === 'doctor') return runDoctor({ io, config });
-  return runStart(config, io);
+  // Each command loads only its own module graph: `ask` and `doctor` never load a platform SDK.
+  if (command === 'ask') return (await import('./ask-command.js')).runAsk(rest, config, io);
+  if (command === 'doctor') return (await import('./doctor-command.js')).runDoctor({ io, config });
+  return (await import('./start-command.js')).runStart(config, io);
 }
 
 /** Removes `--name value` or `--name=value` from args and returns the value. */

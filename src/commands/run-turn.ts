@@ -99,6 +99,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         .catch((error: unknown) => deps.logger.warn('could not record or render an event', { runId: run.id, error }));
     };
     const sameCharacter = session?.character === character.name;
+    const storedMessages = new Set<ChatMessage>(session?.history ?? []);
     const result = await runner.runTurn({
       character,
       roster: deps.roster,
@@ -133,8 +134,9 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       character: character.name,
       activeRole: result.activeRole,
       effortPin: session?.effortPin,
-      // Stored state never holds a secret value, even one a user pasted.
-      history: result.history.map((message) => maskMessage(message, deps.maskSecrets)),
+      // Stored state never holds a secret value, even one a user pasted. Messages loaded from the
+      // session were masked when stored: only this turn's are scanned (a long history is not re-masked every turn).
+      history: result.history.map((message) => (storedMessages.has(message) ? message : maskMessage(message, deps.maskSecrets))),
       updatedAt: Date.now(),
     });
     await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });

@@ -57,6 +57,8 @@ export interface AppConfig {
   teamMaxRounds: number;
   maxToolResultTokens: number;
   memoryMaxFacts: number;
+  /** Mentions, messages and commands one user may send per minute before the bot asks them to wait (buttons never count). */
+  userEventsPerMinute: number;
   enableCreateTool: boolean;
   searchUrl?: string;
   /** How agent commands are isolated (chosen at start from these). */

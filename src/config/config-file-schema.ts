@@ -30,6 +30,7 @@ export const configFileSchema = {
     teamMaxRounds: { type: 'integer', minimum: 1, maximum: 20 },
     maxToolResultTokens: { type: 'integer', minimum: 200 },
     memoryMaxFacts: { type: 'integer', minimum: 10 },
+    userEventsPerMinute: { type: 'integer', minimum: 1, maximum: 10000 },
     enableCreateTool: { type: 'boolean' },
     searchUrl: { type: 'string' },
     sandbox: { enum: ['auto', 'bubblewrap', 'none'] },

@@ -168,6 +168,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     teamMaxRounds: integer('TSUKA_TEAM_MAX_ROUNDS', 'teamMaxRounds', 3, 1, 20),
     maxToolResultTokens: integer('TSUKA_MAX_TOOL_RESULT_TOKENS', 'maxToolResultTokens', 4000, 200, 100_000),
     memoryMaxFacts: integer('TSUKA_MEMORY_MAX_FACTS', 'memoryMaxFacts', 200, 10, 100_000),
+    userEventsPerMinute: integer('TSUKA_USER_EVENTS_PER_MINUTE', 'userEventsPerMinute', 20, 1, 10_000),
     enableCreateTool: flag('TSUKA_ENABLE_CREATE_TOOL', 'enableCreateTool'),
     searchUrl: url('TSUKA_SEARCH_URL', 'searchUrl'),
     sandbox: readSandboxConfig({

@@ -20,6 +20,8 @@ let workspace: string;
 let outside: string;
 
 beforeAll(async () => {
+  // main() imports each command's module graph when it runs; load it here, outside the tests' time limit.
+  await import('../../src/cli/ask-command.js');
   server = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
 });
 afterAll(async () => {

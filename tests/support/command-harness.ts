@@ -19,10 +19,11 @@ import { PACKAGE_ROOT } from '../../src/cli/main.js';
 import { createMemorySurface } from './memory-surface.js';
 import { createWorkflows } from '../../src/commands/workflows/create-workflows.js';
 import { createQueuedModel } from '../../src/core/model/queued-model.js';
+import type { LanguageModel } from '../../src/core/model/language-model.js';
 
 let eventCounter = 0;
 
-export async function startCommandHarness(options: { steps?: ScriptedStep[]; settings?: Partial<CommandSettings>; environment?: Record<string, string>; workflows?: boolean; modelId?: string; queue?: number } = {}) {
+export async function startCommandHarness(options: { steps?: ScriptedStep[]; settings?: Partial<CommandSettings>; environment?: Record<string, string>; workflows?: boolean; modelId?: string; queue?: number; model?: LanguageModel } = {}) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-commands-'));
   const config = loadConfig({
     environment: { TSUKA_DATA_DIR: path.join(home, 'data'), TSUKA_WORKSPACE: path.join(home, 'workspace'), TSUKA_STORE_URL: 'memory://', ...options.environment },
@@ -31,7 +32,8 @@ export async function startCommandHarness(options: { steps?: ScriptedStep[]; set
   });
   const logger = createMemoryLogger();
   const model = createScriptedModel(options.steps ?? [], { modelId: options.modelId });
-  const engine: Engine = await createEngine({ config, logger, maskSecrets: createSecretMasker(config.environment), model: options.queue ? createQueuedModel(model, { maxConcurrent: options.queue }) : model });
+  const turnModel: LanguageModel = options.model ?? model;
+  const engine: Engine = await createEngine({ config, logger, maskSecrets: createSecretMasker(config.environment), model: options.queue ? createQueuedModel(turnModel, { maxConcurrent: options.queue }) : turnModel });
   const deps = commandDependencies(engine, createModelControl(engine), options.settings);
   const layer: CommandLayer = createCommandLayer(deps, options.workflows ? createWorkflows(deps) : undefined);
   const surface = createMemorySurface({ editIntervalMs: 10 });

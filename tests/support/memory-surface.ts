@@ -16,11 +16,16 @@ export interface RecordedMessage {
 
 export function createMemorySurface(options: { maxMessageLength?: number; editIntervalMs?: number } = {}) {
   const messages: RecordedMessage[] = [];
+  const byRef = new Map<string, RecordedMessage>();
   const ephemerals: { user: string; text: string; thread?: string }[] = [];
   const uploads: { fileName: string; content: string; channel: string }[] = [];
   const statuses: { thread: string; text: string }[] = [];
   const waiters = new Set<() => void>();
   let counter = 0;
+  const record = (message: RecordedMessage) => {
+    messages.push(message);
+    byRef.set(message.ref, message);
+  };
   const changed = () => {
     for (const check of [...waiters]) check();
   };
@@ -45,18 +50,18 @@ export function createMemorySurface(options: { maxMessageLength?: number; editIn
     },
     async postRoot({ channel, text, identity }) {
       const ref = `msg:${++counter}`;
-      messages.push({ ref, thread: `root:${channel}`, text, identity, buttons: [], edits: 0, history: [text] });
+      record({ ref, thread: `root:${channel}`, text, identity, buttons: [], edits: 0, history: [text] });
       changed();
       return { message: ref, thread: `thread:${ref}` };
     },
     async post(post: PostOptions) {
       const ref = `msg:${++counter}`;
-      messages.push({ ref, thread: post.thread, text: post.text, identity: post.identity, buttons: post.buttons ?? [], edits: 0, history: [post.text] });
+      record({ ref, thread: post.thread, text: post.text, identity: post.identity, buttons: post.buttons ?? [], edits: 0, history: [post.text] });
       changed();
       return ref;
     },
     async edit(edit: EditOptions) {
-      const message = messages.find((candidate) => candidate.ref === edit.message);
+      const message = byRef.get(edit.message);
       if (!message) throw new Error(`no message ${edit.message}`);
       message.text = edit.text;
       message.buttons = edit.buttons ?? [];

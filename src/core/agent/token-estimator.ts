@@ -32,6 +32,23 @@ export function messageChars(message: ChatMessage): number {
   return chars;
 }
 
+/** Serialised size of each tool's parameters, by schema object: measured once, not every round. */
+const parameterChars = new WeakMap<object, number>();
+
+/** `JSON.stringify(tools).length`, without serialising every schema again on every round. */
+function toolsChars(tools: readonly ToolDefinition[]): number {
+  let chars = 1 + tools.length; // brackets and commas
+  for (const tool of tools) {
+    let parameters = parameterChars.get(tool.parameters);
+    if (parameters === undefined) {
+      parameters = JSON.stringify(tool.parameters).length;
+      parameterChars.set(tool.parameters, parameters);
+    }
+    chars += JSON.stringify({ name: tool.name, description: tool.description, parameters: null }).length - 'null'.length + parameters;
+  }
+  return chars;
+}
+
 const clamp = (value: number): number => Math.min(MAX_CHARS_PER_TOKEN, Math.max(MIN_CHARS_PER_TOKEN, value));
 
 /** An estimator starting at `initialCharsPerToken`. */
@@ -46,7 +63,7 @@ export function createTokenEstimator(initialCharsPerToken: number): TokenEstimat
     tokensForMessages: (messages) => tokensForChars(messages.reduce((sum, message) => sum + messageChars(message), 0)),
     promptChars(messages, tools) {
       const messageTotal = messages.reduce((sum, message) => sum + messageChars(message), 0);
-      return messageTotal + (tools && tools.length > 0 ? JSON.stringify(tools).length : 0);
+      return messageTotal + (tools && tools.length > 0 ? toolsChars(tools) : 0);
     },
     calibrate(promptChars, promptTokens) {
       if (!(promptChars > 0) || !(promptTokens > 0)) return;

@@ -3,7 +3,7 @@ import { DataFileError } from '../errors.js';
 import type { DataProblem } from './data-problem.js';
 import { readJsonFolder, type JsonDataFile, type JsonFolderContents } from './read-json-folder.js';
 import { checkRosterReferences, type RosterSources } from './roster-references.js';
-import { getRosterValidators, schemaProblems } from './roster-schemas.js';
+import { getRosterValidators, schemaProblems, type CharacterFile, type RoleFile, type TeamFile, type TraitFile } from './roster-schemas.js';
 import type { Character, Role, Roster, Team, Trait } from './types.js';
 import type { ValidateFunction } from 'ajv';
 
@@ -14,6 +14,16 @@ export interface LoadRosterOptions {
   knownTools: ReadonlySet<string>;
   /** Further folders of role files (e.g. roles made at runtime by `create_role`); missing folders are skipped. */
   extraRoleDirectories?: string[];
+  /**
+   * These very files passed the JSON Schema checks before (the caller compared a fingerprint of their
+   * bytes): skip compiling the schemas. Names, file-name ids and references are still checked.
+   */
+  schemaChecked?: boolean;
+}
+
+/** Stands in for a compiled schema when the files were checked before. */
+function alreadyChecked<T>(): ValidateFunction<T> {
+  return Object.assign((_value: unknown): _value is T => true, { errors: null }) as unknown as ValidateFunction<T>;
 }
 
 const ENTRY_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -24,7 +34,9 @@ const ENTRY_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
  */
 export async function loadRoster(options: LoadRosterOptions): Promise<Roster> {
   const root = path.resolve(options.rootDirectory);
-  const validators = await getRosterValidators();
+  const validators = options.schemaChecked
+    ? { role: alreadyChecked<RoleFile>(), trait: alreadyChecked<TraitFile>(), character: alreadyChecked<CharacterFile>(), team: alreadyChecked<TeamFile>() }
+    : await getRosterValidators();
   const [roleFolder, traitFolder, characterFolder, teamFolder, ...extraRoleFolders] = await Promise.all([
     readJsonFolder(root, path.join(root, 'roles')),
     readJsonFolder(root, path.join(root, 'traits')),

@@ -9,7 +9,7 @@ import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { Store } from '../store/open-store.js';
 import { addDocument, createBm25Index, removeDocument, type Bm25Index } from './bm25.js';
 import type { MemoryFact } from './memory-fact.js';
-import { duplicateKey, tokenize } from './text-normalize.js';
+import { analyze, duplicateKey, tokenize } from './text-normalize.js';
 
 export interface ScopeView {
   scope: string;
@@ -42,9 +42,9 @@ export function scopeTag(scope: string): string {
   return createHash('sha1').update(scope).digest('hex').slice(0, 6);
 }
 
-/** Text a fact is found by: its content, summary and tags. */
-function searchableText(fact: MemoryFact): string {
-  return `${fact.content}\n${fact.summary}\n${fact.tags.join(' ')}`;
+/** Text a fact is found by besides its content: its summary and tags. */
+function extraSearchableText(fact: MemoryFact): string {
+  return `${fact.summary}\n${fact.tags.join(' ')}`;
 }
 
 /** Creates the cache over the `memory` and `memory-revisions` namespaces. */
@@ -60,11 +60,12 @@ export function createScopeCache(store: Store): ScopeCache {
       const previousKey = duplicateKey(previous.content);
       if (view.duplicates.get(previousKey) === fact.id) view.duplicates.delete(previousKey);
     }
-    const terms = tokenize(searchableText(fact));
+    // The content is analysed once: its terms feed the index and the overlap check, its key the exact-duplicate map.
+    const content = analyze(fact.content);
     view.facts.set(fact.id, fact);
-    addDocument(view.index, fact.id, terms);
-    view.termSets.set(fact.id, new Set(tokenize(fact.content)));
-    view.duplicates.set(duplicateKey(fact.content), fact.id);
+    addDocument(view.index, fact.id, [...content.terms, ...tokenize(extraSearchableText(fact))]);
+    view.termSets.set(fact.id, new Set(content.terms));
+    view.duplicates.set(content.duplicateKey, fact.id);
   };
 
   const remove = (view: ScopeView, id: string): void => {

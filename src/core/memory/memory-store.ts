@@ -8,13 +8,13 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { MemoryContextSource } from './memory-port.js';
 import type { Store } from '../store/open-store.js';
 import { createKeyedMutex } from '../store/keyed-mutex.js';
-import { searchBm25 } from './bm25.js';
+import { documentFrequency, documentsWithTerm, searchBm25 } from './bm25.js';
 import { deriveSummary, shortenToSummary } from './fact-summary.js';
 import { formatMemoryContext } from './memory-context.js';
 import { GLOBAL_MEMORY_SCOPE, type MemoryFact, type MemoryKind } from './memory-fact.js';
 import { createScopeCache, type ScopeView } from './memory-scope-cache.js';
 import { chooseEvictions, retentionScore } from './retention.js';
-import { duplicateKey, tokenize } from './text-normalize.js';
+import { analyze, tokenize } from './text-normalize.js';
 
 /** Default cap on facts per scope (`memoryMaxFacts`). */
 export const MEMORY_MAX_FACTS_PER_SCOPE = 200;
@@ -91,16 +91,34 @@ export function createMemoryStore(options: {
     return trimmed;
   }
 
+  /**
+   * The fact of this scope equal to `content` (same words), or overlapping it by ≥ 90 % of their
+   * terms. Exact, and without scoring the scope: overlap ≥ t needs ⌈t·|A|⌉ shared terms, so any
+   * duplicate holds one of the |A| − ⌈t·|A|⌉ + 1 rarest terms of A; only their postings are read.
+   */
   function findDuplicate(view: ScopeView, content: string): MemoryFact | undefined {
-    const exact = view.duplicates.get(duplicateKey(content));
+    const analysed = analyze(content);
+    const exact = view.duplicates.get(analysed.duplicateKey);
     if (exact) return view.facts.get(exact);
-    const terms = new Set(tokenize(content));
+    const terms = new Set(analysed.terms);
     if (terms.size < 3) return undefined;
-    for (const hit of searchBm25([view.index], [...terms], 5)) {
-      const candidateTerms = view.termSets.get(hit.id);
-      if (candidateTerms && overlap(terms, candidateTerms) >= DUPLICATE_OVERLAP) return view.facts.get(hit.id);
+    const needed = Math.ceil(DUPLICATE_OVERLAP * terms.size - 1e-9);
+    const postingSize = (term: string): number => documentFrequency(view.index, term);
+    const probes = [...terms].sort((a, b) => postingSize(a) - postingSize(b)).slice(0, terms.size - needed + 1);
+    const checked = new Set<string>();
+    let best: { id: string; overlap: number } | undefined;
+    for (const term of probes) {
+      for (const id of documentsWithTerm(view.index, term)) {
+        if (checked.has(id)) continue;
+        checked.add(id);
+        const candidate = view.termSets.get(id);
+        // Sizes alone rule most candidates out: |B| ≥ ⌈t·|A|⌉ and |B| ≤ |A| / t.
+        if (!candidate || candidate.size < needed || candidate.size * DUPLICATE_OVERLAP > terms.size) continue;
+        const score = overlap(terms, candidate);
+        if (score >= DUPLICATE_OVERLAP && (!best || score > best.overlap || (score === best.overlap && id < best.id))) best = { id, overlap: score };
+      }
     }
-    return undefined;
+    return best ? view.facts.get(best.id) : undefined;
   }
 
   async function evict(view: ScopeView): Promise<void> {

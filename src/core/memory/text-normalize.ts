@@ -21,8 +21,22 @@ export function foldText(text: string): string {
   return text.normalize('NFD').replace(COMBINING_MARKS, '').toLowerCase();
 }
 
+/** Stems of words seen before: a scope's vocabulary is small next to its facts, and loading one re-stems every word. */
+const STEM_CACHE = new Map<string, string>();
+const STEM_CACHE_MAX = 50_000;
+
 /** A light English suffix stemmer: plural, -ing, -ed, doubled consonants, final -e. */
 export function stem(word: string): string {
+  let stemmed = STEM_CACHE.get(word);
+  if (stemmed === undefined) {
+    stemmed = stemUncached(word);
+    if (STEM_CACHE.size >= STEM_CACHE_MAX) STEM_CACHE.clear();
+    STEM_CACHE.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+function stemUncached(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
   let stemmed = word;
   if (stemmed.endsWith('ies') && stemmed.length > 4) stemmed = `${stemmed.slice(0, -3)}y`;
@@ -37,16 +51,25 @@ export function stem(word: string): string {
 
 /** Search terms of `text`: folded words, stop words and one-letter words dropped, stemmed. */
 export function tokenize(text: string): string[] {
-  const terms: string[] = [];
-  for (const match of foldText(text).matchAll(WORD)) {
-    const word = match[0];
-    if (word.length < 2 || STOP_WORDS.has(word)) continue;
-    terms.push(stem(word));
-  }
-  return terms;
+  return termsOf(foldText(text).match(WORD) ?? []);
 }
 
 /** The content with case, accents, punctuation and spacing erased: equal keys mean duplicates. */
 export function duplicateKey(text: string): string {
-  return [...foldText(text).matchAll(WORD)].map((match) => match[0]).join(' ');
+  return (foldText(text).match(WORD) ?? []).join(' ');
+}
+
+/** `tokenize` and `duplicateKey` of one text, folding it once. */
+export function analyze(text: string): { terms: string[]; duplicateKey: string } {
+  const words = foldText(text).match(WORD) ?? [];
+  return { terms: termsOf(words), duplicateKey: words.join(' ') };
+}
+
+function termsOf(words: readonly string[]): string[] {
+  const terms: string[] = [];
+  for (const word of words) {
+    if (word.length < 2 || STOP_WORDS.has(word)) continue;
+    terms.push(stem(word));
+  }
+  return terms;
 }

@@ -51,8 +51,17 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 
   const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: true, strict: false });
   addFormats(ajv);
+  // Compiled at a tool's first call: start-up pays for no tool a run never uses (the loader already
+  // proved every schema compiles).
   const validators = new Map<string, ValidateFunction>();
-  for (const [name, schema] of schemas) validators.set(name, ajv.compile(schema.parameters));
+  const validatorFor = (name: string, schema: ToolSchema): ValidateFunction => {
+    let validator = validators.get(name);
+    if (!validator) {
+      validator = ajv.compile(schema.parameters);
+      validators.set(name, validator);
+    }
+    return validator;
+  };
   const names = [...schemas.keys()].sort();
 
   const requireTool = (name: string): { schema: ToolSchema; implementation: AnyToolImplementation } => {
@@ -81,7 +90,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 
     validate(name: string, input: unknown): Record<string, unknown> {
       const { schema } = requireTool(name);
-      const validator = validators.get(name) as ValidateFunction;
+      const validator = validatorFor(name, schema);
       // A copy, because useDefaults fills defaults in place and the caller's object is the model's.
       let candidate: unknown;
       try {

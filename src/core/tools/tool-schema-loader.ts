@@ -13,20 +13,19 @@ type Problem = { file: string; field: string; message: string };
 /**
  * Reads every `<directory>/*.json`, checks it against `tool-schema.schema.json` (and that `name`
  * matches the file name), and compiles `parameters` with ajv to prove it is a usable schema.
- * All problems of all files are reported together in one `DataFileError`.
+ * All problems of all files are reported together in one `DataFileError`. With `schemaChecked` (these
+ * very files passed before: the caller compared a fingerprint of their bytes) nothing is compiled.
  */
-export async function loadToolSchemas(directory: string): Promise<Map<string, ToolSchema>> {
+export async function loadToolSchemas(directory: string, options: { schemaChecked?: boolean } = {}): Promise<Map<string, ToolSchema>> {
   let fileNames: string[];
   try {
     fileNames = (await readdir(directory)).filter((name) => name.endsWith('.json')).sort();
   } catch (error) {
     throw new DataFileError([{ file: directory, field: '(folder)', message: `cannot read the tool schema folder: ${describe(error)}` }], { cause: error });
   }
-  const metaSchema: unknown = JSON.parse(await readFile(META_SCHEMA_URL, 'utf8'));
-  const checker = new Ajv({ allErrors: true, strict: false });
-  const checkShape = checker.compile<ToolSchema>(metaSchema as object);
-  const compiler = new Ajv({ allErrors: true, strict: false });
-  addFormats(compiler);
+  const checked = options.schemaChecked === true;
+  const checkShape = checked ? undefined : new Ajv({ allErrors: true, strict: false }).compile<ToolSchema>(JSON.parse(await readFile(META_SCHEMA_URL, 'utf8')) as object);
+  const compiler = checked ? undefined : addFormats(new Ajv({ allErrors: true, strict: false }));
 
   const schemas = new Map<string, ToolSchema>();
   const problems: Problem[] = [];
@@ -40,8 +39,12 @@ export async function loadToolSchemas(directory: string): Promise<Map<string, To
       problems.push({ file, field: '(file)', message: `not valid JSON: ${describe(error)}` });
       continue;
     }
-    if (!checkShape(content)) {
+    if (checkShape && !checkShape(content)) {
       problems.push(...(checkShape.errors ?? []).map((error) => toProblem(file, error)));
+      continue;
+    }
+    if (!isToolSchemaShape(content)) {
+      problems.push({ file, field: '(root)', message: 'is not a tool schema' });
       continue;
     }
     if (content.name !== expectedName) {
@@ -49,7 +52,7 @@ export async function loadToolSchemas(directory: string): Promise<Map<string, To
       continue;
     }
     try {
-      compiler.compile(content.parameters);
+      compiler?.compile(content.parameters);
     } catch (error) {
       problems.push({ file, field: 'parameters', message: `is not a valid JSON Schema: ${describe(error)}` });
       continue;
@@ -59,6 +62,11 @@ export async function loadToolSchemas(directory: string): Promise<Map<string, To
   }
   if (problems.length > 0) throw new DataFileError(problems);
   return schemas;
+}
+
+/** The fields this loader reads are there (the full shape is the meta-schema's job). */
+function isToolSchemaShape(content: unknown): content is ToolSchema {
+  return typeof content === 'object' && content !== null && typeof (content as { name?: unknown }).name === 'string' && typeof (content as { parameters?: unknown }).parameters === 'object';
 }
 
 function toProblem(file: string, error: ErrorObject): Problem {

@@ -162,12 +162,18 @@ describe('model tier', () => {
 
 describe('what is stored', () => {
   it('masks secret values in the saved session and the run log, even ones a user pasted', async () => {
-    harness = await startCommandHarness({ steps: [say('Noted.')], environment: { DEPLOY_TOKEN: 'tok-0123456789abcdef' } });
+    harness = await startCommandHarness({ steps: [say('Noted.'), say('Still noted.')], environment: { DEPLOY_TOKEN: 'tok-0123456789abcdef' } });
     await harness.mention('geordi the deploy token is tok-0123456789abcdef', { message: 'root' });
     await harness.surface.waitFor(finished(harness, 'thread:root', 'Noted.'));
     const session = await harness.engine.sessions.get('thread:root');
     expect(JSON.stringify(session)).not.toContain('tok-0123456789abcdef');
     expect(JSON.stringify(session)).toContain('[secret masked]');
+    // A follow-up turn masks its own new messages (the stored ones were masked already).
+    await harness.threadMessage('thread:root', 'once more: tok-0123456789abcdef');
+    await harness.surface.waitFor(finished(harness, 'thread:root', 'Still noted.'));
+    const followed = await harness.engine.sessions.get('thread:root');
+    expect(followed!.history.length).toBeGreaterThan(session!.history.length);
+    expect(JSON.stringify(followed)).not.toContain('tok-0123456789abcdef');
     const [run] = await harness.engine.runs.list({ limit: 1 });
     expect(JSON.stringify(await harness.engine.runs.events(run!.id))).not.toContain('tok-0123456789abcdef');
   });
@@ -190,6 +196,12 @@ describe('middleware', () => {
     const limited = await harness.slash('tsuka', 'help');
     expect(limited[0]).toMatch(/faster than 3 a minute; try again in \d+ s/);
     expect(await harness.slash('tsuka', 'help', { user: 'playground:bob' })).toHaveLength(1);
+  });
+
+  it('takes the per-user budget from TSUKA_USER_EVENTS_PER_MINUTE', async () => {
+    harness = await startCommandHarness({ environment: { TSUKA_USER_EVENTS_PER_MINUTE: '2' } });
+    for (let index = 0; index < 2; index++) expect(await harness.slash('tsuka', 'help')).toHaveLength(1);
+    expect((await harness.slash('tsuka', 'help'))[0]).toMatch(/faster than 2 a minute/);
   });
 
   it('drops a duplicate delivery of the same event id', async () => {

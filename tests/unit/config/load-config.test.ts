@@ -37,6 +37,9 @@ describe('loadConfig', () => {
     expect(config.slack).toBeUndefined();
     expect(config.discord).toBeUndefined();
     expect(config.maxToolRounds).toBe(15);
+    expect(config.userEventsPerMinute).toBe(20);
+    expect(load({ TSUKA_USER_EVENTS_PER_MINUTE: '120' }).userEventsPerMinute).toBe(120);
+    expect(problemsOf({ TSUKA_USER_EVENTS_PER_MINUTE: '0' })[0]).toMatch(/TSUKA_USER_EVENTS_PER_MINUTE="0" is not valid: use a whole number from 1 to 10000/);
     expect(config.llm.tier).toBeUndefined();
     expect(load({ TSUKA_LLM_TIER: 'large' }).llm.tier).toBe('LARGE');
     expect(problemsOf({ TSUKA_LLM_TIER: 'huge' })[0]).toMatch(/TSUKA_LLM_TIER="HUGE" is not valid: use SMALL, MEDIUM or LARGE/);

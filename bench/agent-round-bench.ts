@@ -1,0 +1,114 @@
+/**
+ * Per-tool-round overhead benchmark (not a test): a 15-round turn through the command layer (real
+ * engine and tools, SQLite store, in-memory surface), twice: with the in-process scripted model
+ * (the harness alone), and with the real OpenAI-compatible provider against the scripted model
+ * server over HTTP (harness + provider; the server runs in this process, so its own work counts
+ * too: an upper bound). The time between two model requests is the harness plus the tool; the
+ * tool's own work is timed around `tools.execute` and taken out. Goal (issue 14): ≤ 3 ms per round
+ * beyond the tool's work. Run: `npx tsx bench/agent-round-bench.ts [turns]`.
+ */
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callTool, say, type ScriptedStep } from '../src/core/model/scripted-model.js';
+import { createOpenAICompatibleModel } from '../src/core/provider/openai-compatible-model.js';
+import { startScriptedModelServer } from '../tests/support/scripted-model-server.js';
+import { startCommandHarness } from '../tests/support/command-harness.js';
+
+const ROUNDS = 15;
+const GOAL_MS = 3;
+const TURNS = Number(process.argv[2] ?? 5);
+const FINAL_TEXT = 'All fifteen listings done.';
+
+const home = await mkdtemp(join(tmpdir(), 'tsuka-round-bench-'));
+const workspace = join(home, 'workspace');
+await mkdir(workspace, { recursive: true });
+for (let index = 0; index < 20; index += 1) await writeFile(join(workspace, `file-${index}.txt`), `line ${index}\n`.repeat(50));
+
+/** Request times of the current turn. */
+let requestTimes: number[] = [];
+
+async function bench(mode: 'in-process' | 'http'): Promise<void> {
+  const server = mode === 'http' ? await startScriptedModelServer() : undefined;
+  const steps: ScriptedStep[] = [];
+  // One warm-up turn (lazy compiles, first writes), then the measured ones.
+  for (let turn = 0; turn < TURNS + 1; turn += 1) {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const path = `file-${round}.txt`;
+      if (server) {
+        server.enqueue(() => {
+          requestTimes.push(performance.now());
+          return { toolCalls: [{ name: 'read_file', arguments: { path } }] };
+        });
+      } else {
+        steps.push(() => {
+          requestTimes.push(performance.now());
+          return callTool('read_file', { path });
+        });
+      }
+    }
+    if (server) {
+      server.enqueue(() => {
+        requestTimes.push(performance.now());
+        return { text: FINAL_TEXT };
+      });
+    } else {
+      steps.push(() => {
+        requestTimes.push(performance.now());
+        return say(FINAL_TEXT);
+      });
+    }
+  }
+  const model = server ? createOpenAICompatibleModel({ providerId: 'scripted', baseURL: server.baseURL, modelId: 'scripted-model-7b' }) : undefined;
+  const harness = await startCommandHarness({
+    steps,
+    model,
+    environment: { TSUKA_STORE_URL: `sqlite://${join(home, `data-${mode}`, 'tsuka.sqlite')}`, TSUKA_WORKSPACE: workspace, TSUKA_MAX_TOOL_ROUNDS: String(ROUNDS + 1) },
+  });
+  let toolMs = 0;
+  const execute = harness.engine.tools.execute.bind(harness.engine.tools);
+  harness.engine.tools.execute = async (name, input, context) => {
+    const started = performance.now();
+    try {
+      return await execute(name, input, context);
+    } finally {
+      toolMs += performance.now() - started;
+    }
+  };
+
+  const perRound: number[] = [];
+  const wholeTurn: number[] = [];
+  try {
+    for (let turn = 0; turn < TURNS + 1; turn += 1) {
+      requestTimes = [];
+      toolMs = 0;
+      const message = `bench-${mode}-${turn}`;
+      const started = performance.now();
+      await harness.mention(`geordi read the fifteen files (${turn})`, { message });
+      await harness.surface.waitFor(() => harness.surface.inThread(`thread:${message}`).some((posted) => posted.text.includes(FINAL_TEXT) && posted.buttons.length === 0), 60_000);
+      const total = performance.now() - started;
+      if (requestTimes.length !== ROUNDS + 1) throw new Error(`expected ${ROUNDS + 1} model requests, saw ${requestTimes.length}`);
+      if (turn === 0) continue;
+      perRound.push((requestTimes.at(-1)! - requestTimes[0]! - toolMs) / ROUNDS);
+      wholeTurn.push((total - toolMs) / ROUNDS);
+    }
+  } finally {
+    await harness.stop();
+    await server?.close();
+  }
+  perRound.sort((a, b) => a - b);
+  wholeTurn.sort((a, b) => a - b);
+  const median = perRound[Math.floor(perRound.length / 2)]!;
+  console.log(
+    `agent (${mode} model): ${ROUNDS}-round turn of read_file, harness per round beyond the tool: median ${median.toFixed(2)} ms ` +
+      `(best ${perRound[0]!.toFixed(2)} ms, ${TURNS} turns; whole turn incl. run record, placeholder, session save: ${wholeTurn[Math.floor(wholeTurn.length / 2)]!.toFixed(2)} ms per round) — ` +
+      `goal ≤ ${GOAL_MS} ms: ${median <= GOAL_MS ? 'met' : 'MISSED'}`,
+  );
+}
+
+try {
+  await bench('in-process');
+  await bench('http');
+} finally {
+  await rm(home, { recursive: true, force: true });
+}
