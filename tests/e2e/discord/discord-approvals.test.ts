@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../emulators/discord/discord-emulator.js';
 import { ADMIN, ANA, BEN, buttonsOf, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+import { hostPidOfSleep } from '../../support/host-pid.js';
 
 let harness: DiscordHarness | undefined;
 afterEach(async () => {
@@ -167,7 +168,9 @@ describe('Discord approvals', () => {
   it('stop kills the running command\'s process, not just the wait for it', async () => {
     harness = await startDiscordHarness();
     const { discord, model } = harness;
-    const command = "sh -c 'echo $$ > pid.txt; sleep 60'";
+    // A unique sleep to find on the host: inside the sandbox `$$` is a pid of its own namespace.
+    const sleeper = `60.${process.pid}`;
+    const command = `sh -c 'echo started > pid.txt; exec sleep ${sleeper}'`;
     model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command, timeout_ms: 120000 } }] });
     model.enqueue({ text: 'should not be reached' });
     const question = harness.mention({ content: 'geordi run the long job' });
@@ -176,8 +179,10 @@ describe('Discord approvals', () => {
     await click(harness, prompt, 'tsuka_approve', ANA);
     await discord.waitFor(() => harness!.botReplies(question.id).some((message) => message.content.includes(`execute_command ${command} …`)));
     const pidFile = path.join(harness.workspace, 'pid.txt');
-    await expect.poll(() => readFile(pidFile, 'utf8').catch(() => ''), { interval: 20, timeout: 5000 }).toMatch(/^\d+\n$/);
-    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    await expect.poll(() => readFile(pidFile, 'utf8').catch(() => ''), { interval: 20, timeout: 5000 }).toBe('started\n');
+    // The sleep may still be between fork and exec when the file appears.
+    await expect.poll(() => hostPidOfSleep(sleeper) ?? 0, { interval: 20, timeout: 5000 }).toBeGreaterThan(0);
+    const pid = hostPidOfSleep(sleeper)!;
     // Alive and running before the stop, so the check after it means something.
     expect(await processState(pid)).toMatch(/^[RS]$/);
     discord.postUserMessage({ channelId: question.id, userId: ANA, content: 'stop' });

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
+import { hostPidOfSleep } from '../../support/host-pid.js';
 
 let harness: SlackHarness;
 afterEach(async () => {
@@ -107,7 +108,9 @@ describe('Slack approvals', () => {
 
   it('stop in the thread kills a running command (its whole process tree) and says so', async () => {
     harness = await startSlackHarness();
-    harness.model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: "sh -c 'sleep 60 & echo $! > sleeper.pid; wait'", timeout_ms: 120000 } }] });
+    // A unique sleep to find on the host: inside the sandbox `$!` is a pid of its own namespace.
+    const sleeper = `60.${process.pid}`;
+    harness.model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: `sh -c 'sleep ${sleeper} & echo started > sleeper.pid; wait'`, timeout_ms: 120000 } }] });
     harness.model.enqueue({ text: 'should not be reached' });
     const mention = await harness.slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${harness.slack.botUserId}> geordi wait a minute` });
     await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
@@ -116,8 +119,10 @@ describe('Slack approvals', () => {
     expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Deny']);
     await click(harness, prompt, 'tsuka_approve', 'U1');
     const pidFile = path.join(harness.workspace, 'sleeper.pid');
-    await expect.poll(() => readFile(pidFile, 'utf8').then((text) => text.trim(), () => ''), { interval: 20, timeout: 5000 }).toMatch(/^\d+$/);
-    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    await expect.poll(() => readFile(pidFile, 'utf8').then((text) => text.trim(), () => ''), { interval: 20, timeout: 5000 }).toBe('started');
+    // The sleep may still be between fork and exec when the file appears.
+    await expect.poll(() => hostPidOfSleep(sleeper) ?? 0, { interval: 20, timeout: 5000 }).toBeGreaterThan(0);
+    const pid = hostPidOfSleep(sleeper)!;
     expect(isRunning(pid)).toBe(true);
     await harness.slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: 'stop' });
     await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => /⏹ Stopped\./.test(message.text) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
