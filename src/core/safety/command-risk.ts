@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CallRisk, RiskLevel } from '../tools/tool.js';
 import { DANGEROUS_PROGRAM_REASONS, PROGRAM_RULES, type ProgramRule } from './command-rules.js';
+import { commandGrantScope } from './command-scope.js';
 import { isInside, realpathAllowMissingSync } from './real-path.js';
 import { lexShellCommand, type ShellWord } from './shell-lexer.js';
 
@@ -170,10 +171,14 @@ function evaluate(command: string, rule: ProgramRule, args: readonly ShellWord[]
     const word = args[index] as ShellWord;
     const text = word.text;
     if (!endOfOptions && text === '--') {
+      if (rule.dangerousPathList) return dangerous(rule.dangerousPathList);
       endOfOptions = true;
       continue;
     }
     if (endOfOptions || !text.startsWith('-') || text === '-') {
+      const argumentDanger = rule.dangerousArguments && own(rule.dangerousArguments, text);
+      if (argumentDanger) return dangerous(argumentDanger);
+      if (rule.dangerousExistingPath && fs.existsSync(path.resolve(context.cwd, text))) return dangerous(rule.dangerousExistingPath);
       positionals.push(word);
       continue;
     }
@@ -240,7 +245,10 @@ export function classifyCommand(command: string, options: CommandLocation): Call
     if (risk.level === 'RESTRICTED' && args.some((word) => /(^|[\\/])\.git([\\/]|$)/i.test(word.text))) {
       return dangerous('It changes files inside .git/, where config and hooks can make git run programs.');
     }
-    return risk;
+    if (risk.level !== 'RESTRICTED') return risk;
+    // A RESTRICTED command without a scope must not be approvable for the run as "any command".
+    const grantScope = commandGrantScope(lexed.words.map((word) => word.text));
+    return grantScope === undefined ? risk : { ...risk, grantScope };
   }
   const knownDanger = own(DANGEROUS_PROGRAM_REASONS, program.text);
   if (knownDanger) return dangerous(`\`${program.text}\`: ${knownDanger}`);

@@ -47,6 +47,7 @@ async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>
         agentName: 'acceptance',
         ...(options.requesterId ? { requesterId: options.requesterId } : {}),
         allowForRun: risk.level === 'RESTRICTED',
+        ...(risk.grantScope !== undefined ? { grantScope: risk.grantScope } : {}),
       },
       options.signal,
     );
