@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { CallRisk, RiskLevel } from '../tools/tool.js';
 import { DANGEROUS_PROGRAM_REASONS, PROGRAM_RULES, type ProgramRule } from './command-rules.js';
 import { commandGrantScope } from './command-scope.js';
+import { repositoryConfigKeysSync, unneutralisableKeys } from './git-repository-config.js';
 import { isInside, realpathAllowMissingSync } from './real-path.js';
 import { lexShellCommand, type ShellWord } from './shell-lexer.js';
 
@@ -16,6 +17,8 @@ export interface CommandLocation {
   workspaceRoot: string;
   /** Working directory, absolute or relative to the root (default: the root). */
   cwd?: string;
+  /** The PATH commands run with (to find git when its repository config must be read). */
+  path?: string;
 }
 
 interface PathContext {
@@ -210,6 +213,22 @@ function evaluate(command: string, rule: ProgramRule, args: readonly ShellWord[]
 }
 
 /**
+ * A SAFE git command stays SAFE only when the repository's config names no program that the
+ * command-scope overrides of `gitCommandEnv` cannot switch off (`diff.external`, `diff.*.command`).
+ */
+function gitRepositoryRisk(risk: CallRisk, cwd: string, searchPath: string | undefined): CallRisk {
+  let keys: string[];
+  try {
+    keys = repositoryConfigKeysSync(cwd, searchPath);
+  } catch {
+    return dangerous("The repository's git config cannot be read, so it cannot be shown to run no program.");
+  }
+  const programs = unneutralisableKeys(keys);
+  if (programs.length > 0) return dangerous(`The repository's git config sets \`${programs.join('`, `')}\`, which makes this git command run a program of the repository's choosing.`);
+  return risk;
+}
+
+/**
  * Classifies one command line for `execute_command`. SAFE: read-only inspection of workspace
  * paths; RESTRICTED: builds, tests and ordinary workspace changes; DANGEROUS: everything else,
  * including any shell operator, expansion, unknown program or path outside the workspace.
@@ -245,6 +264,7 @@ export function classifyCommand(command: string, options: CommandLocation): Call
     if (risk.level === 'RESTRICTED' && args.some((word) => /(^|[\\/])\.git([\\/]|$)/i.test(word.text))) {
       return dangerous('It changes files inside .git/, where config and hooks can make git run programs.');
     }
+    if (program.text === 'git' && risk.level === 'SAFE') return gitRepositoryRisk(risk, context.cwd, options.path);
     if (risk.level !== 'RESTRICTED') return risk;
     // A RESTRICTED command without a scope must not be approvable for the run as "any command".
     const grantScope = commandGrantScope(lexed.words.map((word) => word.text));
