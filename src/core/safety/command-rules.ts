@@ -42,6 +42,7 @@ const safeVersion: ProgramRule = { level: 'SAFE', reason: 'It only prints a vers
 
 const INSPECT = 'Read-only inspection of workspace files.';
 const FOLLOWS_LINKS = 'It follows symbolic links, which may lead outside the workspace.';
+const FILE_LIST = 'It reads the list of files to work on from a file, so the files it touches are not shown.';
 const BUILD = "Runs the project's build or tests, which executes workspace code.";
 const CHANGE = 'Changes files inside the workspace.';
 const DISCARDS = 'It throws away uncommitted changes, like git reset --hard.';
@@ -55,6 +56,8 @@ const GIT_READ_DANGERS: Readonly<Record<string, string>> = {
   '--textconv': 'It runs configured text-conversion programs.',
   '--open-files-in-pager': 'It opens a pager program.',
 };
+
+const PATHSPEC_FROM_FILE: Readonly<Record<string, string>> = { '--pathspec-from-file': FILE_LIST };
 
 const GIT_RULE: ProgramRule = {
   level: 'DANGEROUS',
@@ -83,8 +86,8 @@ const GIT_RULE: ProgramRule = {
         '--force': 'git branch --force resets or deletes a branch whatever it holds.',
       },
     }),
-    add: restricted('Stages workspace changes in git.'),
-    commit: restricted('Records a git commit (repository hooks may run).', { textValueFlags: ['-m', '--message'] }),
+    add: restricted('Stages workspace changes in git.', { dangerousFlags: PATHSPEC_FROM_FILE }),
+    commit: restricted('Records a git commit (repository hooks may run).', { textValueFlags: ['-m', '--message'], dangerousFlags: PATHSPEC_FROM_FILE }),
     checkout: restricted('Switches git branches in the workspace.', {
       dangerousFlags: {
         '-f': DISCARDS,
@@ -106,6 +109,7 @@ const GIT_RULE: ProgramRule = {
     restore: danger('git restore throws away uncommitted changes.'),
     stash: restricted('Stashes or restores uncommitted changes.', {
       textValueFlags: ['-m', '--message'],
+      dangerousFlags: PATHSPEC_FROM_FILE,
       dangerousArguments: { drop: 'git stash drop deletes stashed work.', clear: 'git stash clear deletes all stashed work.' },
     }),
     init: restricted('Creates a git repository in the workspace.', {
@@ -115,7 +119,7 @@ const GIT_RULE: ProgramRule = {
       },
     }),
     reset: restricted('Moves the git branch pointer; files are kept.', {
-      dangerousFlags: { '--hard': 'git reset --hard throws away uncommitted work.', '--merge': 'It can discard uncommitted work.', '--keep': 'It can discard uncommitted work.' },
+      dangerousFlags: { '--hard': 'git reset --hard throws away uncommitted work.', '--merge': 'It can discard uncommitted work.', '--keep': 'It can discard uncommitted work.', ...PATHSPEC_FROM_FILE },
     }),
     push: danger('git push sends commits to another machine.'),
     clean: danger('git clean deletes untracked files.'),
@@ -200,15 +204,15 @@ const sub = (names: readonly string[], rule: ProgramRule): Record<string, Progra
 
 /** Every program the classifier knows; anything else is DANGEROUS. */
 export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
-  ls: inspect(),
+  ls: inspect({ dangerousFlags: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS } }),
   pwd: inspect(),
   cat: inspect(),
   head: inspect(),
   tail: inspect(),
-  wc: inspect(),
+  wc: inspect({ dangerousFlags: { '--files0-from': FILE_LIST } }),
   stat: inspect(),
-  file: inspect(),
-  du: inspect({ dangerousFlags: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS } }),
+  file: inspect({ dangerousFlags: { '-f': FILE_LIST, '--files-from': FILE_LIST } }),
+  du: inspect({ dangerousFlags: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS, '--files0-from': FILE_LIST, '-X': FILE_LIST, '--exclude-from': FILE_LIST } }),
   grep: inspect({
     patternFirst: true,
     patternFlags: ['-e', '--regexp', '-f', '--file'],
@@ -232,6 +236,7 @@ export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
       '-fls': 'It writes a file of its choosing.',
       '-L': FOLLOWS_LINKS,
       '-follow': FOLLOWS_LINKS,
+      '-files0-from': FILE_LIST,
     },
   }),
   echo: { level: 'SAFE', reason: 'It only prints literal text.', checkPaths: false },
