@@ -4,11 +4,12 @@
  * variable — in its plain, reversed, hex, base64 and base64url forms, and well-known token
  * shapes, become `[secret masked]`.
  *
- * Linear on any input: known values are found by one Aho–Corasick pass, URL passwords by a
- * forward scan, and the token-shape regexes run over windows of `MASK_WINDOW_CHARS` with an
+ * Linear on any input: known values are found by one Aho–Corasick pass, URL passwords and
+ * Discord tokens by forward scans, and the token-shape regexes run over windows of `MASK_WINDOW_CHARS` with an
  * overlap of `MASK_OVERLAP_CHARS`, so a shape split across a window boundary is still found
  * whole and no regex ever sees more than one window (a huge input cannot exhaust its stack).
  */
+import { findDiscordTokens } from './discord-tokens.js';
 import { createLiteralMatcher, type LiteralMatcher } from './literal-matcher.js';
 import { encodedForms } from './secret-encodings.js';
 import { BEARER_TOKEN_SOURCE, isSecretName, looksLikeSecretValue, SECRET_SHAPE_SOURCES } from './secret-patterns.js';
@@ -137,7 +138,7 @@ export function createSecretMasker(env: NodeJS.ProcessEnv, extraSecrets: string[
   return (text: string) => {
     if (typeof text !== 'string' || text === '') return text;
     try {
-      return applyMask(text, [...literals.findAll(text), ...findUrlCredentials(text), ...allShapeRanges(text, shapes, bearer)]);
+      return applyMask(text, [...literals.findAll(text), ...findUrlCredentials(text), ...findDiscordTokens(text), ...allShapeRanges(text, shapes, bearer)]);
     } catch {
       return `${SECRET_MASK} (this text could not be checked for secrets, so it is withheld)`;
     }

@@ -1,3 +1,4 @@
+import { findDiscordTokens } from './discord-tokens.js';
 import { findUrlCredentials } from './url-credentials.js';
 
 /**
@@ -50,7 +51,8 @@ export function isSecretName(name: string): boolean {
  * Well-known token shapes, as regex sources without flags. Each must stay linear on any input:
  * a shape that can fail after a long run starts only where a run starts (a lookbehind of one
  * character), so no two attempts scan the same run. URL credentials are found by
- * `findUrlCredentials`, and the bearer token by `BEARER_TOKEN_SOURCE`, not here.
+ * `findUrlCredentials`, Discord tokens by `findDiscordTokens` and the bearer token by
+ * `BEARER_TOKEN_SOURCE`, not here.
  */
 export const SECRET_SHAPE_SOURCES: readonly string[] = [
   String.raw`\bxox[abeoprs]-[A-Za-z0-9-]{6,}`,
@@ -60,7 +62,6 @@ export const SECRET_SHAPE_SOURCES: readonly string[] = [
   String.raw`\bgithub_pat_[A-Za-z0-9_]{20,}`,
   String.raw`\bAKIA[0-9A-Z]{16}\b`,
   String.raw`(?<![\w-])eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}`,
-  String.raw`(?<![\w-])[\w-]{24,}\.[\w-]{6}\.[\w-]{27,}`,
   String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,
 ];
 
@@ -71,8 +72,9 @@ export const SECRET_SHAPE_SOURCES: readonly string[] = [
 export const BEARER_TOKEN_SOURCE = String.raw`\b[Bb]earer[ \t]{1,16}([A-Za-z0-9\-._~+/]{16,}=*)`;
 
 const SECRET_SHAPE = new RegExp(SECRET_SHAPE_SOURCES.join('|'));
+const BEARER_TOKEN = new RegExp(BEARER_TOKEN_SOURCE);
 
 /** Whether a VALUE looks like a token or carries credentials (so it is dropped even under a bland name). */
 export function looksLikeSecretValue(value: string): boolean {
-  return SECRET_SHAPE.test(value) || new RegExp(BEARER_TOKEN_SOURCE).test(value) || findUrlCredentials(value).length > 0;
+  return SECRET_SHAPE.test(value) || BEARER_TOKEN.test(value) || findUrlCredentials(value).length > 0 || findDiscordTokens(value).length > 0;
 }

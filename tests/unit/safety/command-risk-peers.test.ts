@@ -195,11 +195,11 @@ afterAll(async () => {
   await fs.rm(workspaceRoot, { recursive: true, force: true });
 });
 
-describe.each([
+describe.each<[string, readonly PeerCase[]]>([
   ['Hermes Agent', HERMES],
   ['OpenClaw', OPENCLAW],
 ])('%s command-approval cases', (_peer, cases) => {
-  it.each(cases)('%j (peer asks: %s) → %s', (command, peerAsks, ours, why) => {
+  for (const [command, peerAsks, ours, why] of cases) it(`${JSON.stringify(command)} (peer asks: ${peerAsks}) → ${ours}`, () => {
     const risk = classifyCommand(command, { workspaceRoot });
     expect(risk.level, risk.reason).toBe(ours);
     // Where our verdict differs from the peer's, the table must say why.

@@ -93,6 +93,7 @@ describe('linear time and no throw on huge input', () => {
     ['@', '@'],
     ['a://a:', 'a://a:'],
     ['a.', 'a.'],
+    ['.aaaaaa (Discord token middles)', '.aaaaaa'],
     ['eyJ-', 'eyJ-'],
     ['spaces after Bearer', 'Bearer  '],
     ['x://u:', 'x://u:'],
