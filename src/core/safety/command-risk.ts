@@ -266,9 +266,8 @@ export function classifyCommand(command: string, options: CommandLocation): Call
     }
     if (program.text === 'git' && risk.level === 'SAFE') return gitRepositoryRisk(risk, context.cwd, options.path);
     if (risk.level !== 'RESTRICTED') return risk;
-    // A RESTRICTED command without a scope must not be approvable for the run as "any command".
-    const grantScope = commandGrantScope(lexed.words.map((word) => word.text));
-    return grantScope === undefined ? risk : { ...risk, grantScope };
+    // Without a scope the grant would be per tool, i.e. any command: fall back to this exact line.
+    return { ...risk, grantScope: commandGrantScope(lexed.words.map((word) => word.text)) ?? command.trim() };
   }
   const knownDanger = own(DANGEROUS_PROGRAM_REASONS, program.text);
   if (knownDanger) return dangerous(`\`${program.text}\`: ${knownDanger}`);
