@@ -6,3 +6,4 @@ await import('./memory-bench.js');
 await import('./store-bench.js');
 await import('./slack-stream-bench.js');
 await import('./sandbox-bench.js');
+await import('./secret-mask-bench.js');

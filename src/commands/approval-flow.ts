@@ -11,6 +11,7 @@ import type { PermissionDecision, PermissionPrompt, PermissionRequest } from '..
 import type { Button, ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
 import type { ButtonActionEvent } from './inbound-event.js';
 import { isShutdown } from './active-runs.js';
+import { approveForRunLabel } from './button-label.js';
 
 export const APPROVE_ACTION = 'tsuka_approve';
 export const APPROVE_RUN_ACTION = 'tsuka_approve_run';
@@ -30,6 +31,8 @@ interface Waiter {
   resolve(decision: PermissionDecision): void;
   surface: ChatSurface;
   text: string;
+  /** What "approve for this run" covers, for the decision banner. */
+  grant: string;
 }
 
 export interface ApprovalFlow {
@@ -76,6 +79,9 @@ export function describeRequest(request: PermissionRequest, surface: ChatSurface
     `> ${request.summary}`,
     ...detailLines(request.details),
     `Why it asks: ${request.reason}`,
+    ...(request.allowForRun && request.riskLevel === 'RESTRICTED'
+      ? [`"Approve for this run" covers later ${request.grantScope === undefined ? `\`${request.toolName}\` calls` : `\`${request.grantScope}\` commands`} in this run, nothing else.`]
+      : []),
     request.requesterId ? `Only ${surface.mention(request.requesterId)} or an admin can decide.` : 'Only an admin can decide.',
   ];
   return lines.join('\n');
@@ -144,11 +150,11 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           const text = describeRequest({ ...request, requesterId: requester }, surface);
           const buttons: Button[] = [
             { actionId: APPROVE_ACTION, label: 'Approve', style: 'success', value: id },
-            ...(request.allowForRun && request.riskLevel === 'RESTRICTED' ? [{ actionId: APPROVE_RUN_ACTION, label: 'Approve for this run', style: 'primary' as const, value: id }] : []),
+            ...(request.allowForRun && request.riskLevel === 'RESTRICTED' ? [{ actionId: APPROVE_RUN_ACTION, label: approveForRunLabel(request.grantScope ?? request.toolName), style: 'primary' as const, value: id }] : []),
             { actionId: DENY_ACTION, label: 'Deny', style: 'danger', value: id },
           ];
           await options.approvals.create({ id, runId: request.runId, toolCallId: request.toolCallId, toolName: request.toolName, riskLevel: request.riskLevel, summary: request.summary, requesterId: requester, expiresAt: now() + options.timeoutMs });
-          const decided = new Promise<PermissionDecision>((resolve) => waiters.set(id, { resolve, surface, text }));
+          const decided = new Promise<PermissionDecision>((resolve) => waiters.set(id, { resolve, surface, text, grant: request.grantScope ?? request.toolName }));
           // The clock starts with the record (its expiresAt), not when the slower post returns.
           const timer = setTimeout(() => {
             void settleAndShow(id, { outcome: 'expired', note: 'nobody decided in time' }, 'expired', `⌛ Expired after ${Math.round(options.timeoutMs / 1000)} s without a decision — denied.`);
@@ -209,7 +215,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       const at = clock(now());
       const [status, banner]: ['approved' | 'approved-for-run' | 'denied', string] =
         event.actionId === APPROVE_ACTION ? ['approved', `✅ Approved by ${by} · ${at}`]
-        : event.actionId === APPROVE_RUN_ACTION ? ['approved-for-run', `✅ Approved for this run (${record.toolName}) by ${by} · ${at}`]
+        : event.actionId === APPROVE_RUN_ACTION ? ['approved-for-run', `✅ Approved \`${waiters.get(record.id)?.grant ?? record.toolName}\` for this run by ${by} · ${at}`]
         : ['denied', `⛔ Denied by ${by} · ${at}`];
       const hadWaiter = waiters.has(record.id);
       const decision = await settleAndShow(record.id, { outcome: status, decidedBy: event.user, note: status === 'denied' ? `denied by ${event.userName ?? event.user}` : undefined }, status, banner);

@@ -6,6 +6,7 @@
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponentWithCustomId, type APIComponentInMessageActionRow } from 'discord.js';
 import type { Button, ButtonStyle as SurfaceButtonStyle } from '../../commands/chat-surface.js';
+import { fitButtonLabel } from '../../commands/button-label.js';
 
 export const DISCORD_MAX_CUSTOM_ID_LENGTH = 100;
 export const DISCORD_MAX_BUTTON_LABEL_LENGTH = 80;
@@ -39,7 +40,7 @@ export function componentsFor(buttons: Button[] | undefined): APIActionRowCompon
   const elements: APIButtonComponentWithCustomId[] = (buttons ?? []).slice(0, DISCORD_MAX_BUTTONS_PER_ROW * DISCORD_MAX_ROWS).map((button) => ({
     type: ComponentType.Button,
     style: STYLES[button.style],
-    label: button.label.slice(0, DISCORD_MAX_BUTTON_LABEL_LENGTH),
+    label: fitButtonLabel(button.label, DISCORD_MAX_BUTTON_LABEL_LENGTH),
     custom_id: customIdFor(button),
   }));
   const rows: APIActionRowComponent<APIComponentInMessageActionRow>[] = [];

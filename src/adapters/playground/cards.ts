@@ -4,6 +4,7 @@
  * shortcodes (`:wrench:`) become the emoji itself, https URLs stay images, anything else an initial.
  */
 import type { Button, Identity } from '../../commands/chat-surface.js';
+import { fitButtonLabel } from '../../commands/button-label.js';
 
 export const PLAYGROUND_BUTTON_MAX_LABEL = 75;
 
@@ -35,7 +36,7 @@ const EMOJI: Record<string, string> = {
 };
 
 export function buttonViews(buttons: Button[] | undefined): ButtonView[] {
-  return (buttons ?? []).map((button) => ({ actionId: button.actionId, label: button.label.slice(0, PLAYGROUND_BUTTON_MAX_LABEL), style: button.style, value: button.value }));
+  return (buttons ?? []).map((button) => ({ actionId: button.actionId, label: fitButtonLabel(button.label, PLAYGROUND_BUTTON_MAX_LABEL), style: button.style, value: button.value }));
 }
 
 export function authorView(identity: Identity | undefined): AuthorView {

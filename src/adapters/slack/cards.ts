@@ -3,6 +3,7 @@
  * (Slack's section limit), split at line boundaries; buttons into one actions block.
  */
 import type { Button } from '../../commands/chat-surface.js';
+import { fitButtonLabel } from '../../commands/button-label.js';
 
 export const SLACK_SECTION_MAX_TEXT = 3000;
 export const SLACK_BUTTON_MAX_TEXT = 75;
@@ -18,7 +19,7 @@ export function blocksFor(text: string, buttons: Button[] | undefined): Block[] 
       type: 'button',
       action_id: button.actionId,
       value: button.value,
-      text: { type: 'plain_text', text: button.label.slice(0, SLACK_BUTTON_MAX_TEXT), emoji: true },
+      text: { type: 'plain_text', text: fitButtonLabel(button.label, SLACK_BUTTON_MAX_TEXT), emoji: true },
       ...(button.style === 'success' || button.style === 'primary' ? { style: 'primary' } : button.style === 'danger' ? { style: 'danger' } : {}),
     })),
   };

@@ -130,6 +130,7 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
             agentName: context.agentName,
             requesterId: options.requesterId,
             allowForRun: risk.level === 'RESTRICTED',
+            ...(risk.grantScope !== undefined ? { grantScope: risk.grantScope } : {}),
           },
           context.signal,
         ),

@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CallRisk, RiskLevel } from '../tools/tool.js';
 import { DANGEROUS_PROGRAM_REASONS, PROGRAM_RULES, type ProgramRule } from './command-rules.js';
+import { commandGrantScope } from './command-scope.js';
+import { repositoryConfigKeysSync, unneutralisableKeys } from './git-repository-config.js';
 import { isInside, realpathAllowMissingSync } from './real-path.js';
 import { lexShellCommand, type ShellWord } from './shell-lexer.js';
 
@@ -15,6 +17,8 @@ export interface CommandLocation {
   workspaceRoot: string;
   /** Working directory, absolute or relative to the root (default: the root). */
   cwd?: string;
+  /** The PATH commands run with (to find git when its repository config must be read). */
+  path?: string;
 }
 
 interface PathContext {
@@ -170,10 +174,14 @@ function evaluate(command: string, rule: ProgramRule, args: readonly ShellWord[]
     const word = args[index] as ShellWord;
     const text = word.text;
     if (!endOfOptions && text === '--') {
+      if (rule.dangerousPathList) return dangerous(rule.dangerousPathList);
       endOfOptions = true;
       continue;
     }
     if (endOfOptions || !text.startsWith('-') || text === '-') {
+      const argumentDanger = rule.dangerousArguments && own(rule.dangerousArguments, text);
+      if (argumentDanger) return dangerous(argumentDanger);
+      if (rule.dangerousExistingPath && fs.existsSync(path.resolve(context.cwd, text))) return dangerous(rule.dangerousExistingPath);
       positionals.push(word);
       continue;
     }
@@ -202,6 +210,22 @@ function evaluate(command: string, rule: ProgramRule, args: readonly ShellWord[]
   }
   const reason = level === rule.level ? rule.reason : `\`${command}\` with these arguments changes the repository or workspace.`;
   return { level, reason };
+}
+
+/**
+ * A SAFE git command stays SAFE only when the repository's config names no program that the
+ * command-scope overrides of `gitCommandEnv` cannot switch off (`diff.external`, `diff.*.command`).
+ */
+function gitRepositoryRisk(risk: CallRisk, cwd: string, searchPath: string | undefined): CallRisk {
+  let keys: string[];
+  try {
+    keys = repositoryConfigKeysSync(cwd, searchPath);
+  } catch {
+    return dangerous("The repository's git config cannot be read, so it cannot be shown to run no program.");
+  }
+  const programs = unneutralisableKeys(keys);
+  if (programs.length > 0) return dangerous(`The repository's git config sets \`${programs.join('`, `')}\`, which makes this git command run a program of the repository's choosing.`);
+  return risk;
 }
 
 /**
@@ -240,7 +264,10 @@ export function classifyCommand(command: string, options: CommandLocation): Call
     if (risk.level === 'RESTRICTED' && args.some((word) => /(^|[\\/])\.git([\\/]|$)/i.test(word.text))) {
       return dangerous('It changes files inside .git/, where config and hooks can make git run programs.');
     }
-    return risk;
+    if (program.text === 'git' && risk.level === 'SAFE') return gitRepositoryRisk(risk, context.cwd, options.path);
+    if (risk.level !== 'RESTRICTED') return risk;
+    // Without a scope the grant would be per tool, i.e. any command: fall back to this exact line.
+    return { ...risk, grantScope: commandGrantScope(lexed.words.map((word) => word.text)) ?? command.trim() };
   }
   const knownDanger = own(DANGEROUS_PROGRAM_REASONS, program.text);
   if (knownDanger) return dangerous(`\`${program.text}\`: ${knownDanger}`);

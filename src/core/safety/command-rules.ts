@@ -16,6 +16,12 @@ export interface ProgramRule {
   restrictedFlags?: readonly string[];
   /** Any positional argument raises a SAFE call to RESTRICTED (e.g. `git branch new-name`). */
   positionalsAreRestricted?: boolean;
+  /** Positional words that make the call DANGEROUS, with why (`git stash drop`, `git checkout .`). */
+  dangerousArguments?: Readonly<Record<string, string>>;
+  /** Why `--` (paths follow) makes the call DANGEROUS (`git checkout -- file` discards changes). */
+  dangerousPathList?: string;
+  /** Why a positional naming an existing file or folder makes the call DANGEROUS (`git checkout file`). */
+  dangerousExistingPath?: string;
   /** Flags whose next word is free text rather than a path (`git commit -m "…"`). */
   textValueFlags?: readonly string[];
   /** The first positional is a search pattern, not a path, unless one of `patternFlags` was given. */
@@ -36,8 +42,10 @@ const safeVersion: ProgramRule = { level: 'SAFE', reason: 'It only prints a vers
 
 const INSPECT = 'Read-only inspection of workspace files.';
 const FOLLOWS_LINKS = 'It follows symbolic links, which may lead outside the workspace.';
+const FILE_LIST = 'It reads the list of files to work on from a file, so the files it touches are not shown.';
 const BUILD = "Runs the project's build or tests, which executes workspace code.";
 const CHANGE = 'Changes files inside the workspace.';
+const DISCARDS = 'It throws away uncommitted changes, like git reset --hard.';
 
 const inspect = (extra: Partial<ProgramRule> = {}): ProgramRule => ({ level: 'SAFE', reason: INSPECT, ...extra });
 const restricted = (reason: string, extra: Partial<ProgramRule> = {}): ProgramRule => ({ level: 'RESTRICTED', reason, ...extra });
@@ -48,6 +56,8 @@ const GIT_READ_DANGERS: Readonly<Record<string, string>> = {
   '--textconv': 'It runs configured text-conversion programs.',
   '--open-files-in-pager': 'It opens a pager program.',
 };
+
+const PATHSPEC_FROM_FILE: Readonly<Record<string, string>> = { '--pathspec-from-file': FILE_LIST };
 
 const GIT_RULE: ProgramRule = {
   level: 'DANGEROUS',
@@ -67,13 +77,41 @@ const GIT_RULE: ProgramRule = {
     branch: inspect({
       reason: 'Lists branches (read-only).',
       positionalsAreRestricted: true,
-      restrictedFlags: ['-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-f', '--force', '-u', '--set-upstream-to', '--unset-upstream', '--edit-description', '-t', '--track'],
+      restrictedFlags: ['-d', '--delete', '-m', '--move', '-c', '--copy', '-u', '--set-upstream-to', '--unset-upstream', '--edit-description', '-t', '--track'],
+      dangerousFlags: {
+        '-D': 'git branch -D deletes a branch even if its commits are merged nowhere.',
+        '-M': 'git branch -M overwrites an existing branch.',
+        '-C': 'git branch -C overwrites an existing branch.',
+        '-f': 'git branch --force resets or deletes a branch whatever it holds.',
+        '--force': 'git branch --force resets or deletes a branch whatever it holds.',
+      },
     }),
-    add: restricted('Stages workspace changes in git.'),
-    commit: restricted('Records a git commit (repository hooks may run).', { textValueFlags: ['-m', '--message'] }),
-    checkout: restricted('Switches branches or restores files in the workspace.'),
-    switch: restricted('Switches git branches in the workspace.'),
-    stash: restricted('Stashes or restores uncommitted changes.', { textValueFlags: ['-m', '--message'] }),
+    add: restricted('Stages workspace changes in git.', { dangerousFlags: PATHSPEC_FROM_FILE }),
+    commit: restricted('Records a git commit (repository hooks may run).', { textValueFlags: ['-m', '--message'], dangerousFlags: PATHSPEC_FROM_FILE }),
+    checkout: restricted('Switches git branches in the workspace.', {
+      dangerousFlags: {
+        '-f': DISCARDS,
+        '--force': DISCARDS,
+        '-p': DISCARDS,
+        '--patch': DISCARDS,
+        '--ours': DISCARDS,
+        '--theirs': DISCARDS,
+        '-B': 'git checkout -B resets an existing branch.',
+        '--pathspec-from-file': 'It reads the paths to restore from a file.',
+      },
+      dangerousArguments: { '.': DISCARDS },
+      dangerousPathList: DISCARDS,
+      dangerousExistingPath: 'git checkout <file> throws away the uncommitted changes to that file.',
+    }),
+    switch: restricted('Switches git branches in the workspace.', {
+      dangerousFlags: { '-f': DISCARDS, '--force': DISCARDS, '--discard-changes': DISCARDS, '-C': 'git switch -C resets an existing branch.', '--force-create': 'It resets an existing branch.' },
+    }),
+    restore: danger('git restore throws away uncommitted changes.'),
+    stash: restricted('Stashes or restores uncommitted changes.', {
+      textValueFlags: ['-m', '--message'],
+      dangerousFlags: PATHSPEC_FROM_FILE,
+      dangerousArguments: { drop: 'git stash drop deletes stashed work.', clear: 'git stash clear deletes all stashed work.' },
+    }),
     init: restricted('Creates a git repository in the workspace.', {
       dangerousFlags: {
         '--template': 'A template copies its config and hooks into the new repository, which can make git run programs.',
@@ -81,7 +119,7 @@ const GIT_RULE: ProgramRule = {
       },
     }),
     reset: restricted('Moves the git branch pointer; files are kept.', {
-      dangerousFlags: { '--hard': 'git reset --hard throws away uncommitted work.', '--merge': 'It can discard uncommitted work.', '--keep': 'It can discard uncommitted work.' },
+      dangerousFlags: { '--hard': 'git reset --hard throws away uncommitted work.', '--merge': 'It can discard uncommitted work.', '--keep': 'It can discard uncommitted work.', ...PATHSPEC_FROM_FILE },
     }),
     push: danger('git push sends commits to another machine.'),
     clean: danger('git clean deletes untracked files.'),
@@ -166,15 +204,15 @@ const sub = (names: readonly string[], rule: ProgramRule): Record<string, Progra
 
 /** Every program the classifier knows; anything else is DANGEROUS. */
 export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
-  ls: inspect(),
+  ls: inspect({ dangerousFlags: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS } }),
   pwd: inspect(),
   cat: inspect(),
   head: inspect(),
   tail: inspect(),
-  wc: inspect(),
+  wc: inspect({ dangerousFlags: { '--files0-from': FILE_LIST } }),
   stat: inspect(),
-  file: inspect(),
-  du: inspect({ dangerousFlags: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS } }),
+  file: inspect({ dangerousFlags: { '-f': FILE_LIST, '--files-from': FILE_LIST } }),
+  du: inspect({ dangerousFlags: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS, '--files0-from': FILE_LIST, '-X': FILE_LIST, '--exclude-from': FILE_LIST } }),
   grep: inspect({
     patternFirst: true,
     patternFlags: ['-e', '--regexp', '-f', '--file'],
@@ -198,6 +236,7 @@ export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
       '-fls': 'It writes a file of its choosing.',
       '-L': FOLLOWS_LINKS,
       '-follow': FOLLOWS_LINKS,
+      '-files0-from': FILE_LIST,
     },
   }),
   echo: { level: 'SAFE', reason: 'It only prints literal text.', checkPaths: false },

@@ -1,22 +1,79 @@
 import { dirname, join } from 'node:path';
+import { configuredDrivers, repositoryConfigKeys } from './git-repository-config.js';
 
 /**
- * Git in the agents' commands is pinned to the workspace's own repository: `GIT_DIR` is
- * `<root>/.git`, so git never walks up into an enclosing repository (the bot's own clone, or the
- * real one above a /goal staging copy) and never takes a bare-repository layout written into the
- * workspace for a repository. Repository config that would run programs is overridden with
- * command-scope settings, which win over `.git/config`: no fsmonitor, no hooks, no pager.
+ * Settings that make git run a program, pinned for every command in the workspace by
+ * command-scope config (`GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`), which wins over `.git/config`
+ * and its includes: no fsmonitor, no hooks, no pager, no editor, no credential helper, no
+ * askpass, no `ext::` transport, the standard ssh and gpg, and no recursion into submodules
+ * (whose own config is not read here). See docs/decisions for why this and not a refusal.
  */
-export function gitHardenedEnv(env: NodeJS.ProcessEnv, root: string): NodeJS.ProcessEnv {
-  const overrides: [string, string][] = [
-    ['core.fsmonitor', 'false'],
-    ['core.hooksPath', '/dev/null'],
-    ['core.pager', 'cat'],
-  ];
+const STATIC_OVERRIDES: readonly (readonly [string, string])[] = [
+  ['core.fsmonitor', 'false'],
+  ['core.hooksPath', '/dev/null'],
+  ['core.pager', 'cat'],
+  ['core.editor', 'true'],
+  ['sequence.editor', 'true'],
+  ['core.sshCommand', 'ssh'],
+  ['core.askPass', ''],
+  // An empty value empties the list of helpers.
+  ['credential.helper', ''],
+  ['gpg.program', 'gpg'],
+  ['gpg.ssh.program', 'ssh-keygen'],
+  ['gpg.x509.program', 'gpgsm'],
+  ['log.showSignature', 'false'],
+  ['protocol.ext.allow', 'never'],
+  ['diff.ignoreSubmodules', 'all'],
+  ['status.submoduleSummary', 'false'],
+  ['submodule.recurse', 'false'],
+];
+
+function withOverrides(env: NodeJS.ProcessEnv, root: string, overrides: readonly (readonly [string, string])[]): NodeJS.ProcessEnv {
   const hardened: NodeJS.ProcessEnv = { ...env, GIT_DIR: join(root, '.git'), GIT_WORK_TREE: root, GIT_CEILING_DIRECTORIES: dirname(root), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_COUNT: String(overrides.length) };
+  delete hardened.GIT_CONFIG_PARAMETERS;
+  delete hardened.GIT_EXTERNAL_DIFF;
   overrides.forEach(([key, value], index) => {
     hardened[`GIT_CONFIG_KEY_${index}`] = key;
     hardened[`GIT_CONFIG_VALUE_${index}`] = value;
   });
   return hardened;
+}
+
+/**
+ * Git in the agents' commands is pinned to the workspace's own repository: `GIT_DIR` is
+ * `<root>/.git`, so git never walks up into an enclosing repository (the bot's own clone, or the
+ * real one above a /goal staging copy) and never takes a bare-repository layout written into the
+ * workspace for a repository. The static overrides above apply.
+ */
+export function gitHardenedEnv(env: NodeJS.ProcessEnv, root: string): NodeJS.ProcessEnv {
+  return withOverrides(env, root, STATIC_OVERRIDES);
+}
+
+/**
+ * `gitHardenedEnv` plus the drivers the repository's own config defines, switched off by name:
+ * every `filter.<name>` gets empty clean/smudge/process commands (git then stores the file as
+ * it is) and `required=false`; every `diff.<name>.textconv` becomes `cat`. The names come from
+ * git's own reading of the config just before the command runs. `diff.external` and
+ * `diff.<name>.command` cannot be switched off this way: the classifier refuses SAFE for a
+ * repository that sets them (see `git-repository-config.ts`).
+ */
+export async function gitCommandEnv(env: NodeJS.ProcessEnv, root: string): Promise<NodeJS.ProcessEnv> {
+  let keys: string[];
+  try {
+    keys = await repositoryConfigKeys(root, env.PATH);
+  } catch {
+    // Git cannot read this config, so no git run will honour it either (git stops on a bad config).
+    keys = [];
+  }
+  const { filters, textconvs } = configuredDrivers(keys);
+  const driverOverrides: [string, string][] = [
+    ...filters.flatMap((name): [string, string][] => [
+      [`filter.${name}.clean`, ''],
+      [`filter.${name}.smudge`, ''],
+      [`filter.${name}.process`, ''],
+      [`filter.${name}.required`, 'false'],
+    ]),
+    ...textconvs.map((name): [string, string] => [`diff.${name}.textconv`, 'cat']),
+  ];
+  return withOverrides(env, root, [...STATIC_OVERRIDES, ...driverOverrides]);
 }

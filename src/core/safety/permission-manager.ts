@@ -1,7 +1,9 @@
 /**
  * Permission policy in front of the permission port (design §2.2, §6.7, §6.12): fail closed,
- * "approve for this run" per run and per tool and only for RESTRICTED, and one open question per
- * run at a time so that prompts in a thread arrive in the order the calls were made.
+ * "approve for this run" per run and per grant — the tool and the call's scope (for
+ * execute_command the program and subcommand, so approving `mkdir` never lets `node evil.js`
+ * through) — and only for RESTRICTED, and one open question per run at a time so that prompts
+ * in a thread arrive in the order the calls were made.
  */
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
@@ -15,7 +17,7 @@ export interface PermissionManagerOptions {
 /** The core's single way to ask before a non-SAFE tool call. Never approves on error. */
 export interface PermissionManager {
   check(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
-  /** Tools approved for the rest of `runId` (sorted). */
+  /** Grants for the rest of `runId` (sorted): the tool name, or `tool: scope` (`execute_command: npm test`). */
   approvedForRun(runId: string): string[];
   /** Forgets the run's approvals (call when the run ends). */
   clearRun(runId: string): void;
@@ -40,6 +42,11 @@ function abortPromise(signal: AbortSignal): { promise: Promise<'aborted'>; dispo
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
+/** What one "approve for this run" grants: the tool, narrowed to the call's scope when it has one. */
+function grantKey(request: PermissionRequest): string {
+  return request.grantScope === undefined ? request.toolName : `${request.toolName}: ${request.grantScope}`;
+}
+
 function isDecision(value: unknown): value is PermissionDecision {
   if (typeof value !== 'object' || value === null) return false;
   const outcome = (value as { outcome?: unknown }).outcome;
@@ -55,7 +62,7 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
   const queues = new Map<string, Promise<void>>();
 
   const isApprovedForRun = (request: PermissionRequest): boolean =>
-    request.riskLevel === 'RESTRICTED' && (approvals.get(request.runId)?.has(request.toolName) ?? false);
+    request.riskLevel === 'RESTRICTED' && (approvals.get(request.runId)?.has(grantKey(request)) ?? false);
 
   async function ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     if (signal.aborted) return { outcome: 'denied', note: ABORTED_NOTE };
@@ -87,15 +94,15 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
     if (typeof answer.note === 'string') decision.note = answer.note;
     if (decision.outcome === 'approved-for-run') {
       if (restricted) {
-        const tools = approvals.get(request.runId) ?? new Set<string>();
-        tools.add(request.toolName);
-        approvals.set(request.runId, tools);
+        const grants = approvals.get(request.runId) ?? new Set<string>();
+        grants.add(grantKey(request));
+        approvals.set(request.runId, grants);
       } else {
         decision.outcome = 'approved';
       }
     }
     if (decision.outcome === 'expired') decision.note ??= EXPIRED_NOTE;
-    logger.info('permission decided', { requestId: request.id, runId: request.runId, toolName: request.toolName, outcome: decision.outcome, decidedBy: decision.decidedBy });
+    logger.info('permission decided', { requestId: request.id, runId: request.runId, toolName: request.toolName, grantScope: request.grantScope, outcome: decision.outcome, decidedBy: decision.decidedBy });
     return decision;
   }
 

@@ -22,6 +22,11 @@ export interface PermissionRequest {
   requesterId?: string;
   /** Whether "approve for this run" may be offered (RESTRICTED only). */
   allowForRun: boolean;
+  /**
+   * What "approve for this run" covers: later RESTRICTED calls of the same tool with the same
+   * scope (execute_command: `npm test`, `git add`, `mkdir`…). Absent: every call of the tool.
+   */
+  grantScope?: string;
 }
 
 export type PermissionOutcome = 'approved' | 'approved-for-run' | 'denied' | 'expired';

@@ -1,31 +1,146 @@
 /**
- * Hides secrets in text before it is posted or stored (design §6.9): the values of secret-named
- * variables and well-known token shapes become `[secret masked]`.
+ * Hides secrets in text before it is posted, logged or stored (design §6.9): every secret value
+ * — of secret-named variables, of token-shaped values, and the password of any URL-valued
+ * variable — in its plain, reversed, hex, base64 and base64url forms, and well-known token
+ * shapes, become `[secret masked]`.
+ *
+ * Linear on any input: known values are found by one Aho–Corasick pass, URL passwords and
+ * Discord tokens by forward scans, and the token-shape regexes run over windows of `MASK_WINDOW_CHARS` with an
+ * overlap of `MASK_OVERLAP_CHARS`, so a shape split across a window boundary is still found
+ * whole and no regex ever sees more than one window (a huge input cannot exhaust its stack).
  */
-import { isSecretName, SECRET_SHAPE_SOURCES } from './secret-patterns.js';
+import { findDiscordTokens } from './discord-tokens.js';
+import { createLiteralMatcher, type LiteralMatcher } from './literal-matcher.js';
+import { encodedForms } from './secret-encodings.js';
+import { BEARER_TOKEN_SOURCE, isSecretName, looksLikeSecretValue, SECRET_SHAPE_SOURCES } from './secret-patterns.js';
+import { findUrlCredentials, type TextRange } from './url-credentials.js';
 
 /** Shorter values are too likely to be ordinary words (`true`, `admin`) to mask everywhere. */
 export const MIN_MASKED_SECRET_LENGTH = 6;
 
 export const SECRET_MASK = '[secret masked]';
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+/** How much text one pass of the shape regexes sees. */
+export const MASK_WINDOW_CHARS = 256 * 1024;
+/** How far each window reads past its end, so a token cut by the boundary is matched whole. */
+export const MASK_OVERLAP_CHARS = 8 * 1024;
+
+const PRIVATE_KEY_END = /-----END [A-Z ]*PRIVATE KEY-----/;
+
+function safelyDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    // A malformed %-escape: the raw form is the only one that can appear.
+    return text;
+  }
+}
+
+/** The secret values known from the environment and the extra list, by the rules above. */
+export function collectSecretValues(env: NodeJS.ProcessEnv, extraSecrets: readonly string[] = []): Set<string> {
+  const values = new Set<string>();
+  const add = (value: string): void => {
+    if (value.length >= MIN_MASKED_SECRET_LENGTH) values.add(value);
+  };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value === '') continue;
+    if (isSecretName(name) || looksLikeSecretValue(value)) add(value);
+    for (const range of findUrlCredentials(value)) {
+      const password = value.slice(range.start, range.end);
+      add(password);
+      add(safelyDecoded(password));
+    }
+  }
+  for (const secret of extraSecrets) add(secret);
+  return values;
+}
+
+/** Ranges of token shapes in `text[from, to)`, as absolute positions. */
+function shapeRanges(text: string, from: number, to: number, shapes: RegExp, bearer: RegExp): TextRange[] {
+  const window = text.slice(from, to);
+  const ranges: TextRange[] = [];
+  shapes.lastIndex = 0;
+  for (let match = shapes.exec(window); match; match = shapes.exec(window)) {
+    if (match[0] === '') {
+      shapes.lastIndex += 1;
+      continue;
+    }
+    ranges.push({ start: from + match.index, end: from + match.index + match[0].length });
+  }
+  bearer.lastIndex = 0;
+  for (let match = bearer.exec(window); match; match = bearer.exec(window)) {
+    const token = match[1] ?? '';
+    const end = from + match.index + match[0].length;
+    ranges.push({ start: end - token.length, end });
+  }
+  return ranges;
+}
+
+/** Token shapes over the whole text, window by window; a private key cut by a window runs on. */
+function allShapeRanges(text: string, shapes: RegExp, bearer: RegExp): TextRange[] {
+  const ranges: TextRange[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const acceptEnd = Math.min(text.length, start + MASK_WINDOW_CHARS);
+    const readEnd = Math.min(text.length, acceptEnd + MASK_OVERLAP_CHARS);
+    let nextStart = acceptEnd;
+    for (const range of shapeRanges(text, start, readEnd, shapes, bearer)) {
+      if (range.start >= acceptEnd) continue;
+      ranges.push(range);
+      nextStart = Math.max(nextStart, range.end);
+    }
+    // A private key block that reaches the end of what was read without its END line goes on
+    // being masked until its END line (or the end of the text).
+    const last = ranges[ranges.length - 1];
+    if (last && last.end === readEnd && readEnd < text.length && text.startsWith('-----BEGIN', last.start) && !PRIVATE_KEY_END.test(text.slice(last.start, last.end))) {
+      const rest = text.slice(readEnd);
+      const end = PRIVATE_KEY_END.exec(rest);
+      last.end = end ? readEnd + end.index + end[0].length : text.length;
+      nextStart = last.end;
+    }
+    start = nextStart;
+  }
+  return ranges;
+}
+
+function applyMask(text: string, ranges: TextRange[]): string {
+  if (ranges.length === 0) return text;
+  ranges.sort((a, b) => a.start - b.start || b.end - a.end);
+  const parts: string[] = [];
+  let position = 0;
+  let current: TextRange | undefined;
+  for (const range of ranges) {
+    if (current && range.start <= current.end) {
+      current.end = Math.max(current.end, range.end);
+      continue;
+    }
+    if (current) {
+      parts.push(text.slice(position, current.start), SECRET_MASK);
+      position = current.end;
+    }
+    current = { ...range };
+  }
+  if (current) parts.push(text.slice(position, current.start), SECRET_MASK);
+  parts.push(text.slice(current ? current.end : position));
+  return parts.join('');
 }
 
 /**
- * Builds the masking function once: one combined regex of every known secret value (longest
- * first, so a value containing another is masked whole) and every token shape.
+ * Builds the masking function once. It never throws: if a detector fails on some input, the
+ * whole text is withheld rather than passed on unmasked.
  */
 export function createSecretMasker(env: NodeJS.ProcessEnv, extraSecrets: string[] = []): (text: string) => string {
-  const values = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && isSecretName(name) && value.length >= MIN_MASKED_SECRET_LENGTH) values.add(value);
-  }
-  for (const secret of extraSecrets) {
-    if (secret.length >= MIN_MASKED_SECRET_LENGTH) values.add(secret);
-  }
-  const literalSources = [...values].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const combined = new RegExp([...literalSources, ...SECRET_SHAPE_SOURCES].join('|'), 'g');
-  return (text: string) => text.replace(combined, SECRET_MASK);
+  const forms = new Set<string>();
+  for (const value of collectSecretValues(env, extraSecrets)) for (const form of encodedForms(value)) forms.add(form);
+  const literals: LiteralMatcher = createLiteralMatcher(forms);
+  const shapes = new RegExp(SECRET_SHAPE_SOURCES.join('|'), 'g');
+  const bearer = new RegExp(BEARER_TOKEN_SOURCE, 'g');
+  return (text: string) => {
+    if (typeof text !== 'string' || text === '') return text;
+    try {
+      return applyMask(text, [...literals.findAll(text), ...findUrlCredentials(text), ...findDiscordTokens(text), ...allShapeRanges(text, shapes, bearer)]);
+    } catch {
+      return `${SECRET_MASK} (this text could not be checked for secrets, so it is withheld)`;
+    }
+  };
 }

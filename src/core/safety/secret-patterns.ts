@@ -1,3 +1,6 @@
+import { findDiscordTokens } from './discord-tokens.js';
+import { findUrlCredentials } from './url-credentials.js';
+
 /**
  * What a secret looks like, by name and by shape. Shared by the child-environment scrubber
  * (which drops such variables) and the masker (which hides their values in text).
@@ -45,8 +48,11 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
- * Well-known token shapes, as regex sources without flags. Each is anchored on a prefix or a
- * boundary so that scanning a long run of word characters stays linear.
+ * Well-known token shapes, as regex sources without flags. Each must stay linear on any input:
+ * a shape that can fail after a long run starts only where a run starts (a lookbehind of one
+ * character), so no two attempts scan the same run. URL credentials are found by
+ * `findUrlCredentials`, Discord tokens by `findDiscordTokens` and the bearer token by
+ * `BEARER_TOKEN_SOURCE`, not here.
  */
 export const SECRET_SHAPE_SOURCES: readonly string[] = [
   String.raw`\bxox[abeoprs]-[A-Za-z0-9-]{6,}`,
@@ -55,17 +61,20 @@ export const SECRET_SHAPE_SOURCES: readonly string[] = [
   String.raw`\bgh[pousr]_[A-Za-z0-9]{20,}`,
   String.raw`\bgithub_pat_[A-Za-z0-9_]{20,}`,
   String.raw`\bAKIA[0-9A-Z]{16}\b`,
-  String.raw`\beyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}`,
-  String.raw`(?<![\w-])[\w-]{24,}\.[\w-]{6}\.[\w-]{27,}`,
+  String.raw`(?<![\w-])eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}`,
   String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,
-  String.raw`(?<=\b[Bb]earer\s+)[A-Za-z0-9\-._~+/]{16,}=*`,
-  // The password of a URL with credentials: scheme://user:PASSWORD@host, user possibly empty (redis://:pw@host).
-  String.raw`(?<=\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]*:)[^\s/@]+(?=@)`,
 ];
 
+/**
+ * `Bearer <token>`: group 1 is the token. A capture instead of a lookbehind: `(?<=Bearer\s+)`
+ * is re-evaluated backwards over every space of a long run of spaces.
+ */
+export const BEARER_TOKEN_SOURCE = String.raw`\b[Bb]earer[ \t]{1,16}([A-Za-z0-9\-._~+/]{16,}=*)`;
+
 const SECRET_SHAPE = new RegExp(SECRET_SHAPE_SOURCES.join('|'));
+const BEARER_TOKEN = new RegExp(BEARER_TOKEN_SOURCE);
 
 /** Whether a VALUE looks like a token or carries credentials (so it is dropped even under a bland name). */
 export function looksLikeSecretValue(value: string): boolean {
-  return SECRET_SHAPE.test(value);
+  return SECRET_SHAPE.test(value) || BEARER_TOKEN.test(value) || findUrlCredentials(value).length > 0 || findDiscordTokens(value).length > 0;
 }

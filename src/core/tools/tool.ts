@@ -22,6 +22,11 @@ export interface ToolSchema {
 export interface CallRisk {
   level: RiskLevel;
   reason: string;
+  /**
+   * What "Approve for this run" on this call covers: later calls of the same tool with the same
+   * scope (execute_command: the program and subcommand, e.g. `npm test`). Absent: the tool.
+   */
+  grantScope?: string;
 }
 
 /** What the approval prompt shows: exactly what will happen. */

@@ -53,7 +53,7 @@ describe('Discord approvals', () => {
     // The prompt is the bot's own message (no character identity), its buttons on it.
     expect(prompt.authorId).toBe(harness.discord.botUserId);
     const buttons = buttonsOf(prompt);
-    expect(buttons.map((button) => [button.label, button.style])).toEqual([['Approve', 3], ['Approve for this run', 1], ['Deny', 4]]);
+    expect(buttons.map((button) => [button.label, button.style])).toEqual([['Approve', 3], ['Approve `write_file` for this run', 1], ['Deny', 4]]);
     for (const button of buttons) {
       expect(button.custom_id.length).toBeLessThanOrEqual(100);
       // actionId:value, the value an opaque approval id: no path, no content.
@@ -139,7 +139,7 @@ describe('Discord approvals', () => {
     expect(await readFile(path.join(harness.workspace, 'notes/two.md'), 'utf8')).toBe('two\n');
     expect(await readFile(path.join(harness.workspace, 'notes/one.md'), 'utf8')).toBe('one\n');
     expect(prompts().map((message) => message.id)).toEqual([first.id, dangerous.id]);
-    expect(current(harness, first).content).toMatch(new RegExp(`Approved for this run \\(write_file\\) by <@${ANA}>`));
+    expect(current(harness, first).content).toMatch(new RegExp(`Approved \`write_file\` for this run by <@${ANA}>`));
     expect(dangerous.content).toMatch(/execute_command rm x/);
     expect(dangerous.content).toMatch(/DANGEROUS/);
     expect(buttonsOf(dangerous).map((button) => button.label)).toEqual(['Approve', 'Deny']);

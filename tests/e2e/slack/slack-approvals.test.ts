@@ -35,7 +35,7 @@ describe('Slack approvals', () => {
     expect(prompt.text).toMatch(/write_file/);
     expect(prompt.text).toMatch(/notes\/plan\.md/);
     expect(prompt.text).toMatch(/RESTRICTED/);
-    expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Approve for this run', 'Deny']);
+    expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
     // The button value is an opaque id: no path, no content, nothing secret.
     expect(buttonsOf(prompt)[0]!.value).toMatch(/^[0-9a-f]{12}$/);
     const result = await click(harness, prompt, 'tsuka_approve', 'U1');
@@ -97,7 +97,7 @@ describe('Slack approvals', () => {
     await slack.waitFor(() => prompts().length === 2);
     expect(prompts()[1]!.text).toMatch(/edit_file/);
     expect(await readFile(path.join(harness.workspace, 'two.txt'), 'utf8')).toBe('2');
-    expect(slack.messages('C1').find((message) => message.ts === prompts()[0]!.ts)!.text).toMatch(/Approved for this run \(write_file\) by <@U1>/);
+    expect(slack.messages('C1').find((message) => message.ts === prompts()[0]!.ts)!.text).toMatch(/Approved `write_file` for this run by <@U1>/);
     await click(harness, prompts()[1]!, 'tsuka_deny', 'U1');
     await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('all written') && buttonsOf(message).length === 0));
     // A new run (a follow-up turn) asks again for write_file.

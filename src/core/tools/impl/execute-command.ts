@@ -1,5 +1,5 @@
 import { classifyCommand } from '../../safety/command-risk.js';
-import { gitHardenedEnv } from '../../safety/git-env.js';
+import { gitCommandEnv } from '../../safety/git-env.js';
 import { runCommand } from '../../safety/process-runner.js';
 import { countLines } from '../format-bytes.js';
 import type { CallRisk, ToolContext, ToolImplementation } from '../tool.js';
@@ -39,7 +39,7 @@ export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
       cwd: commandCwd(context),
       sandbox: context.sandbox,
       network: context.roleNetwork?.() ?? true,
-      env: commandEnv(context),
+      env: await gitCommandEnv(context.childEnv, commandCwd(context)),
       timeoutMs,
       signal: context.signal,
     });
@@ -72,10 +72,6 @@ function commandCwd(context: ToolContext): string {
   return typeof cwd === 'string' && cwd !== '' ? cwd : context.workspace.root;
 }
 
-function commandEnv(context: ToolContext): NodeJS.ProcessEnv {
-  return gitHardenedEnv(context.childEnv, commandCwd(context));
-}
-
 function classify(input: ExecuteCommandInput, context: ToolContext): CallRisk {
-  return classifyCommand(input.command, { workspaceRoot: context.workspace.root, cwd: commandCwd(context) });
+  return classifyCommand(input.command, { workspaceRoot: context.workspace.root, cwd: commandCwd(context), ...(context.childEnv.PATH !== undefined ? { path: context.childEnv.PATH } : {}) });
 }

@@ -10,7 +10,7 @@ import type { Workspace } from '../../tools/tool.js';
 import type { PermissionManager } from '../../safety/permission-manager.js';
 import type { CommandSandbox } from '../../safety/command-sandbox.js';
 import { classifyCommand } from '../../safety/command-risk.js';
-import { gitHardenedEnv } from '../../safety/git-env.js';
+import { gitCommandEnv } from '../../safety/git-env.js';
 import { runCommand } from '../../safety/process-runner.js';
 
 export const ACCEPTANCE_COMMAND_TIMEOUT_MS = 300_000;
@@ -35,7 +35,7 @@ export interface AcceptanceOptions {
 }
 
 async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>, options: AcceptanceOptions): Promise<{ ok: boolean; line: string }> {
-  const risk = classifyCommand(check.command, { workspaceRoot: options.workspace.root });
+  const risk = classifyCommand(check.command, { workspaceRoot: options.workspace.root, ...(options.childEnv.PATH !== undefined ? { path: options.childEnv.PATH } : {}) });
   if (risk.level !== 'SAFE') {
     const decision = await options.permissions.check(
       {
@@ -50,6 +50,7 @@ async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>
         agentName: 'acceptance',
         ...(options.requesterId ? { requesterId: options.requesterId } : {}),
         allowForRun: risk.level === 'RESTRICTED',
+        ...(risk.grantScope !== undefined ? { grantScope: risk.grantScope } : {}),
       },
       options.signal,
     );
@@ -57,7 +58,7 @@ async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>
       return { ok: false, line: `✖ \`${check.command}\` was not run: ${decision.note ?? decision.outcome}` };
     }
   }
-  const result = await runCommand({ command: check.command, cwd: options.workspace.root, sandbox: options.sandbox, env: gitHardenedEnv(options.childEnv, options.workspace.root), timeoutMs: check.timeoutMs ?? ACCEPTANCE_COMMAND_TIMEOUT_MS, signal: options.signal });
+  const result = await runCommand({ command: check.command, cwd: options.workspace.root, sandbox: options.sandbox, env: await gitCommandEnv(options.childEnv, options.workspace.root), timeoutMs: check.timeoutMs ?? ACCEPTANCE_COMMAND_TIMEOUT_MS, signal: options.signal });
   if (result.exitCode === 0) return { ok: true, line: `✔ \`${check.command}\` exited 0` };
   const why = result.timedOut ? 'timed out' : result.aborted ? 'was stopped' : `exited ${result.exitCode ?? result.signalName}`;
   const tail = options.maskSecrets(result.output.slice(-REPORT_TAIL_CHARS)).trim();

@@ -1,0 +1,129 @@
+import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/core/logger.js';
+import { createWorkspace } from '../../../src/core/safety/workspace-jail.js';
+import { executeCommandTool } from '../../../src/core/tools/impl/execute-command.js';
+import type { ToolContext } from '../../../src/core/tools/tool.js';
+
+/** A repository whose .git/config names a program for every hook git offers a repository. */
+let base: string;
+let marker: string;
+const childEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/nonexistent', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: { ...childEnv, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
+}
+
+async function contextFor(root: string): Promise<ToolContext> {
+  return { workspace: await createWorkspace(root), signal: new AbortController().signal, childEnv, sandbox: createFallbackSandbox(), maskSecrets: (text) => text, runId: 'r', agentName: 'geordi', logger: silentLogger, services: {} };
+}
+
+/** A repository with one committed file (`a`, under the `x` filter and diff drivers) and a change to it. */
+async function hostileRepository(name: string, config: Record<string, string>): Promise<string> {
+  const root = path.join(base, name);
+  await fs.mkdir(root);
+  git(root, 'init', '-q', '.');
+  await fs.writeFile(path.join(root, '.gitattributes'), 'a filter=x diff=x\n');
+  await fs.writeFile(path.join(root, 'a'), 'hello\n');
+  git(root, 'add', '.');
+  git(root, 'commit', '-qm', 'init');
+  await fs.appendFile(path.join(root, 'a'), 'world\n');
+  for (const [key, value] of Object.entries(config)) git(root, 'config', key, value);
+  return root;
+}
+
+/** Runs `command` the way the agent's execute_command does: run if SAFE, else left for a person. */
+async function runIfSafe(root: string, command: string): Promise<{ level: string; reason: string; output?: string }> {
+  const context = await contextFor(root);
+  const risk = await executeCommandTool.classify!({ command }, context);
+  if (risk.level !== 'SAFE') return risk;
+  return { ...risk, output: (await executeCommandTool.execute({ command }, context)).output };
+}
+
+const SAFE_GIT = ['git status', 'git diff', 'git log -p', 'git show', 'git show HEAD:a', 'git diff HEAD', 'git log --stat', 'git branch'];
+
+beforeAll(async () => {
+  base = await fs.mkdtemp(path.join(os.tmpdir(), 'tsuka-hostile-git-'));
+  marker = path.join(base, 'marker');
+  const evil = path.join(base, 'evil.sh');
+  await fs.writeFile(evil, `#!/bin/sh\necho "ran $*" >> ${marker}\ncat\n`);
+  await fs.chmod(evil, 0o755);
+});
+afterAll(async () => {
+  await fs.rm(base, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await fs.rm(marker, { force: true });
+});
+
+describe('SAFE git commands run no program named in the repository config', () => {
+  it('with filter.x.clean/smudge/process and diff.x.textconv: SAFE, runs, and the programs are switched off', async () => {
+    const evil = path.join(base, 'evil.sh');
+    const root = await hostileRepository('drivers', { 'filter.x.clean': evil, 'filter.x.smudge': evil, 'filter.x.process': evil, 'filter.x.required': 'true', 'diff.x.textconv': evil, 'core.fsmonitor': evil, 'core.pager': evil, 'log.showSignature': 'true', 'gpg.program': evil });
+    // Without TSUKA's overrides, plain git would run them: the test repository really is hostile.
+    expect(() => git(root, 'diff')).toThrow();
+    expect(existsSync(marker)).toBe(true);
+    await fs.rm(marker);
+
+    for (const command of SAFE_GIT) {
+      const result = await runIfSafe(root, command);
+      expect(result.level, `${command}: ${result.reason}`).toBe('SAFE');
+      expect(result.output, command).toMatch(/^exit 0/);
+    }
+    expect((await runIfSafe(root, 'git diff')).output).toContain('+world');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('an approved RESTRICTED `git add` does not run the clean filter either', async () => {
+    const root = await hostileRepository('add', { 'filter.x.clean': path.join(base, 'evil.sh'), 'filter.x.required': 'true' });
+    const context = await contextFor(root);
+    expect((await executeCommandTool.classify!({ command: 'git add a' }, context)).level).toBe('RESTRICTED');
+    expect((await executeCommandTool.execute({ command: 'git add a' }, context)).output).toMatch(/^exit 0/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it.each([
+    ['diff.external', { 'diff.external': 'EVIL' }],
+    ['diff.x.command', { 'diff.x.command': 'EVIL' }],
+  ])('with %s (which no command-scope value can switch off): every SAFE git command asks instead, naming the key', async (key, config) => {
+    const evil = path.join(base, 'evil.sh');
+    const root = await hostileRepository(`unneutralisable-${key}`, Object.fromEntries(Object.entries(config).map(([name]) => [name, evil])));
+    for (const command of SAFE_GIT) {
+      const result = await runIfSafe(root, command);
+      expect(result.level, command).toBe('DANGEROUS');
+      expect(result.reason).toContain(key);
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a program set through an included config file is seen too', async () => {
+    const root = await hostileRepository('include', {});
+    await fs.writeFile(path.join(root, '.git', 'extra.cfg'), `[diff]\n\texternal = ${path.join(base, 'evil.sh')}\n`);
+    git(root, 'config', 'include.path', 'extra.cfg');
+    expect(await runIfSafe(root, 'git diff')).toMatchObject({ level: 'DANGEROUS', reason: expect.stringContaining('diff.external') });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('git status does not descend into a submodule whose own config is hostile', async () => {
+    const evil = path.join(base, 'evil.sh');
+    const sub = await hostileRepository('sub-origin', {});
+    const root = await hostileRepository('super', {});
+    git(root, 'submodule', 'add', '-q', sub, 'sub');
+    git(root, 'commit', '-qm', 'sub');
+    git(root, 'config', '--file', path.join(root, '.git', 'modules', 'sub', 'config'), 'filter.x.clean', evil);
+    // Same size, newer time: git must re-read (and so clean-filter) the file to know whether it changed.
+    const later = new Date(Date.now() + 10_000);
+    await fs.utimes(path.join(root, 'sub', 'a'), later, later);
+    // Plain git status would run the submodule's filter.
+    git(root, 'status');
+    expect(existsSync(marker)).toBe(true);
+    await fs.rm(marker, { force: true });
+    for (const command of ['git status', 'git diff']) expect((await runIfSafe(root, command)).level).toBe('SAFE');
+    expect(existsSync(marker)).toBe(false);
+  });
+});
