@@ -163,7 +163,11 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     // A platform that kept failing (ChatDeliveryError) or another typed failure is named; anything else stays generic.
     const what = error instanceof TsukaError ? error.message : 'This turn failed on my side; the details are in the bot log.';
     await deps.runs.appendEvent(run.id, { type: 'status', status: 'failed', note: what }).catch(note('could not record the failure'));
-    await renderer.finish(`⚠️ ${what}`).catch(note('could not finish the reply'));
+    await renderer.finish(`⚠️ ${what}`).catch(async (failure: unknown) => {
+      note('could not finish the reply')(failure);
+      // The reply message itself cannot be edited (e.g. chat.update keeps failing): say it in a new message.
+      await surface.post({ thread, text: `⚠️ ${what}` }).catch(note('could not tell the thread what failed'));
+    });
   }
 }
 
