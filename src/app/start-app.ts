@@ -17,6 +17,7 @@ import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.j
 import { createDiscordAdapter, type DiscordAdapter } from '../adapters/discord/index.js';
 import { createPlaygroundAdapter, type PlaygroundAdapter } from '../adapters/playground/index.js';
 import { startHttpServer, type HttpServer } from './http-server.js';
+import { installProcessGuard } from './process-guard.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
 export interface RunningApp {
@@ -36,12 +37,15 @@ export interface StartAppOptions {
   slackRetries?: number;
   slackRateLimits?: Parameters<typeof createSlackAdapter>[0]['rateLimits'];
   discordPacing?: Parameters<typeof createDiscordAdapter>[0]['pacing'];
+  /** `tsuka start` sets it: unhandled rejections are logged and dropped, never fatal (process-guard.ts). */
+  processGuard?: boolean;
 }
 
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   const { config, io } = options;
   const maskSecrets = createSecretMasker(config.environment);
   const logger = createJsonLogger({ level: config.logLevel, maskSecrets, write: io.stderr });
+  const removeGuard = options.processGuard ? installProcessGuard(logger) : () => undefined;
   const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model });
   // Before any adapter takes an event: only what the previous process left behind is interrupted or expired.
   const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
@@ -123,6 +127,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
       for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
       await http.close();
       await engine.close();
+      removeGuard();
     },
   };
 }
