@@ -118,9 +118,11 @@ describe('restart recovery', () => {
     await slack.waitFor(() => slack.ephemerals.some((message) => /already decided/.test(message.text)));
   }, 90_000);
 
-  it('SIGTERM: running threads are told, pending approvals expire, the process exits within 10 s', async () => {
+  it('SIGTERM (after a payload-less envelope that the process survives): running threads are told, pending approvals expire, the process exits within 10 s', async () => {
     const bot = startBot();
     await slack.waitForConnection({ timeoutMs: 40_000 });
+    // Issue 17: an envelope without a payload used to end `tsuka start`; it is acked and dropped.
+    await slack.deliverRawEnvelope({ envelope_id: 'env-no-payload', type: 'events_api', accepts_response_payload: false });
     model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'y.txt', content: 'y' } }] });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write y` });
     await slack.waitFor(() => replies(mention.ts).some((message) => buttonsOf(message).length === 3), { timeoutMs: 10_000 });
