@@ -22,6 +22,7 @@ import { createPlaygroundPersistence } from '../adapters/playground/persistence.
 /** How often a streaming reply is redrawn in the playground (no platform budget applies). */
 const PLAYGROUND_EDIT_INTERVAL_MS = 150;
 import { startHttpServer, type HttpServer } from './http-server.js';
+import { installProcessGuard } from './process-guard.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
 export interface RunningApp {
@@ -41,12 +42,15 @@ export interface StartAppOptions {
   slackRetries?: number;
   slackRateLimits?: Parameters<typeof createSlackAdapter>[0]['rateLimits'];
   discordPacing?: Parameters<typeof createDiscordAdapter>[0]['pacing'];
+  /** `tsuka start` sets it: unhandled rejections are logged and dropped, never fatal (process-guard.ts). */
+  processGuard?: boolean;
 }
 
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   const { config, io } = options;
   const maskSecrets = createSecretMasker(config.environment);
   const logger = createJsonLogger({ level: config.logLevel, maskSecrets, write: io.stderr });
+  const removeGuard = options.processGuard ? installProcessGuard(logger) : () => undefined;
   const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model });
   // Before any adapter takes an event: only what the previous process left behind is interrupted or expired.
   const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
@@ -134,6 +138,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
       for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
       await http.close();
       await engine.close();
+      removeGuard();
     },
   };
 }

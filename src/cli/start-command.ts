@@ -4,7 +4,7 @@ import type { CliIo } from './main.js';
 import { startApp } from '../app/start-app.js';
 
 export async function runStart(config: AppConfig, io: CliIo): Promise<number> {
-  const app = await startApp({ config, io });
+  const app = await startApp({ config, io, processGuard: true });
   const stopSignals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
   return new Promise<number>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

@@ -3,7 +3,7 @@
  * middleware pipeline (errors, bots, allowlist, de-duplication, rate limit).
  */
 import type { ChatSurface } from './chat-surface.js';
-import type { InboundEvent, SlashCommandEvent } from './inbound-event.js';
+import type { ButtonActionEvent, InboundEvent, SlashCommandEvent } from './inbound-event.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import { compose, type Middleware } from './middleware/compose.js';
 import { errorReply } from './middleware/error-reply.js';
@@ -37,6 +37,12 @@ export interface CommandLayer {
   stopAll(): Promise<void>;
 }
 
+/** A button whose run is gone (finished, or left by a process that restarted): say so, and take the buttons off its message. */
+async function answerStaleButton(event: ButtonActionEvent, text: string, logger: CommandDependencies['logger']): Promise<void> {
+  await event.replyEphemeral(text);
+  await event.clearButtons?.().catch((error: unknown) => logger.warn('could not remove stale buttons', { message: event.message, error }));
+}
+
 export function createCommandLayer(deps: CommandDependencies, createWorkflows?: (services: WorkflowServices) => WorkflowHandlers): CommandLayer {
   const approvals = createApprovalFlow({ approvals: deps.approvals, runs: deps.runs, admins: deps.settings.admins, timeoutMs: deps.settings.approvalTimeoutMs, logger: deps.logger, now: deps.now });
   const activeRuns = createActiveRuns(deps.settings.admins);
@@ -55,10 +61,10 @@ export function createCommandLayer(deps: CommandDependencies, createWorkflows?: 
         if (event.actionId === STOP_ACTION) {
           const outcome = activeRuns.stop(event.value, event.user);
           if (outcome === 'forbidden') return event.replyEphemeral('Only the person who started this run or an admin can stop it.');
-          if (outcome === 'unknown') return event.replyEphemeral('This run has already ended.');
+          if (outcome === 'unknown') return answerStaleButton(event, 'This run has ended.', deps.logger);
           return;
         }
-        return event.replyEphemeral('This button is no longer active.');
+        return answerStaleButton(event, 'This button is no longer active.', deps.logger);
       case 'slash-command': {
         if (event.command === 'tsuka') return handleTsukaCommand(event, surface, { deps, conversations, activeRuns, startedAt });
         const workflow = workflows[event.command];

@@ -54,6 +54,8 @@ export interface ButtonActionEvent extends InboundBase {
   thread?: ThreadRef;
   /** Answers only the clicking user. */
   replyEphemeral(text: string): Promise<void>;
+  /** Removes every button from the clicked message, keeping its text (a stale button after a restart); absent where the adapter cannot. */
+  clearButtons?(): Promise<void>;
 }
 
 export type InboundEvent = MentionEvent | ThreadMessageEvent | SlashCommandEvent | ButtonActionEvent;

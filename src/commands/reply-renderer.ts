@@ -30,6 +30,9 @@ export interface ReplyRenderer {
   readonly calls: { posts: number; edits: number };
 }
 
+/** What a turn that produced no text and no tool line shows: TSUKA's note, not the character's words. */
+export const EMPTY_ANSWER_NOTE = '_(no answer: the model returned nothing)_';
+
 const TOOL_ICONS: Record<string, string> = { ok: '🔧', error: '⚠️', denied: '⛔', refused: '⚠️', aborted: '⏹' };
 
 export function createReplyRenderer(options: ReplyRendererOptions): ReplyRenderer {
@@ -170,7 +173,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
       if (timer) clearTimeout(timer);
       timer = undefined;
       await inFlight;
-      if (pending.trim().length === 0) pending = `_(no answer — ${Math.round((now() - startedAt) / 1000)} s)_`;
+      if (pending.trim().length === 0) pending = `${EMPTY_ANSWER_NOTE} · ${Math.round((now() - startedAt) / 1000)} s`;
       await render();
     },
   };

@@ -18,6 +18,7 @@ import { recordAgentEvent } from './record-agent-event.js';
 import { isShutdown, RESET_REASON } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
+import { TsukaError } from '../core/errors.js';
 
 export const STOP_ACTION = 'tsuka_stop';
 const QUEUE_WATCH_INTERVAL_MS = 500;
@@ -67,9 +68,9 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     runningButtons: [{ actionId: STOP_ACTION, label: 'Stop', style: 'secondary', value: run.id }],
     onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),
   });
-  await renderer.start();
   let queueWatch: NodeJS.Timeout | undefined;
   try {
+    await renderer.start();
 
     const permissions = createPermissionManager({ prompt: approvals.promptFor({ surface, thread, requester: request.user }), logger: deps.logger });
     const runner = createAgentRunner({
@@ -140,6 +141,10 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       updatedAt: Date.now(),
     });
     await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
+    if (result.finishReason === 'stop' && result.text.trim() === '') {
+      deps.logger.warn('the model returned an empty answer', { runId: run.id, model: current.model.modelId });
+      await deps.runs.appendEvent(run.id, { type: 'note', text: 'The model returned an empty answer.' });
+    }
     const shutdown = isShutdown(request.abort.signal);
     const status = shutdown ? 'interrupted' : result.finishReason === 'stop' || result.finishReason === 'max-rounds' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
     await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage, finishReason: result.finishReason } }));
@@ -159,7 +164,14 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     deps.logger.error('turn failed', { runId: run.id, error });
     const note = (what: string) => (failure: unknown) => deps.logger.warn(what, { runId: run.id, error: failure });
     await deps.runs.update(run.id, (record) => ({ ...record, status: 'failed', endedAt: Date.now() })).catch(note('could not mark the run failed'));
-    await renderer.finish('⚠️ This turn failed on my side; the details are in the bot log.').catch(note('could not finish the reply'));
+    // A platform that kept failing (ChatDeliveryError) or another typed failure is named; anything else stays generic.
+    const what = error instanceof TsukaError ? error.message : 'This turn failed on my side; the details are in the bot log.';
+    await deps.runs.appendEvent(run.id, { type: 'status', status: 'failed', note: what }).catch(note('could not record the failure'));
+    await renderer.finish(`⚠️ ${what}`).catch(async (failure: unknown) => {
+      note('could not finish the reply')(failure);
+      // The reply message itself cannot be edited (e.g. chat.update keeps failing): say it in a new message.
+      await surface.post({ thread, text: `⚠️ ${what}` }).catch(note('could not tell the thread what failed'));
+    });
   }
 }
 

@@ -18,6 +18,8 @@ export interface ScriptedReplySpec {
   /** Answer this HTTP status with an error body instead of a stream (e.g. 500). */
   status?: number;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Answer one plain JSON chat.completion instead of a stream (servers that ignore `stream: true`). */
+  nonStreamed?: boolean;
 }
 
 /** A scripted answer, or a function of the request body that returns one. */
@@ -132,6 +134,11 @@ function sendJson(response: ServerResponse, status: number, value: unknown): voi
 async function streamReply(response: ServerResponse, reply: ScriptedReplySpec, modelId: string): Promise<void> {
   if (reply.status !== undefined && reply.status >= 400) {
     sendJson(response, reply.status, { error: { message: `scripted failure ${reply.status}`, type: 'server_error' } });
+    return;
+  }
+  if (reply.nonStreamed) {
+    const message = { role: 'assistant', content: reply.text ?? '' };
+    sendJson(response, 200, { id: `chatcmpl-scripted-${Date.now()}`, object: 'chat.completion', created: 0, model: modelId, choices: [{ index: 0, message, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 0, total_tokens: 100 } });
     return;
   }
   let gone = false;

@@ -147,6 +147,10 @@ async function handleButton(interaction: ButtonInteraction, fire: (event: Inboun
           await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
         }
       },
+      // After deferUpdate, editReply edits the message the button is on (webhook messages included).
+      clearButtons: async () => {
+        await interaction.editReply({ components: [] });
+      },
     });
   } catch (error) {
     logger.error('Discord button could not be acknowledged', { customId: interaction.customId, error });

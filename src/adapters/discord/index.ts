@@ -17,6 +17,7 @@ import { registerDiscordListeners } from './events.js';
 import { countRateLimits, createDiscordEditPacer, DISCORD_DEFAULT_PACING, type DiscordPacing } from './rate-limits.js';
 import { createDiscordSurface } from './surface.js';
 import { createDiscordWebhooks } from './webhooks.js';
+import { guardDiscordDispatches } from './dispatch-guard.js';
 
 /** Gateway close code for a privileged intent the application may not use. */
 export const DISALLOWED_INTENTS_CLOSE_CODE = 4014;
@@ -85,6 +86,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, ...(withContent ? [GatewayIntentBits.MessageContent] : [])];
     const next = new Client({ intents, rest: { api: config.apiUrl } });
     next.rest.setAgent(agent);
+    guardDiscordDispatches(next, logger);
     rateLimitCounters.push(countRateLimits(next.rest));
     client = next;
     registerDiscordListeners({ client: next, botUserId: () => botUserId, applicationId: () => applicationId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), logger });

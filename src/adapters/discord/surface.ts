@@ -15,6 +15,7 @@ import { avatarEmoji, toDiscordMarkdown } from './markdown.js';
 import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import type { DiscordEditPacer } from './rate-limits.js';
 import { discordErrorCode, type DiscordWebhooks } from './webhooks.js';
+import { retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
 
 /** Discord refuses message content over 2,000 characters (error 50035). */
 export const DISCORD_MAX_MESSAGE_LENGTH = 2000;
@@ -35,6 +36,23 @@ export interface DiscordSurfaceOptions {
   pacer: DiscordEditPacer;
   editIntervalMs: number;
   logger: Logger;
+  /** How long a post or edit is retried on 5xx and network errors (429s the REST client waits out itself). */
+  retryBudgetMs?: number;
+}
+
+const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * discord.js's REST client retries a 5xx three times at once and then throws (HTTPError with
+ * `status`); a network failure throws with a `code`. Both are worth waiting out; API errors
+ * (4xx with a Discord code) are not.
+ */
+export function classifyDiscordError(error: unknown): RetryVerdict | undefined {
+  const failure = (error ?? {}) as { status?: unknown; code?: unknown; name?: unknown };
+  if (typeof failure.status === 'number' && failure.status >= 500) return { reason: `HTTP ${failure.status}` };
+  if (typeof failure.code === 'string' && NETWORK_ERROR_CODES.has(failure.code)) return { reason: 'network error' };
+  if (failure.name === 'AbortError' || failure.name === 'TimeoutError') return { reason: 'request timeout' };
+  return undefined;
 }
 
 function webhookUsername(identity: Identity): string {
@@ -56,6 +74,14 @@ function messageId(response: unknown): string {
 
 export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurface {
   const { webhooks, pacer, logger } = options;
+  const withRetries = <T>(method: string, call: () => Promise<T>): Promise<T> =>
+    retryWithinBudget(call, {
+      platform: 'discord',
+      method,
+      budgetMs: options.retryBudgetMs,
+      classify: classifyDiscordError,
+      onRetry: (verdict, waitMs) => logger.warn('Discord call failed: trying again', { method, reason: verdict.reason, waitMs }),
+    });
 
   /** Content within the limit, never empty; cut only when a fallback prefix overflowed a full part. */
   const fit = (text: string): string => {
@@ -129,15 +155,15 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     },
     async postRoot({ channel, text, identity, threadTitle }) {
       const { guild, channel: id } = decodeChannel(channel);
-      const message = await send({ guild, parent: id, channel: id }, text, identity, undefined);
+      const message = await withRetries('create message', () => send({ guild, parent: id, channel: id }, text, identity, undefined));
       return { message, thread: await startThread(decodeMessage(message), threadTitle) };
     },
     async post({ thread, text, identity, buttons }) {
       const { guild, parent, thread: id } = decodeThread(thread);
-      return send({ guild, parent, channel: id }, text, identity, buttons);
+      return withRetries('create message', () => send({ guild, parent, channel: id }, text, identity, buttons));
     },
     async edit({ message, text, identity, buttons }) {
-      await editMessage(decodeMessage(message), text, identity, buttons);
+      await withRetries('edit message', () => editMessage(decodeMessage(message), text, identity, buttons));
     },
     async postEphemeral({ channel, thread, user, text }) {
       // Discord has ephemeral messages only as interaction answers: outside one, the bot

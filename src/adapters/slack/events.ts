@@ -19,6 +19,8 @@ export interface SlackEventOptions {
   dispatch: (event: InboundEvent) => Promise<void>;
   /** For ephemeral answers to clicks. */
   surface: ChatSurface;
+  /** Rewrites a message without its actions blocks, its text untouched (stale buttons). */
+  removeButtons(message: { channel: string; ts: string; text: string; blocks: unknown[] }): Promise<void>;
   logger: Logger;
 }
 
@@ -107,7 +109,7 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       team?: { id: string };
       channel?: { id: string };
       container?: { message_ts?: string; thread_ts?: string; channel_id?: string };
-      message?: { ts: string; thread_ts?: string };
+      message?: { ts: string; thread_ts?: string; text?: string; blocks?: unknown[] };
     };
     const button = action as unknown as { action_id: string; value?: string; action_ts?: string };
     const team = payload.team?.id ?? payload.user.team_id ?? 'T';
@@ -129,6 +131,10 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       // Through the surface, so the reply goes through the rate limiter like every other Slack call.
       replyEphemeral: (text) =>
         options.surface.postEphemeral({ channel: channelRef(team, channel), thread: threadTs ? messageRef(team, channel, threadTs) : undefined, user: userRef(payload.user.id), text }),
+      // The payload carries the message as shown (already mrkdwn): rewrite it without the buttons.
+      ...(payload.message
+        ? { clearButtons: () => options.removeButtons({ channel, ts: messageTs, text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] }) }
+        : {}),
     });
   });
 }

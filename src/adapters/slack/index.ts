@@ -2,7 +2,7 @@
  * The Slack adapter: Bolt in Socket Mode when an app token is set (no public URL needed),
  * otherwise the HTTP Events API with signatures checked (stale and future timestamps rejected).
  */
-import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SlackConfig } from '../../config/app-config.js';
 import type { ChatSurface } from '../../commands/chat-surface.js';
@@ -12,6 +12,7 @@ import { registerSlackListeners } from './events.js';
 import { createSlackSurface } from './surface.js';
 import { createSlackCallLimiter, SLACK_DEFAULT_RATE_LIMITS, type SlackRateLimits } from './rate-limits.js';
 import { verifySlackSignature } from './signature.js';
+import { guardSocketModeEnvelopes } from './envelope-guard.js';
 
 export interface SlackAdapterOptions {
   config: SlackConfig;
@@ -20,7 +21,7 @@ export interface SlackAdapterOptions {
   editIntervalMs: number;
   plainMentions: boolean;
   rateLimits?: Partial<SlackRateLimits>;
-  /** Web client retries on network errors (0 in tests). */
+  /** Web client retries of its own (default 0: the call limiter retries 429, 5xx and network errors within its budget). */
   retries?: number;
 }
 
@@ -52,13 +53,19 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const clientOptions = {
     slackApiUrl: config.apiUrl,
     rejectRateLimitedCalls: true,
-    retryConfig: { retries: options.retries ?? 3 },
+    retryConfig: { retries: options.retries ?? 0 },
   };
   const socketMode = Boolean(config.appToken);
   const receiver = socketMode ? undefined : new HTTPReceiver({ signingSecret: config.signingSecret ?? '', endpoints: '/slack/events', logger: boltLogger(logger) });
+  // Our own Socket Mode receiver (as Bolt would build it) so that its client can be guarded. Without
+  // retryConfig, its client keeps its own patient retries of apps.connections.open when reconnecting.
+  const socketReceiver = socketMode
+    ? new SocketModeReceiver({ appToken: config.appToken ?? '', logger: boltLogger(logger), installerOptions: { clientOptions: { slackApiUrl: config.apiUrl } } })
+    : undefined;
+  if (socketReceiver) guardSocketModeEnvelopes(socketReceiver.client, logger.child({ component: 'slack-socket' }));
   const app = new App({
     token: config.botToken,
-    ...(socketMode ? { appToken: config.appToken, socketMode: true } : { receiver }),
+    ...(socketReceiver ? { receiver: socketReceiver } : { receiver }),
     clientOptions,
     logger: boltLogger(logger),
   });
@@ -66,7 +73,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const surface = createSlackSurface({ client: app.client, limiter, editIntervalMs: options.editIntervalMs, logger });
   let botUserId = '';
   let connected = false;
-  registerSlackListeners({ app, botUserId: () => botUserId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), surface, logger });
+  registerSlackListeners({ app, botUserId: () => botUserId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), surface, removeButtons: surface.removeButtons, logger });
   app.error(async (error) => {
     logger.error('Slack listener error', { error });
   });
@@ -96,7 +103,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     connected: () => connected,
     rateLimitedCount: () => limiter.rateLimitedCount,
     async start() {
-      const identity = await app.client.auth.test();
+      const identity = await limiter.schedule('auth.test', undefined, () => app.client.auth.test());
       botUserId = String(identity.user_id ?? '');
       // HTTP mode: Bolt initialised in its constructor; requests arrive through httpHandler on our own server.
       if (socketMode) await app.start();
@@ -109,8 +116,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       if (socketMode) {
         await app.stop();
         // Bolt's stop() does not wait for the socket to close (platform notes): disconnect explicitly.
-        const socketReceiver = (app as unknown as { receiver?: { client?: { disconnect?: () => Promise<void> } } }).receiver;
-        await socketReceiver?.client?.disconnect?.().catch(() => undefined);
+        await socketReceiver?.client.disconnect().catch(() => undefined);
       }
     },
   };

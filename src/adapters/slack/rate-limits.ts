@@ -1,30 +1,44 @@
 /**
  * Every Slack Web API call goes through here: `chat.postMessage` per channel (a small burst, then
  * about one a second), `chat.update` per workspace (Tier 3, ~50 a minute), other methods lightly
- * spaced. A 429 pauses that bucket for `Retry-After` seconds and the call is tried again, so a
- * rate limit never reaches a user.
+ * spaced. A 429 pauses that bucket for `Retry-After` seconds and the call is tried again; a 5xx or
+ * a network error is tried again with backoff. Both give up only after the retry budget (60 s by
+ * default, `retryDelivery`), so a short outage of Slack never costs a reply.
  */
 import Bottleneck from 'bottleneck';
 import type { Logger } from '../../core/logger.js';
+import { DELIVERY_RETRY_BUDGET_MS, retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
 
 export interface SlackRateLimits {
   postBurst: number;
   postsPerSecondPerChannel: number;
   updatesPerMinute: number;
-  /** Attempts after a 429 before giving up. */
-  maxRateLimitRetries: number;
+  /** How long one call is retried (429, 5xx, network errors) before it fails. */
+  retryBudgetMs: number;
 }
 
 export const SLACK_DEFAULT_RATE_LIMITS: SlackRateLimits = {
   postBurst: 4,
   postsPerSecondPerChannel: 1,
   updatesPerMinute: 50,
-  maxRateLimitRetries: 5,
+  retryBudgetMs: DELIVERY_RETRY_BUDGET_MS,
 };
 
-interface RateLimitedError {
+interface SlackClientError {
   code?: string;
+  /** Seconds, on `slack_webapi_rate_limited_error`. */
   retryAfter?: number;
+  /** HTTP status, on `slack_webapi_http_error`. */
+  statusCode?: number;
+}
+
+/** 429 (with Retry-After), 5xx and network failures are worth another try; Slack's `{ok:false}` answers are not. */
+export function classifySlackError(error: unknown): RetryVerdict | undefined {
+  const failure = (error ?? {}) as SlackClientError;
+  if (failure.code === 'slack_webapi_rate_limited_error') return { reason: 'rate limited (429)', retryAfterMs: Math.max(1, failure.retryAfter ?? 1) * 1000 };
+  if (failure.code === 'slack_webapi_http_error' && (failure.statusCode ?? 0) >= 500) return { reason: `HTTP ${failure.statusCode}` };
+  if (failure.code === 'slack_webapi_request_error') return { reason: 'network error' };
+  return undefined;
 }
 
 export interface SlackCallLimiter {
@@ -56,20 +70,19 @@ export function createSlackCallLimiter(limits: SlackRateLimits, logger: Logger):
 
   async function schedule<T>(method: string, channel: string | undefined, call: () => Promise<T>): Promise<T> {
     const limiter = limiterFor(method, channel);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await limiter.schedule(call);
-      } catch (error) {
-        const limited = error as RateLimitedError;
-        if (limited?.code !== 'slack_webapi_rate_limited_error' || attempt >= limits.maxRateLimitRetries) throw error;
+    return retryWithinBudget(() => limiter.schedule(call), {
+      platform: 'slack',
+      method,
+      budgetMs: limits.retryBudgetMs,
+      classify: classifySlackError,
+      onRetry: async (verdict, waitMs) => {
+        logger.warn('Slack call failed: trying again', { method, channel, reason: verdict.reason, waitMs });
+        if (verdict.retryAfterMs === undefined) return;
         rateLimitedCount++;
-        const waitMs = Math.max(1, limited.retryAfter ?? 1) * 1000;
-        logger.warn('Slack rate limit: waiting Retry-After', { method, channel, waitMs });
         // Drain the bucket so queued calls of the same kind wait too.
         await limiter.incrementReservoir(-((await limiter.currentReservoir()) ?? 0));
-        await new Promise((resolve) => setTimeout(resolve, waitMs));
-      }
-    }
+      },
+    });
   }
 
   return {

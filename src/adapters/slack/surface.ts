@@ -31,7 +31,13 @@ function identityFields(identity: Identity | undefined): Record<string, string> 
   return { username: identity.name };
 }
 
-export function createSlackSurface(options: SlackSurfaceOptions): ChatSurface & { readonly customizeAvailable: boolean } {
+export interface SlackSurface extends ChatSurface {
+  readonly customizeAvailable: boolean;
+  /** Rewrites a message as it is shown, without its actions blocks (text and other blocks untouched). */
+  removeButtons(message: { channel: string; ts: string; text: string; blocks: unknown[] }): Promise<void>;
+}
+
+export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const { client, limiter, logger } = options;
   let customizeAvailable = true;
   const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `**${identity.name}**: ${text}` : text);
@@ -79,6 +85,10 @@ export function createSlackSurface(options: SlackSurfaceOptions): ChatSurface & 
       const { channel, ts } = decodeMessage(message);
       const body = toSlackMrkdwn(withName(text, identity));
       await limiter.schedule('chat.update', channel, () => client.chat.update({ channel, ts, text: body, blocks: blocksFor(body, buttons) ?? [] } as Parameters<WebClient['chat']['update']>[0]));
+    },
+    async removeButtons({ channel, ts, text, blocks }) {
+      const kept = blocks.filter((block) => (block as { type?: string }).type !== 'actions');
+      await limiter.schedule('chat.update', channel, () => client.chat.update({ channel, ts, text, blocks: kept } as Parameters<WebClient['chat']['update']>[0]));
     },
     async postEphemeral({ channel, thread, user, text }) {
       const { channel: id } = decodeChannel(channel);

@@ -7,7 +7,7 @@ import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness
 // A thread of many messages: the per-channel post pacing is raised (as in slack-workflows) so the test stays fast.
 const FAST = {
   emulator: { rateLimits: { postMessageBurst: 10, postMessagePerChannelPerSecond: 20, updatePerMinute: 1200 } },
-  rateLimits: { postBurst: 10, postsPerSecondPerChannel: 20, updatesPerMinute: 1200, maxRateLimitRetries: 5 },
+  rateLimits: { postBurst: 10, postsPerSecondPerChannel: 20, updatesPerMinute: 1200 },
 };
 
 let harness: SlackHarness | undefined;

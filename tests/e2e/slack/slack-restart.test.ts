@@ -60,7 +60,7 @@ async function killHard(child: ChildProcess): Promise<void> {
 }
 
 describe('restart recovery', () => {
-  it('SIGKILL during a streamed reply: after restart the thread says it was interrupted, nothing is posted twice', async () => {
+  it('SIGKILL during a streamed reply: after restart the thread says it was interrupted, nothing is posted twice, the stale Stop button says the run has ended', async () => {
     const first = startBot();
     await slack.waitForConnection({ timeoutMs: 40_000 });
     model.enqueue({ text: `Partial answer ${'lorem '.repeat(400)}`, chunkSize: 6, delayMsBetweenChunks: 50 });
@@ -76,6 +76,13 @@ describe('restart recovery', () => {
     expect(after).toHaveLength(2);
     expect(after[0]!.ts).toBe(partial[0]!.ts);
     expect(model.requests).toHaveLength(1);
+    // The dead reply still shows its Stop button: a click says the run has ended and takes the button off, text kept.
+    const stop = buttonsOf(after[0]!).find((button) => button.action_id === 'tsuka_stop')!;
+    expect(stop).toBeDefined();
+    await slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: partial[0]!.ts, threadTs: mention.ts, actionId: 'tsuka_stop', value: stop.value });
+    await slack.waitFor(() => slack.ephemerals.some((message) => message.user === 'U1' && /This run has ended/.test(message.text)));
+    await slack.waitFor(() => buttonsOf(replies(mention.ts)[0]!).length === 0);
+    expect(replies(mention.ts)[0]!.text).toBe(after[0]!.text);
     // The transcript holds everything up to the crash and how it ended.
     await slack.deliverSlashCommand({ command: '/tsuka', text: 'export', userId: 'U1', channelId: 'C1' });
     await slack.waitFor(() => slack.files.length === 1);
@@ -111,9 +118,11 @@ describe('restart recovery', () => {
     await slack.waitFor(() => slack.ephemerals.some((message) => /already decided/.test(message.text)));
   }, 90_000);
 
-  it('SIGTERM: running threads are told, pending approvals expire, the process exits within 10 s', async () => {
+  it('SIGTERM (after a payload-less envelope that the process survives): running threads are told, pending approvals expire, the process exits within 10 s', async () => {
     const bot = startBot();
     await slack.waitForConnection({ timeoutMs: 40_000 });
+    // Issue 17: an envelope without a payload used to end `tsuka start`; it is acked and dropped.
+    await slack.deliverRawEnvelope({ envelope_id: 'env-no-payload', type: 'events_api', accepts_response_payload: false });
     model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'y.txt', content: 'y' } }] });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write y` });
     await slack.waitFor(() => replies(mention.ts).some((message) => buttonsOf(message).length === 3), { timeoutMs: 10_000 });

@@ -99,6 +99,8 @@ export interface DiscordEmulator {
   clickButton(input: ButtonClickInput): Promise<InvokedInteraction>;
   /** Sends any dispatch to every session (intents applied), e.g. `dispatch('GUILD_MEMBER_ADD', data)`. */
   dispatch(eventName: string, data: unknown): void;
+  /** From now on, REST calls of `method` whose path matches `path` answer HTTP `status` for `durationMs` (an outage). */
+  injectFaults(window: { method: string; path: RegExp; status: 500 | 502 | 503; durationMs: number }): void;
   /** Messages of one channel or thread, or all, in creation order (deleted ones flagged). */
   messages(channelId?: string): RecordedMessage[];
   threads(): APIPublicThreadChannel[];
@@ -164,7 +166,9 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     enabled: options.rateLimits?.enabled ?? true,
     messagesPerChannelPer5s: options.rateLimits?.messagesPerChannelPer5s ?? 5,
   });
-  const server = createServer(createRestHandler({ routes, recorder, limiter, botToken }));
+  const faultWindows: { method: string; path: RegExp; status: number; endsAt: number }[] = [];
+  const faultFor = (method: string, path: string) => faultWindows.find((window) => window.endsAt > Date.now() && window.method === method && window.path.test(path))?.status;
+  const server = createServer(createRestHandler({ routes, recorder, limiter, botToken, faultFor }));
   server.on('upgrade', (request, socket, head) => gateway.handleUpgrade(request, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -187,6 +191,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     invokeSlashCommand: async (input) => actions.invokeSlashCommand(input),
     clickButton: async (input) => actions.clickButton(input),
     dispatch: (eventName, data) => gateway.dispatch(eventName, data),
+    injectFaults: (window) => void faultWindows.push({ ...window, endsAt: Date.now() + window.durationMs }),
     messages: (channelId) =>
       state.messagesIn(channelId).map((stored) => ({
         id: stored.payload.id,

@@ -16,6 +16,8 @@ export interface RestServerSettings {
   recorder: Recorder;
   limiter: RestRateLimiter;
   botToken: string;
+  /** The status a fault window imposes on this call now (a 5xx outage), if any. */
+  faultFor?: (method: string, path: string) => number | undefined;
 }
 
 /** Creates the `request` listener of the emulator's HTTP server. */
@@ -101,6 +103,8 @@ async function handle(settings: RestServerSettings, request: IncomingMessage, re
   if (route.auth === 'bot' && request.headers.authorization !== `Bot ${settings.botToken}`) {
     return finish({ status: 401, body: { message: '401: Unauthorized', code: 0 } }, headers);
   }
+  const fault = settings.faultFor?.(method, decodedPath);
+  if (fault !== undefined) return finish({ status: fault, body: { message: `${fault}: Internal Server Error`, code: 0 } }, {}, 'fault window');
   if (decision.refused) {
     const limited = tooManyRequests(decision.refused);
     settings.recorder.rateLimited.push({

@@ -182,6 +182,10 @@ export function createDeliveries(context: DeliveryContext) {
 
   return {
     deliverEvent,
+    /** Sends an envelope as given (a fault test's malformed one); resolves on the bot's ack. */
+    async deliverRawEnvelope(envelope: Parameters<SocketModeServer['deliver']>[0]): Promise<DeliveryResult> {
+      return toResult(await send(envelope));
+    },
     /** Sends the very same envelope twice, as Slack sometimes does; resolves with both acks. */
     async deliverDuplicate(event: Record<string, unknown>, options: DeliveryOptions = {}): Promise<[EventDeliveryResult, EventDeliveryResult]> {
       const { eventId, envelope } = eventEnvelope(event, options);

@@ -15,6 +15,7 @@ import type { WorkspaceIdentity } from './payloads.js';
 import { createRateLimiter, type RateLimitSettings } from './rate-limiter.js';
 import { createSocketModeServer, type AckRecord, type DisconnectReason, type EnvelopeRecord } from './socket-mode.js';
 import { createWebApi } from './web-api.js';
+import { createFaultInjector, type FaultedCall, type FaultWindow } from './faults.js';
 
 /** Every scope a TSUKA bot asks for (platform-notes.md), customize included. */
 export const DEFAULT_SLACK_SCOPES: readonly string[] = [
@@ -83,6 +84,10 @@ export interface SlackEmulator extends Deliveries {
   readonly connections: number;
   readonly openConnections: number;
   setRateLimits(changes: Partial<RateLimitSettings>): void;
+  /** From now on, `methods` answer HTTP `status` (429: with Retry-After) for `durationMs`. */
+  injectFaults(window: FaultWindow): { endsAt: number };
+  /** Calls answered by a fault window. */
+  readonly faulted: readonly FaultedCall[];
   setScopes(scopes: readonly string[]): void;
   /** Resolves as soon as `predicate` holds; re-checked on every recorded call, ack and connection. */
   waitFor(predicate: (emulator: SlackEmulator) => boolean, options?: WaitOptions): Promise<void>;
@@ -118,6 +123,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   let baseUrl = '';
   const store = createMessageStore();
   const rateLimiter = createRateLimiter(options.rateLimits);
+  const faults = createFaultInjector();
   const waiter = createChangeWaiter();
   const calls: RecordedCall[] = [];
   const rateLimited: RateLimitedCall[] = [];
@@ -132,6 +138,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   const webApi = createWebApi({
     store,
     rateLimiter,
+    faults,
     identity,
     botToken,
     appToken,
@@ -212,6 +219,8 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       return socket.openConnections;
     },
     setRateLimits: (changes) => rateLimiter.configure(changes),
+    injectFaults: (window) => faults.open(window),
+    faulted: faults.faulted,
     setScopes(next) {
       scopes = [...next];
     },

@@ -28,6 +28,9 @@ export interface EnvelopeRecord {
   acks: AckRecord[];
 }
 
+/** An envelope that breaks Slack's shape (e.g. without `payload`), for fault tests; it still has an id to ack. */
+export type MalformedEnvelope = { envelope_id: string; type: string } & Record<string, unknown>;
+
 /** Why the server asks the client to reconnect. */
 export type DisconnectReason = 'warning' | 'refresh_requested' | 'too_many_websockets';
 
@@ -36,8 +39,8 @@ export interface SocketModeServer {
   /** A fresh single-use WebSocket URL, as apps.connections.open returns it. */
   issueUrl(): string;
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** Sends an envelope to the newest open connection; resolves on the bot's ack. */
-  deliver(envelope: SocketEnvelope): Promise<AckRecord>;
+  /** Sends an envelope to the newest open connection; resolves on the bot's ack. Malformed ones (fault tests) too. */
+  deliver(envelope: SocketEnvelope | MalformedEnvelope): Promise<AckRecord>;
   sendDisconnect(reason: DisconnectReason): void;
   /** Connections accepted since the start. */
   readonly connections: number;
@@ -128,12 +131,12 @@ export function createSocketModeServer(options: {
     options.onChange();
   });
 
-  const deliver = (envelope: SocketEnvelope): Promise<AckRecord> => {
+  const deliver = (envelope: SocketEnvelope | MalformedEnvelope): Promise<AckRecord> => {
     const socket = open.at(-1);
     if (!socket || closed) {
       return Promise.reject(new Error(`No Socket Mode connection is open to deliver the ${envelope.type} envelope (connections so far: ${connections}).`));
     }
-    const record: EnvelopeRecord = { envelope, sentAt: Date.now(), sentAtMonotonic: performance.now(), acks: [] };
+    const record: EnvelopeRecord = { envelope: envelope as SocketEnvelope, sentAt: Date.now(), sentAtMonotonic: performance.now(), acks: [] };
     envelopes.push(record);
     return new Promise<AckRecord>((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -6,6 +6,7 @@
 import { checkMessageContent } from './message-limits.js';
 import type { MessageStore, StoredMessage } from './message-store.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { faultAnswer, type FaultInjector } from './faults.js';
 import { newSlackId, type WorkspaceIdentity } from './payloads.js';
 import { stringField, type RequestFields } from './http-body.js';
 
@@ -13,6 +14,7 @@ import { stringField, type RequestFields } from './http-body.js';
 export interface WebApiContext {
   store: MessageStore;
   rateLimiter: RateLimiter;
+  faults: FaultInjector;
   identity: WorkspaceIdentity;
   botToken: string;
   appToken: string;
@@ -278,6 +280,12 @@ export function createWebApi(context: WebApiContext): WebApi {
       if (!handler) return { status: 200, headers, body: fail('unknown_method') };
       const refusal = authorize(method, token);
       if (refusal) return { status: 200, headers, body: refusal };
+      const window = context.faults.active(method);
+      if (window) {
+        const answer = faultAnswer(window);
+        context.faults.record({ method, status: answer.status, at: Date.now() });
+        return { status: answer.status, headers: { ...headers, ...answer.headers }, body: answer.body };
+      }
       const channel = stringField(fields, 'channel');
       const decision = context.rateLimiter.take(method, channel);
       if (decision.limited) {

@@ -1,0 +1,64 @@
+/**
+ * Socket Mode envelopes are checked before Bolt's client reads them. `@slack/socket-mode` reads
+ * `event.payload.event.type` of every `events_api` envelope inside an async handler, so one
+ * envelope without `payload` (or without its `event`) becomes an unhandled rejection, and Node
+ * ends the process. A malformed envelope is logged, acknowledged (so Slack does not re-deliver
+ * it) and dropped; a handler that fails later is logged, never fatal.
+ * https://docs.slack.dev/apis/events-api/using-socket-mode
+ */
+import type { SocketModeReceiver } from '@slack/bolt';
+import type { Logger } from '../../core/logger.js';
+
+type SocketModeClient = SocketModeReceiver['client'];
+type MessageListener = (data: unknown, isBinary: boolean) => unknown;
+
+const CONTROL_TYPES = new Set(['hello', 'disconnect']);
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What is wrong with an envelope, or undefined when Bolt can read it. Unparsable text is Bolt's to ignore. */
+export function envelopeProblem(envelope: unknown): string | undefined {
+  if (!isRecord(envelope)) return 'not an object';
+  if (typeof envelope.type !== 'string') return 'no type';
+  if (CONTROL_TYPES.has(envelope.type)) return undefined;
+  if (typeof envelope.envelope_id !== 'string') return 'no envelope_id';
+  if (!isRecord(envelope.payload)) return 'no payload';
+  if (envelope.type === 'events_api') {
+    const event = envelope.payload.event;
+    if (!isRecord(event) || typeof event.type !== 'string') return 'events_api payload without an event type';
+  }
+  return undefined;
+}
+
+function parse(data: unknown): unknown {
+  const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : undefined;
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+/** Puts the check in front of the client's own `ws_message` listeners. Call once, before start. */
+export function guardSocketModeEnvelopes(client: SocketModeClient, logger: Logger): void {
+  const listeners = client.listeners('ws_message') as MessageListener[];
+  client.removeAllListeners('ws_message');
+  client.on('ws_message', (data: unknown, isBinary: boolean) => {
+    const envelope = isBinary ? undefined : parse(data);
+    const problem = envelope === undefined ? undefined : envelopeProblem(envelope);
+    if (problem) {
+      const envelopeId = isRecord(envelope) && typeof envelope.envelope_id === 'string' ? envelope.envelope_id : undefined;
+      logger.warn('Slack envelope dropped: malformed', { problem, envelopeId, type: isRecord(envelope) ? envelope.type : undefined });
+      // An empty ack, exactly what Bolt's own ack() sends (`send` is typed private).
+      if (envelopeId) (client as unknown as { send(id: string): Promise<void> }).send(envelopeId).catch((error: unknown) => logger.warn('could not acknowledge a dropped Slack envelope', { envelopeId, error }));
+      return;
+    }
+    for (const listener of listeners) {
+      Promise.resolve()
+        .then(() => listener.call(client, data, isBinary))
+        .catch((error: unknown) => logger.error('Slack envelope handling failed; envelope dropped', { error }));
+    }
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * A flaky Discord (issue 17): a malformed gateway dispatch is dropped and the next mention answered;
+ * a window of 500s on the webhook's edits during a reply (3 s rather than the probe's 8 s: the
+ * retry budget stays 60 s, and the REST client's own three quick retries are spent at once either way).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+
+let harness: DiscordHarness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+describe('Discord faults', () => {
+  it('logs and drops a MESSAGE_CREATE dispatch without data, then answers the next mention', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    // discord.js reads `d.channel_id` of this one and throws inside its async gateway handler.
+    discord.dispatch('MESSAGE_CREATE', null);
+    model.enqueue({ text: 'Still here.' });
+    const question = harness.mention({ content: 'geordi are you alive?' });
+    await harness.waitForReply(question.id, 'Still here.');
+    expect(harness.logs.join('\n')).toMatch(/Discord gateway event dropped: malformed/);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('survives a window of HTTP 500s on the webhook edits during a reply, which ends complete', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    const answer = `All good in the end. ${'The reply keeps streaming while Discord fails. '.repeat(10)}Done.`;
+    model.enqueue({ text: answer, chunkSize: 40, delayMsBetweenChunks: 30 });
+    const question = harness.mention({ content: 'geordi status?' });
+    await discord.waitFor(() => harness!.botReplies(question.id).length > 0);
+    discord.injectFaults({ method: 'PATCH', path: /^\/webhooks\//, status: 500, durationMs: 3_000 });
+    const reply = await harness.waitForReply(question.id, 'Done.', 30_000);
+    expect(reply.content).toContain(answer);
+    expect(harness.botReplies(question.id)).toHaveLength(1);
+    expect(discord.calls.filter((call) => call.method === 'PATCH' && call.status === 500).length).toBeGreaterThan(0);
+    const [run] = await harness.app.engine.runs.list();
+    expect(run!.status).toBe('completed');
+  });
+});
