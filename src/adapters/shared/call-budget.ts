@@ -33,6 +33,8 @@ export interface CallBudget {
   openStream(budget: string): () => void;
   /** The current spacing of intermediate edits of one message on `budget`. */
   editSpacingMs(budget: string): number;
+  /** Drops the waiting call of `coalesceKey` (its callers get undefined); false when none waits (it may be running). */
+  cancel(coalesceKey: string): boolean;
   /** How many calls are waiting (for tests and the benchmark). */
   readonly waiting: number;
   /** Rejects waiting calls; running ones finish. */
@@ -201,6 +203,13 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
       };
     },
     editSpacingMs,
+    cancel(coalesceKey) {
+      const index = queue.findIndex((job) => job.coalesceKey === coalesceKey);
+      if (index < 0) return false;
+      const [job] = queue.splice(index, 1);
+      job!.settle.forEach((waiter) => waiter.resolve(undefined));
+      return true;
+    },
     get waiting() {
       return queue.length;
     },
