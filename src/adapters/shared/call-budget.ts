@@ -33,6 +33,8 @@ export interface CallBudget {
   openStream(budget: string): () => void;
   /** The current spacing of intermediate edits of one message on `budget`. */
   editSpacingMs(budget: string): number;
+  /** The platform answered 429 on `budget`: nothing more goes out on it for `ms`. */
+  pause(budget: string, ms: number): void;
   /** Drops the waiting call of `coalesceKey` (its callers get undefined); false when none waits (it may be running). */
   cancel(coalesceKey: string): boolean;
   /** How many calls are waiting (for tests and the benchmark). */
@@ -64,6 +66,7 @@ interface BudgetState {
   at: number;
   spent: number[];
   streams: number;
+  pausedUntil: number;
 }
 
 /** The adapter stopped while the call was still waiting for its budget. */
@@ -90,7 +93,7 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
     let state = budgets.get(budget);
     if (!state) {
       const rule = options.ruleFor(budget);
-      state = { rule, tokens: rule.kind === 'bucket' ? rule.capacity : 0, at: now(), spent: [], streams: 0 };
+      state = { rule, tokens: rule.kind === 'bucket' ? rule.capacity : 0, at: now(), spent: [], streams: 0, pausedUntil: 0 };
       budgets.set(budget, state);
     }
     return state;
@@ -99,6 +102,7 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
   /** Calls the budget allows now, and when the next one will be allowed. */
   const room = (state: BudgetState, time: number): { available: number; capacity: number; nextAt: number } => {
     const { rule } = state;
+    if (time < state.pausedUntil) return { available: 0, capacity: rule.kind === 'bucket' ? rule.capacity : rule.limit, nextAt: state.pausedUntil };
     if (rule.kind === 'bucket') {
       state.tokens = Math.min(rule.capacity, state.tokens + ((time - state.at) / 1000) * rule.perSecond);
       state.at = time;
@@ -203,6 +207,16 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
       };
     },
     editSpacingMs,
+    pause(budget, ms) {
+      const state = stateOf(budget);
+      state.pausedUntil = Math.max(state.pausedUntil, now() + ms);
+      // The bucket starts empty after the pause: the platform counted more than we did.
+      if (state.rule.kind === 'bucket') {
+        state.tokens = 0;
+        state.at = state.pausedUntil;
+      }
+      pump();
+    },
     cancel(coalesceKey) {
       const index = queue.findIndex((job) => job.coalesceKey === coalesceKey);
       if (index < 0) return false;

@@ -51,16 +51,26 @@ export interface SlackCall<T> {
 /** Schedules one Slack call on its budget, then through the limiter. */
 export interface SlackCaller {
   <T>(call: SlackCall<T>): Promise<T>;
-  /** Spends `method`'s budget, then runs `call` as is: a call that picks its method when its turn comes sends through `limiter` itself. */
+  /** Spends `method`'s budget, then runs `call` as is: a call that picks its method when its turn comes sends with `send`. */
   budgeted<T>(call: SlackCall<T>): Promise<T>;
+  /** Sends one call through the limiter without spending budget (its turn was already given). */
+  send<T>(method: string, channel: string | undefined, call: () => Promise<T>): Promise<T>;
   readonly budget: CallBudget;
-  readonly limiter: SlackCallLimiter;
 }
 
 export function createSlackCaller(limits: SlackRateLimits, limiter: SlackCallLimiter, editIntervalMs: number): SlackCaller {
   const budget = createCallBudget({ ruleFor: slackBudgetRule(limits), editIntervalMs });
+  // Every attempt is watched: a 429 that still comes pauses the budget for Retry-After, so queued calls wait too.
+  const send = <T>(method: string, channel: string | undefined, call: () => Promise<T>): Promise<T> =>
+    limiter.schedule(method, channel, () =>
+      call().catch((error: unknown) => {
+        const limited = error as { code?: string; retryAfter?: number };
+        if (limited?.code === 'slack_webapi_rate_limited_error') budget.pause(slackBudgetOf(method, channel), Math.max(1, limited.retryAfter ?? 1) * 1000);
+        throw error;
+      }),
+    );
   const caller = <T>({ method, channel, priority, coalesceKey, call }: SlackCall<T>): Promise<T> =>
-    budget.schedule({ budget: slackBudgetOf(method, channel), priority, coalesceKey, call: () => limiter.schedule(method, channel, call) });
+    budget.schedule({ budget: slackBudgetOf(method, channel), priority, coalesceKey, call: () => send(method, channel, call) });
   const budgeted = <T>({ method, channel, priority, coalesceKey, call }: SlackCall<T>): Promise<T> => budget.schedule({ budget: slackBudgetOf(method, channel), priority, coalesceKey, call });
-  return Object.assign(caller, { budget, budgeted, limiter });
+  return Object.assign(caller, { budget, budgeted, send });
 }

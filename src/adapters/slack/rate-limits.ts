@@ -65,8 +65,10 @@ export function createSlackCallLimiter(limits: SlackRateLimits, logger: Logger):
         rateLimitedCount++;
         const waitMs = Math.max(1, limited.retryAfter ?? 1) * 1000;
         logger.warn('Slack rate limit: waiting Retry-After', { method, channel, waitMs });
-        // Drain the bucket so queued calls of the same kind wait too.
-        await limiter.incrementReservoir(-((await limiter.currentReservoir()) ?? 0));
+        // Drain the bucket so queued calls of the same kind wait too. A limiter without a reservoir
+        // must keep none: setting it to 0 would stop it for good.
+        const reservoir = await limiter.currentReservoir();
+        if (reservoir !== null) await limiter.incrementReservoir(-reservoir);
         await new Promise((resolve) => setTimeout(resolve, waitMs));
       }
     }

@@ -134,7 +134,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
 
   async function startStream(): Promise<void> {
     const send = (withIdentity: boolean) =>
-      caller.limiter.schedule('chat.startStream', channel, () =>
+      caller.send('chat.startStream', channel, () =>
         client.chat.startStream({
           channel,
           thread_ts: threadTs,
@@ -171,7 +171,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   async function appendNow(): Promise<void> {
     const next = markdown(text);
     if (final || ts === undefined || !next.startsWith(shown) || next === shown) return;
-    await caller.limiter.schedule('chat.appendStream', channel, () => client.chat.appendStream({ channel, ts: ts!, markdown_text: next.slice(shown.length) }));
+    await caller.send('chat.appendStream', channel, () => client.chat.appendStream({ channel, ts: ts!, markdown_text: next.slice(shown.length) }));
     shown = next;
   }
 

@@ -61,7 +61,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): ChatSurface & 
       const call = () =>
         client.chat.postMessage({ channel, thread_ts: threadTs, text: body, blocks: blocksFor(body, buttons), unfurl_links: false, ...(customizeAvailable ? identityFields(identity) : {}) } as Parameters<WebClient['chat']['postMessage']>[0]);
       // `direct`: the caller already spent the budget (a reply stream's turn).
-      const response = direct ? await caller.limiter.schedule('chat.postMessage', channel, call) : await caller({ method: 'chat.postMessage', channel, priority, coalesceKey, call });
+      const response = direct ? await caller.send('chat.postMessage', channel, call) : await caller({ method: 'chat.postMessage', channel, priority, coalesceKey, call });
       return response.ts as string;
     };
     try {
@@ -78,7 +78,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): ChatSurface & 
   async function update(channel: string, ts: string, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority: CallPriority, coalesceKey?: string, direct = false): Promise<void> {
     const body = toSlackMrkdwn(withName(text, identity));
     const call = () => client.chat.update({ channel, ts, text: body, blocks: blocksFor(body, buttons) ?? [] } as Parameters<WebClient['chat']['update']>[0]);
-    if (direct) await caller.limiter.schedule('chat.update', channel, call);
+    if (direct) await caller.send('chat.update', channel, call);
     else await caller({ method: 'chat.update', channel, priority, coalesceKey: coalesceKey ?? `${channel}/${ts}`, call });
   }
 
