@@ -83,6 +83,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   let statusShown = '';
   /** A status set after the stream's message exists stays until cleared (Slack clears it only on a new message). */
   let statusAfterStart = false;
+  let acknowledged = false;
   let job: Promise<void> | undefined;
   let final: { text: string; buttons?: Button[] } | undefined;
   let done = false;
@@ -120,6 +121,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
       done = true;
       return;
     }
+    // Another reply may have learnt meanwhile that this workspace refuses streaming.
+    if (mode === 'stream' && !slack.streaming.offered(team)) switchToEdits();
     if (mode === 'edit') return postPlaceholder();
     try {
       await startStream();
@@ -133,17 +136,18 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   }
 
   async function startStream(): Promise<void> {
+    // Fixed now: the text may grow while the call waits in the limiter, and `shown` must be what was sent.
+    const sent = markdown(text);
     const send = (withIdentity: boolean) =>
       caller.send('chat.startStream', channel, () =>
         client.chat.startStream({
           channel,
           thread_ts: threadTs,
-          markdown_text: namePrefix() + markdown(text),
+          markdown_text: namePrefix() + sent,
           ...(options.recipientUser ? { recipient_user_id: options.recipientUser, recipient_team_id: team } : {}),
           ...(withIdentity ? identityFields(identity) : {}),
         }),
       );
-    const sent = markdown(text);
     let response;
     try {
       response = await send(slack.customize.available());
@@ -207,13 +211,17 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     status(next) {
       statusText = next;
       // The first status is the mention's visible sign; later ones follow in the thread (stream) or in the message (edits).
-      if (next && statusShown === '' && !done) {
+      if (done) return;
+      if (next && !acknowledged) {
+        acknowledged = true;
         statusShown = next;
         slack.setStatus(channel, threadTs, next, 'ack', statusKey).catch(report('status failed'));
-      } else if (mode === 'stream' && ts !== undefined && next !== statusShown && !done) {
+      } else if (mode === 'stream' && next !== statusShown) {
+        // Slack clears the status when the stream's message appears: only a later status needs clearing.
+        const needed = next !== '' || statusAfterStart;
         statusShown = next;
-        statusAfterStart = true;
-        slack.setStatus(channel, threadTs, next, 'edit', statusKey).catch(report('status failed'));
+        if (ts !== undefined && next !== '') statusAfterStart = true;
+        if (needed) slack.setStatus(channel, threadTs, next, 'edit', statusKey).catch(report('status failed'));
       }
       if (mode === 'edit') advance();
     },

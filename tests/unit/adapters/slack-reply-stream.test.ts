@@ -28,7 +28,15 @@ function recordingClient(refuse?: string) {
 }
 
 function surfaceOn(client: WebClient, limits = SLACK_DEFAULT_RATE_LIMITS) {
-  const limiter = { schedule: <T>(_method: string, _channel: string | undefined, call: () => Promise<T>) => call(), rateLimitedCount: 0, stop: async () => undefined };
+  // A call reaches Slack a moment after it is handed over, as through the real limiter.
+  const limiter = {
+    schedule: async <T>(_method: string, _channel: string | undefined, call: () => Promise<T>) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return call();
+    },
+    rateLimitedCount: 0,
+    stop: async () => undefined,
+  };
   const logger = createMemoryLogger();
   const caller = createSlackCaller(limits, limiter, 1000);
   return { surface: createSlackSurface({ client, caller, editIntervalMs: 1000, logger }), caller, logger };
@@ -55,6 +63,25 @@ describe('Slack reply stream', () => {
     expect(stop.args.markdown_text).toBe('world &lt;!channel&gt;');
     expect(JSON.stringify(stop.args.blocks)).toContain('"action_id":"more"');
     expect(methods()).not.toContain('chat.update');
+    // Nothing is sent twice and nothing is lost: the pieces add up to the whole reply.
+    const pieces = calls.filter((call) => call.method.includes('Stream')).map((call) => String(call.args.markdown_text ?? ''));
+    expect(pieces.join('')).toBe('Hello world &lt;!channel&gt;');
+  });
+
+  it('appends only what Slack does not show yet while text keeps arriving', async () => {
+    const { client, calls, methods } = recordingClient();
+    const { surface } = surfaceOn(client);
+    const stream = surface.startStream!({ thread: THREAD, recipient: 'slack:U7' });
+    let text = '';
+    for (let index = 0; index < 50; index++) {
+      text += `word${index} `;
+      stream.append(text);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await stream.stop({ text: `${text}end.` });
+    expect(methods()[0]).toBe('chat.startStream');
+    const pieces = calls.filter((call) => call.method.includes('Stream')).map((call) => String(call.args.markdown_text ?? ''));
+    expect(pieces.join('')).toBe(`${text}end.`);
   });
 
   it.each(['not_allowed', 'unknown_method', 'missing_scope'])('falls back to placeholder + chat.update when startStream is refused with %s, and remembers it', async (refusal) => {
