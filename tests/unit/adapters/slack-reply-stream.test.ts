@@ -31,7 +31,7 @@ function surfaceOn(client: WebClient, limits = SLACK_DEFAULT_RATE_LIMITS) {
   // A call reaches Slack a moment after it is handed over, as through the real limiter.
   const limiter = {
     schedule: async <T>(_method: string, _channel: string | undefined, call: () => Promise<T>) => {
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 2));
       return call();
     },
     rateLimitedCount: 0,
@@ -43,7 +43,7 @@ function surfaceOn(client: WebClient, limits = SLACK_DEFAULT_RATE_LIMITS) {
 }
 
 const until = async (check: () => boolean) => {
-  for (let attempt = 0; attempt < 200 && !check(); attempt++) await new Promise((resolve) => setImmediate(resolve));
+  for (let attempt = 0; attempt < 400 && !check(); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
 };
 
 describe('Slack reply stream', () => {
