@@ -87,7 +87,7 @@ async function measure(scenario: Scenario, refuseStreaming: boolean): Promise<vo
     `  all complete after the mentions: ${seconds(allDone)}${goals.completeS ? ` — goal ≤ ${goals.completeS} s: ${verdict(allDone <= goals.completeS * 1000)}` : ''}`,
     `  mention → visible sign: p50 ${seconds(percentile(acks, 50))}, max ${seconds(Math.max(...acks))}${goals.ackS ? ` — goal each ≤ ${goals.ackS} s: ${verdict(Math.max(...acks) <= goals.ackS * 1000)}` : ''}`,
     `  model's first token → first text: p50 ${seconds(percentile(firstTexts, 50))}, p95 ${seconds(percentile(firstTexts, 95))}${goals.firstTextP95S ? ` — goal p95 ≤ ${goals.firstTextP95S} s: ${verdict(percentile(firstTexts, 95) <= goals.firstTextP95S * 1000)}` : ''}`,
-    `  429s: ${slack.rateLimited.length} — goal ≤ ${MAX_429}: ${verdict(slack.rateLimited.length <= MAX_429)}`,
+    `  429s: ${slack.rateLimited.length}${slack.rateLimited.length > 0 ? ` (${slack.rateLimited.map((call) => call.method).join(', ')})` : ''} — goal ≤ ${MAX_429}: ${verdict(slack.rateLimited.length <= MAX_429)}`,
     `  calls: postMessage ${count('chat.postMessage')}, update ${count('chat.update')}, startStream ${count('chat.startStream')}, appendStream ${count('chat.appendStream')}, stopStream ${count('chat.stopStream')}, setStatus ${count('assistant.threads.setStatus')}`,
   ];
   console.log(lines.join('\n'));

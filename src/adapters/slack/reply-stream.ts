@@ -65,6 +65,7 @@ export interface SlackReplyStreamOptions extends StreamOptions {
 const errorCode = (error: unknown): string | undefined => (error as { data?: { error?: string } }).data?.error;
 
 let streamCount = 0;
+const MAX_FAILURES_BEFORE_STOP = 3;
 
 export function createSlackReplyStream(slack: SlackMessaging, options: SlackReplyStreamOptions): ReplyStream {
   const { caller, client } = slack;
@@ -87,13 +88,22 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   let job: Promise<void> | undefined;
   let final: { text: string; buttons?: Button[] } | undefined;
   let done = false;
+  let failures = 0;
 
   const report = (what: string) => (error: unknown) => slack.logger.warn(what, { channel, error });
   const markdown = (value: string) => escapeSlackText(value);
   const namePrefix = () => (identity && !slack.customize.available() ? `**${identity.name}**: ` : '');
 
   function track(promise: Promise<void>): void {
-    const current = promise.finally(() => {
+    const current = promise.then(
+      () => {
+        failures = 0;
+      },
+      (error: unknown) => {
+        failures++;
+        throw error;
+      },
+    ).finally(() => {
       if (job === current) job = undefined;
       if (!final && !done) advance();
     });
@@ -103,7 +113,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
 
   /** Runs the next call this reply needs, if none is waiting. */
   function advance(): void {
-    if (job || done || final) return;
+    // A call that keeps failing is not retried at every token: `stop` makes the last attempt.
+    if (job || done || final || failures >= MAX_FAILURES_BEFORE_STOP) return;
     if (ts === undefined) {
       if (mode === 'stream' && text.trim().length === 0) return;
       track(caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }));
