@@ -4,6 +4,6 @@ await import('./agent-round-bench.js');
 await import('./concurrent-runs-bench.js');
 await import('./memory-bench.js');
 await import('./store-bench.js');
-await import('./slack-stream-bench.js');
 await import('./sandbox-bench.js');
 await import('./secret-mask-bench.js');
+await import('./slack-reply-bench.js');

@@ -66,6 +66,33 @@ export interface EditOptions {
   buttons?: Button[];
 }
 
+/**
+ * One reply message that grows while the model streams. The text only ever grows (what was shown
+ * stays shown), so a platform may append it (Slack's streaming methods) or edit the message in
+ * place (placeholder + edits); the status is a transient line (thinking, waiting, a running tool)
+ * that is never part of the text. Calls return at once: the stream spends the platform's budget
+ * when its turn comes, with the newest text.
+ */
+export interface ReplyStream {
+  /** True when shown text cannot be replaced (a streamed message only grows): a long reply is then cut after what is shown. */
+  readonly appendOnly?: boolean;
+  /** The reply's whole text so far (not a delta); it extends the text given before. */
+  append(text: string): void;
+  /** A transient line shown with the reply or under the thread; '' clears it. */
+  status(text: string): void;
+  /** Ends this message with its whole final text and buttons (none when absent); resolves once shown. May be retried after a failure. */
+  stop(options: { text: string; buttons?: Button[] }): Promise<void>;
+}
+
+export interface StreamOptions {
+  thread: ThreadRef;
+  identity?: Identity;
+  /** Buttons shown while the reply streams (Stop), where the platform can show them on a streaming message. */
+  buttons?: Button[];
+  /** The user the reply answers (Slack's streaming methods address a stream to one user in channels). */
+  recipient?: UserRef;
+}
+
 export interface ChatSurface {
   readonly platform: Platform;
   readonly limits: SurfaceLimits;
@@ -78,6 +105,11 @@ export interface ChatSurface {
   postRoot(options: { channel: ChannelRef; text: string; identity?: Identity; threadTitle: string }): Promise<{ message: MessageRef; thread: ThreadRef }>;
   post(options: PostOptions): Promise<MessageRef>;
   edit(options: EditOptions): Promise<void>;
+  /**
+   * Opens a reply stream in the thread (nothing is posted until its first text or status). Surfaces
+   * without it get placeholder + edits through `post`/`edit` (`createEditReplyStream`).
+   */
+  startStream?(options: StreamOptions): ReplyStream;
   /** A message only `user` sees. */
   postEphemeral(options: { channel: ChannelRef; thread?: ThreadRef; user: UserRef; text: string }): Promise<void>;
   uploadFile(options: { channel: ChannelRef; thread?: ThreadRef; fileName: string; title: string; content: string }): Promise<void>;

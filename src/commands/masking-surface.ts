@@ -2,18 +2,35 @@
  * Masks secret values in everything the command layer posts, edits, uploads or shows privately:
  * model output can repeat a secret it read, and this is the one boundary every text crosses.
  */
-import type { Button, ChatSurface } from './chat-surface.js';
+import type { Button, ChatSurface, ReplyStream } from './chat-surface.js';
+
+/** Button labels can quote a command ("Approve `node x.js` for this run"). */
+function maskButtons(buttons: Button[] | undefined, mask: (text: string) => string): { buttons?: Button[] } {
+  return buttons ? { buttons: buttons.map((button) => ({ ...button, label: mask(button.label) })) } : {};
+}
+
+/**
+ * A stream's text is masked as a whole each time. The reply renderer holds back a word still being
+ * written, so a secret is never shown half-typed before it can be recognised and masked.
+ */
+function maskStream(stream: ReplyStream, mask: (text: string) => string): ReplyStream {
+  return {
+    ...(stream.appendOnly !== undefined ? { appendOnly: stream.appendOnly } : {}),
+    append: (text) => stream.append(mask(text)),
+    status: (text) => stream.status(mask(text)),
+    stop: (options) => stream.stop({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
+  };
+}
 
 export function createMaskingSurface(surface: ChatSurface, mask: (text: string) => string): ChatSurface {
-  // Button labels can quote a command ("Approve `node x.js` for this run").
-  const maskButtons = (buttons: Button[] | undefined): { buttons?: Button[] } => (buttons ? { buttons: buttons.map((button) => ({ ...button, label: mask(button.label) })) } : {});
-  return {
+  const masked: ChatSurface = {
     platform: surface.platform,
     limits: surface.limits,
     threadFor: (options) => surface.threadFor({ ...options, title: mask(options.title) }),
     postRoot: (options) => surface.postRoot({ ...options, text: mask(options.text), threadTitle: mask(options.threadTitle) }),
-    post: (options) => surface.post({ ...options, text: mask(options.text), ...maskButtons(options.buttons) }),
-    edit: (options) => surface.edit({ ...options, text: mask(options.text), ...maskButtons(options.buttons) }),
+    post: (options) => surface.post({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
+    edit: (options) => surface.edit({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
+    ...(surface.startStream ? { startStream: (options) => maskStream(surface.startStream!(options), mask) } : {}),
     postEphemeral: (options) => surface.postEphemeral({ ...options, text: mask(options.text) }),
     uploadFile: (options) => surface.uploadFile({ ...options, content: mask(options.content), title: mask(options.title) }),
     ...(surface.uploadImage ? { uploadImage: (options) => surface.uploadImage!({ ...options, title: mask(options.title), altText: mask(options.altText), svg: mask(options.svg) }) } : {}),
@@ -21,4 +38,5 @@ export function createMaskingSurface(surface: ChatSurface, mask: (text: string) 
     channelOf: (thread) => surface.channelOf(thread),
     mention: (user) => surface.mention(user),
   };
+  return masked;
 }

@@ -1,10 +1,13 @@
 /**
- * Renders one streaming turn into a thread: a placeholder at once, then the text growing by
- * edits coalesced to the surface's edit budget, compact tool lines in order, a thinking status
- * while the model reasons, and continuation messages when the reply outgrows one message.
+ * Renders one streaming turn into a thread through the surface's reply stream: a sign at once
+ * (a status), then the text growing as the platform's budget allows, compact tool lines in order,
+ * a thinking status while the model reasons, and continuation messages when the reply outgrows
+ * one message. The text given to a stream only grows, so a platform may append it (Slack's
+ * streaming methods) or edit the message (placeholder + edits).
  */
 import type { AgentEvent } from '../core/agent/agent-events.js';
-import type { Button, ChatSurface, Identity, MessageRef, ThreadRef } from './chat-surface.js';
+import type { Button, ChatSurface, Identity, ReplyStream, ThreadRef, UserRef } from './chat-surface.js';
+import { createEditReplyStream } from './edit-reply-stream.js';
 import { splitMessage } from './split-message.js';
 
 export interface ReplyRendererOptions {
@@ -13,168 +16,177 @@ export interface ReplyRendererOptions {
   identity?: Identity;
   /** Buttons shown while the turn runs (Stop); removed by `finish`. */
   runningButtons?: Button[];
+  /** The user the reply answers. */
+  recipient?: UserRef;
   now?: () => number;
   onError?: (error: unknown) => void;
 }
 
 export interface ReplyRenderer {
-  start(): Promise<MessageRef>;
+  /** Opens the reply: a visible sign at once (the placeholder, or the thread's status). */
+  start(): Promise<void>;
   handle(event: AgentEvent): void;
   /** Appends a note line (queued, stopped, errors) to the reply. */
   note(text: string): void;
-  /** What the placeholder says while nothing has arrived yet (e.g. the place in the model queue); undefined clears it. */
+  /** What the reply shows while nothing has arrived yet (e.g. the place in the model queue); undefined clears it. */
   setWaiting(text: string | undefined): void;
-  /** Final edit: everything visible, buttons removed. */
+  /** Final text: everything visible, buttons removed, the status cleared. */
   finish(trailer?: string): Promise<void>;
-  /** How many platform calls this renderer made (for the benchmark). */
-  readonly calls: { posts: number; edits: number };
 }
 
 /** What a turn that produced no text and no tool line shows: TSUKA's note, not the character's words. */
 export const EMPTY_ANSWER_NOTE = '_(no answer: the model returned nothing)_';
 
+const THINKING_TICK_MS = 1000;
 const TOOL_ICONS: Record<string, string> = { ok: '🔧', error: '⚠️', denied: '⛔', refused: '⚠️', aborted: '⏹' };
+
+/**
+ * The part of the text that may be shown before the reply ends: up to the last whitespace, so a
+ * word (or a secret) still being written is never shown half-typed.
+ */
+function settledPrefix(text: string): string {
+  const match = /\s(?=\S*$)/.exec(text);
+  return match ? text.slice(0, match.index + 1) : '';
+}
 
 export function createReplyRenderer(options: ReplyRendererOptions): ReplyRenderer {
   const { surface, thread, identity } = options;
   const now = options.now ?? Date.now;
-  const interval = surface.limits.editIntervalMs;
   const max = surface.limits.maxMessageLength;
   const startedAt = now();
-  const calls = { posts: 0, edits: 0 };
-  let current: MessageRef | undefined;
-  let currentShown = '';
+  const report = (error: unknown) => options.onError?.(error);
+  let stream: ReplyStream | undefined;
+  /** What the current stream was given: the next text must extend it. */
+  let streamed = '';
   let pending = '';
   let reasoningSince: number | undefined;
   let waiting: string | undefined;
-  let lastEditAt = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<void> | undefined;
   let finished = false;
-  let buttons: Button[] | undefined = options.runningButtons;
-  const openToolLines = new Map<string, string>();
+  let flushing: Promise<void> | undefined;
+  let thinkingTicker: NodeJS.Timeout | undefined;
+  const openTools = new Map<string, string>();
+  /** Complete parts cut off the live text, not yet shown in full on a message of their own. */
+  const backlog: string[] = [];
 
-  const body = (): string => {
-    if (pending.trim().length > 0) return pending;
+  const open = (): ReplyStream => {
+    const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient };
+    streamed = '';
+    return surface.startStream?.(streamOptions) ?? createEditReplyStream({ ...streamOptions, surface, intervalMs: surface.limits.editIntervalMs, now, onError: report });
+  };
+
+  const statusText = (): string => {
+    const tool = [...openTools.values()].at(-1);
+    if (tool) return `🔧 ${tool} …`;
+    if (pending.trim().length > 0 || backlog.length > 0) return '';
     if (reasoningSince !== undefined) return `💭 thinking… ${Math.round((now() - reasoningSince) / 1000)} s`;
     return waiting ?? '💭 …';
   };
 
-  /** Complete parts cut off the live text, not yet shown in full on a message of their own. */
-  const backlog: string[] = [];
+  const shownFloor = (): number => (backlog.length === 0 && stream?.appendOnly ? streamed.length : 0);
 
-  async function render(): Promise<void> {
-    // Cut complete parts off at once, before any await: text that streams in meanwhile stays in `pending`.
-    if (pending.trim().length > 0) {
-      const parts = splitMessage(pending, max);
-      if (parts.length > 1) {
-        backlog.push(...parts.slice(0, -1));
-        pending = parts.at(-1)!;
+  /** Cuts complete parts off at once: text that streams in meanwhile stays in `pending`. */
+  function cut(): void {
+    if (pending.length <= max) return;
+    // The cut never falls before what the stream already shows: shown text cannot be taken back.
+    const parts = splitMessage(pending, max, shownFloor());
+    if (parts.length > 1) {
+      backlog.push(...parts.slice(0, -1));
+      pending = parts.at(-1)!;
+    }
+  }
+
+  /** Seals complete parts one message after the other; a part leaves the backlog only once shown. */
+  function flush(): Promise<void> {
+    flushing ??= (async () => {
+      try {
+        while (backlog.length > 0) {
+          const part = backlog[0]!;
+          stream ??= open();
+          await stream.stop({ text: part, buttons: [] });
+          backlog.shift();
+          stream = undefined;
+        }
+      } finally {
+        flushing = undefined;
       }
+    })();
+    return flushing;
+  }
+
+  function push(): void {
+    if (finished) return;
+    cut();
+    if (backlog.length > 0) {
+      flush().then(push, report);
+      return;
     }
-    // Each complete part gets its own message; a part leaves the backlog only once it is shown, so a
-    // failed post or edit loses nothing and never overwrites an earlier part.
-    while (backlog.length > 0) {
-      const part = backlog[0]!;
-      if (current === undefined) await postCurrent(part, undefined);
-      else await edit(part, [], true);
-      backlog.shift();
-      current = undefined;
+    if (flushing) return;
+    stream ??= open();
+    // Never more than a part can hold, so the cut can always fall after what is shown.
+    const shown = settledPrefix(pending.slice(0, max - 8));
+    if (shown.length > streamed.length && shown.startsWith(streamed)) {
+      streamed = shown;
+      stream.append(shown);
     }
-    const live = body();
-    if (current === undefined) await postCurrent(live, finished ? undefined : buttons);
-    else await edit(live, finished ? [] : buttons, finished);
+    stream.status(statusText());
   }
 
-  async function postCurrent(text: string, withButtons: Button[] | undefined): Promise<void> {
-    current = await surface.post({ thread, text, identity, buttons: withButtons });
-    calls.posts++;
-    currentShown = text;
-  }
-
-  async function edit(text: string, withButtons: Button[] | undefined, force = false): Promise<void> {
-    if (current === undefined || (text === currentShown && !force)) return;
-    await surface.edit({ message: current, text, identity, buttons: withButtons });
-    calls.edits++;
-    currentShown = text;
-    lastEditAt = now();
-  }
-
-  function schedule(): void {
-    if (finished || timer || inFlight) return;
-    const wait = Math.max(0, lastEditAt + interval - now());
-    timer = setTimeout(() => {
-      timer = undefined;
-      inFlight = render()
-        .catch((error: unknown) => options.onError?.(error))
-        .finally(() => {
-          inFlight = undefined;
-          if (!finished && body() !== currentShown) schedule();
-        });
-    }, wait);
-  }
-
-  function append(text: string): void {
-    pending += text;
-    schedule();
-  }
+  const appendLine = (line: string) => {
+    pending += `${pending && !pending.endsWith('\n') ? '\n' : ''}${line}\n`;
+  };
 
   return {
-    calls,
     async start() {
-      current = await surface.post({ thread, text: body(), identity, buttons });
-      calls.posts++;
-      currentShown = body();
-      // Posting is not an edit: the first text may replace the placeholder at once.
-      return current;
+      stream = open();
+      stream.status(statusText());
     },
     handle(event) {
       switch (event.type) {
         case 'text-delta':
-          append(event.text);
+          pending += event.text;
           break;
         case 'reasoning-delta':
           reasoningSince ??= now();
-          if (pending.trim().length === 0) schedule();
+          // The thinking status counts seconds while nothing else shows.
+          thinkingTicker ??= setInterval(() => {
+            if (finished || pending.trim().length > 0) clearInterval(thinkingTicker);
+            else push();
+          }, THINKING_TICK_MS);
           break;
-        case 'tool-call-started': {
-          const line = `🔧 ${event.summary} …`;
-          openToolLines.set(event.toolCall.id, line);
-          append(`${pending && !pending.endsWith('\n') ? '\n' : ''}${line}\n`);
+        case 'tool-call-started':
+          openTools.set(event.toolCall.id, event.summary);
           break;
-        }
-        case 'tool-call-finished': {
-          const started = openToolLines.get(event.toolCall.id);
-          const line = `${TOOL_ICONS[event.outcome] ?? '🔧'} ${event.summary} — ${event.display}`;
-          openToolLines.delete(event.toolCall.id);
-          const at = started ? pending.lastIndexOf(started) : -1;
-          if (started && at >= 0) pending = pending.slice(0, at) + line + pending.slice(at + started.length);
-          else append(`\n${line}\n`);
-          schedule();
+        case 'tool-call-finished':
+          openTools.delete(event.toolCall.id);
+          appendLine(`${TOOL_ICONS[event.outcome] ?? '🔧'} ${event.summary} — ${event.display}`);
           break;
-        }
         default:
-          break;
+          return;
       }
+      push();
     },
     setWaiting(text) {
       if (text === waiting) return;
       waiting = text;
-      if (pending.trim().length === 0) schedule();
+      push();
     },
     note(text) {
-      append(`${pending && !pending.endsWith('\n') ? '\n' : ''}${text}\n`);
+      appendLine(text);
+      push();
     },
     async finish(trailer) {
       if (trailer) pending += `${pending && !pending.endsWith('\n') ? '\n' : ''}${trailer}`;
-      // Finished first: an edit still in flight must not schedule another after the final one.
       finished = true;
-      buttons = undefined;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await inFlight;
+      clearInterval(thinkingTicker);
+      openTools.clear();
+      await flushing?.catch(() => undefined);
       if (pending.trim().length === 0) pending = `${EMPTY_ANSWER_NOTE} · ${Math.round((now() - startedAt) / 1000)} s`;
-      await render();
+      const parts = splitMessage(pending, max, shownFloor());
+      backlog.push(...parts.slice(0, -1));
+      pending = parts.at(-1)!;
+      await flush();
+      stream ??= open();
+      await stream.stop({ text: pending, buttons: [] });
     },
   };
 }

@@ -65,6 +65,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     surface,
     thread,
     identity: identityOf(character),
+    recipient: request.user,
     runningButtons: [{ actionId: STOP_ACTION, label: 'Stop', style: 'secondary', value: run.id }],
     onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),
   });

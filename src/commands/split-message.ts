@@ -27,9 +27,9 @@ function fenceStateAfter(text: string, initial: FenceState): FenceState {
   return state;
 }
 
-function cutPoint(text: string, limit: number): number {
+function cutPoint(text: string, limit: number, atLeast: number): number {
   const window = text.slice(0, limit);
-  const minimum = Math.floor(limit * 0.5);
+  const minimum = Math.max(Math.floor(limit * 0.5), Math.min(atLeast, limit));
   for (const separator of ['\n\n', '\n', ' ']) {
     const index = window.lastIndexOf(separator);
     if (index >= minimum) return index + separator.length;
@@ -37,7 +37,8 @@ function cutPoint(text: string, limit: number): number {
   return limit;
 }
 
-export function splitMessage(text: string, maxLength: number): string[] {
+/** `firstCutAtLeast`: the first part keeps at least this many characters (text a stream already shows). */
+export function splitMessage(text: string, maxLength: number, firstCutAtLeast = 0): string[] {
   if (maxLength < 40) throw new RangeError('maxLength must be at least 40');
   const parts: string[] = [];
   let rest = text;
@@ -45,7 +46,7 @@ export function splitMessage(text: string, maxLength: number): string[] {
   while (rest.length > maxLength) {
     // Room for a closing fence that may have to be added to this part.
     const budget = maxLength - 4;
-    const cut = cutPoint(rest, budget);
+    const cut = cutPoint(rest, budget, parts.length === 0 ? firstCutAtLeast : 0);
     let part = rest.slice(0, cut);
     rest = rest.slice(cut);
     const after = fenceStateAfter(part, state);

@@ -3,9 +3,11 @@
  * per-channel limits (about 5 message writes per 5 s). discord.js's REST client already queues
  * per bucket and retries every 429 after `retry_after`, so this adapter adds only a light
  * spacing of edits per channel, where a newer edit of a message that is still waiting replaces
- * the older one (latest wins): streaming never piles stale edits into a bucket.
+ * the older one (latest wins): streaming never piles stale edits into a bucket. The spacing runs
+ * on the same budget scheduler as Slack's (`../shared/call-budget.ts`).
  */
 import type { REST } from 'discord.js';
+import { createCallBudget } from '../shared/call-budget.js';
 
 export interface DiscordPacing {
   /** Minimum time between two edits in one channel or thread. */
@@ -23,72 +25,20 @@ export interface DiscordEditPacer {
   stop(): void;
 }
 
-interface PendingEdit {
-  messageId: string;
-  call: () => Promise<void>;
-  settle: { resolve: () => void; reject: (error: unknown) => void }[];
-}
-
-interface ChannelLane {
-  queue: PendingEdit[];
-  running: boolean;
-  lastAt: number;
-  timer?: NodeJS.Timeout;
-}
-
+/** Each channel is one budget of the shared scheduler: a bucket of one write per spacing. */
 export function createDiscordEditPacer(pacing: DiscordPacing, now: () => number = Date.now): DiscordEditPacer {
-  const lanes = new Map<string, ChannelLane>();
-  let stopped = false;
-
-  const pump = (channelId: string, lane: ChannelLane): void => {
-    if (lane.running || lane.timer || stopped) return;
-    const next = lane.queue[0];
-    const wait = lane.lastAt + pacing.editSpacingMsPerChannel - now();
-    if (!next && wait <= 0) {
-      lanes.delete(channelId);
-      return;
-    }
-    if (!next || wait > 0) {
-      // Also kept while idle, so the spacing holds for the next edit and the lane is then dropped.
-      lane.timer = setTimeout(() => {
-        lane.timer = undefined;
-        pump(channelId, lane);
-      }, Math.max(wait, 0));
-      return;
-    }
-    lane.queue.shift();
-    lane.running = true;
-    next.call().then(
-      () => next.settle.forEach((waiter) => waiter.resolve()),
-      (error: unknown) => next.settle.forEach((waiter) => waiter.reject(error)),
-    ).finally(() => {
-      lane.running = false;
-      lane.lastAt = now();
-      pump(channelId, lane);
-    });
-  };
-
+  const budget = createCallBudget({
+    ruleFor: () => ({ kind: 'bucket', capacity: 1, perSecond: 1000 / Math.max(1, pacing.editSpacingMsPerChannel) }),
+    // The channel's bucket is the only spacing: an edit of a message waits for its channel, not for itself.
+    editIntervalMs: 0,
+    now,
+  });
   return {
     edit(channelId, messageId, call) {
-      if (stopped) return Promise.reject(new Error('the Discord adapter is stopped'));
-      return new Promise<void>((resolve, reject) => {
-        const lane = lanes.get(channelId) ?? { queue: [], running: false, lastAt: 0 };
-        lanes.set(channelId, lane);
-        const waiting = lane.queue.find((pending) => pending.messageId === messageId);
-        if (waiting) {
-          waiting.call = call;
-          waiting.settle.push({ resolve, reject });
-        } else lane.queue.push({ messageId, call, settle: [{ resolve, reject }] });
-        pump(channelId, lane);
-      });
+      return budget.schedule({ budget: `channel:${channelId}`, priority: 'edit', coalesceKey: `${channelId}/${messageId}`, call });
     },
     stop() {
-      stopped = true;
-      for (const lane of lanes.values()) {
-        if (lane.timer) clearTimeout(lane.timer);
-        for (const pending of lane.queue.splice(0)) pending.settle.forEach((waiter) => waiter.reject(new Error('the Discord adapter stopped before this edit')));
-      }
-      lanes.clear();
+      budget.stop();
     },
   };
 }

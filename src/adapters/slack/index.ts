@@ -13,6 +13,7 @@ import { createSlackSurface } from './surface.js';
 import { createSlackCallLimiter, SLACK_DEFAULT_RATE_LIMITS, type SlackRateLimits } from './rate-limits.js';
 import { verifySlackSignature } from './signature.js';
 import { guardSocketModeEnvelopes } from './envelope-guard.js';
+import { createSlackCaller } from './call-budget.js';
 
 export interface SlackAdapterOptions {
   config: SlackConfig;
@@ -23,6 +24,8 @@ export interface SlackAdapterOptions {
   rateLimits?: Partial<SlackRateLimits>;
   /** Web client retries of its own (default 0: the call limiter retries 429, 5xx and network errors within its budget). */
   retries?: number;
+  /** Use Slack's streaming methods for replies where the workspace offers them (default true). */
+  streaming?: boolean;
 }
 
 export interface SlackAdapter {
@@ -69,8 +72,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     clientOptions,
     logger: boltLogger(logger),
   });
-  const limiter = createSlackCallLimiter({ ...SLACK_DEFAULT_RATE_LIMITS, ...options.rateLimits }, logger);
-  const surface = createSlackSurface({ client: app.client, limiter, editIntervalMs: options.editIntervalMs, logger });
+  const limits = { ...SLACK_DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  // Pacing is the call budget's (priorities, coalescing); the limiter stays underneath for its
+  // Retry-After handling, with room enough never to delay what the budget lets through.
+  const limiter = createSlackCallLimiter({ ...limits, postBurst: limits.postBurst * 10, postsPerSecondPerChannel: limits.postsPerSecondPerChannel * 10, updatesPerMinute: limits.updatesPerMinute * 10 }, logger);
+  const caller = createSlackCaller(limits, limiter, options.editIntervalMs);
+  const surface = createSlackSurface({ client: app.client, caller, editIntervalMs: options.editIntervalMs, logger, streaming: options.streaming });
   let botUserId = '';
   let connected = false;
   registerSlackListeners({ app, botUserId: () => botUserId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), surface, removeButtons: surface.removeButtons, logger });
@@ -112,6 +119,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     },
     async stop() {
       connected = false;
+      caller.budget.stop();
       await limiter.stop();
       if (socketMode) {
         await app.stop();

@@ -79,8 +79,10 @@ export function createSlackCallLimiter(limits: SlackRateLimits, logger: Logger):
         logger.warn('Slack call failed: trying again', { method, channel, reason: verdict.reason, waitMs });
         if (verdict.retryAfterMs === undefined) return;
         rateLimitedCount++;
-        // Drain the bucket so queued calls of the same kind wait too.
-        await limiter.incrementReservoir(-((await limiter.currentReservoir()) ?? 0));
+        // Drain the bucket so queued calls of the same kind wait too. A limiter without a reservoir
+        // must keep none: setting it to 0 would stop it for good.
+        const reservoir = await limiter.currentReservoir();
+        if (reservoir !== null) await limiter.incrementReservoir(-reservoir);
       },
     });
   }

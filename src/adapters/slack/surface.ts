@@ -1,28 +1,35 @@
 /**
  * The chat surface on Slack's Web API. Characters post with `username` + `icon_emoji`/`icon_url`
  * (scope chat:write.customize); without that scope the bot posts as itself with the name in bold.
+ * Every call is scheduled on the workspace's budget (`call-budget.ts`); replies stream through
+ * `reply-stream.ts` (Slack's streaming methods, or placeholder + chat.update).
  * https://api.slack.com/methods/chat.postMessage · https://api.slack.com/methods/chat.update
  */
 import type { WebClient } from '@slack/web-api';
-import type { ChatSurface, Identity } from '../../commands/chat-surface.js';
+import type { Button, ChatSurface, Identity } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
+import type { CallPriority } from '../shared/call-budget.js';
 import { blocksFor } from './cards.js';
 import { toSlackMrkdwn } from './markdown.js';
 import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef } from './ids.js';
-import type { SlackCallLimiter } from './rate-limits.js';
+import type { SlackCaller } from './call-budget.js';
+import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
 
 /** Slack allows 40,000 characters but reads best under 4,000 (platform notes). */
 export const SLACK_MAX_MESSAGE_LENGTH = 3900;
 
 export interface SlackSurfaceOptions {
   client: WebClient;
-  limiter: SlackCallLimiter;
+  caller: SlackCaller;
   editIntervalMs: number;
   logger: Logger;
+  /** Use Slack's streaming methods for replies when the workspace offers them (default true). */
+  streaming?: boolean;
 }
 
-function identityFields(identity: Identity | undefined): Record<string, string> {
+/** `username` and `icon_emoji`/`icon_url` for a character (chat:write.customize). */
+export function identityFields(identity: Identity | undefined): Record<string, string> {
   if (!identity) return {};
   const avatar = identity.avatar;
   if (!avatar) return { username: identity.name };
@@ -31,6 +38,12 @@ function identityFields(identity: Identity | undefined): Record<string, string> 
   return { username: identity.name };
 }
 
+/** True when Slack refused a call because chat:write.customize is missing. */
+export const isMissingCustomize = (error: unknown): boolean => {
+  const data = (error as { data?: { error?: string; needed?: string } }).data;
+  return data?.error === 'missing_scope' && (data.needed === undefined || data.needed === 'chat:write.customize');
+};
+
 export interface SlackSurface extends ChatSurface {
   readonly customizeAvailable: boolean;
   /** Rewrites a message as it is shown, without its actions blocks (text and other blocks untouched). */
@@ -38,29 +51,58 @@ export interface SlackSurface extends ChatSurface {
 }
 
 export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
-  const { client, limiter, logger } = options;
+  const { client, caller, logger } = options;
   let customizeAvailable = true;
   const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `**${identity.name}**: ${text}` : text);
+  const streaming = createStreamingSupport(logger);
 
-  async function postMessage(channel: string, threadTs: string | undefined, text: string, identity: Identity | undefined, buttons: Parameters<typeof blocksFor>[1]): Promise<string> {
+  const customizeMissing = (): void => {
+    if (!customizeAvailable) return;
+    customizeAvailable = false;
+    logger.warn('chat:write.customize is missing: posting as the bot with the character name in bold (add the scope to post under each name)');
+  };
+
+  async function postMessage(channel: string, threadTs: string | undefined, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority: CallPriority = 'first', coalesceKey?: string, direct = false): Promise<string> {
     const send = async () => {
       const body = toSlackMrkdwn(withName(text, identity));
-      const response = await limiter.schedule('chat.postMessage', channel, () =>
-        client.chat.postMessage({ channel, thread_ts: threadTs, text: body, blocks: blocksFor(body, buttons), unfurl_links: false, ...(customizeAvailable ? identityFields(identity) : {}) } as Parameters<WebClient['chat']['postMessage']>[0]),
-      );
+      const call = () =>
+        client.chat.postMessage({ channel, thread_ts: threadTs, text: body, blocks: blocksFor(body, buttons), unfurl_links: false, ...(customizeAvailable ? identityFields(identity) : {}) } as Parameters<WebClient['chat']['postMessage']>[0]);
+      // `direct`: the caller already spent the budget (a reply stream's turn).
+      const response = direct ? await caller.send('chat.postMessage', channel, call) : await caller({ method: 'chat.postMessage', channel, priority, coalesceKey, call });
       return response.ts as string;
     };
     try {
       return await send();
     } catch (error) {
-      if (identity && customizeAvailable && (error as { data?: { error?: string } }).data?.error === 'missing_scope') {
-        customizeAvailable = false;
-        logger.warn('chat:write.customize is missing: posting as the bot with the character name in bold (add the scope to post under each name)');
+      if (identity && customizeAvailable && isMissingCustomize(error)) {
+        customizeMissing();
         return send();
       }
       throw error;
     }
   }
+
+  async function update(channel: string, ts: string, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority: CallPriority, coalesceKey?: string, direct = false): Promise<void> {
+    const body = toSlackMrkdwn(withName(text, identity));
+    const call = () => client.chat.update({ channel, ts, text: body, blocks: blocksFor(body, buttons) ?? [] } as Parameters<WebClient['chat']['update']>[0]);
+    if (direct) await caller.send('chat.update', channel, call);
+    else await caller({ method: 'chat.update', channel, priority, coalesceKey: coalesceKey ?? `${channel}/${ts}`, call });
+  }
+
+  const messaging: SlackMessaging = {
+    client,
+    caller,
+    logger,
+    streaming,
+    postMessage,
+    update,
+    setStatus: (channel, threadTs, text, priority, coalesceKey) =>
+      caller({ method: 'assistant.threads.setStatus', channel, priority, coalesceKey, call: () => client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: text }) }).then(
+        () => undefined,
+        (error: unknown) => logger.debug('thread status not shown', { error }),
+      ),
+    customize: { available: () => customizeAvailable, missing: customizeMissing },
+  };
 
   return {
     platform: 'slack',
@@ -83,39 +125,54 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     },
     async edit({ message, text, identity, buttons }) {
       const { channel, ts } = decodeMessage(message);
-      const body = toSlackMrkdwn(withName(text, identity));
-      await limiter.schedule('chat.update', channel, () => client.chat.update({ channel, ts, text: body, blocks: blocksFor(body, buttons) ?? [] } as Parameters<WebClient['chat']['update']>[0]));
+      // Edits of one message coalesce: a waiting edit is replaced by a newer one.
+      await update(channel, ts, text, identity, buttons, 'final');
+    },
+    startStream(streamOptions) {
+      const { team, channel, ts } = decodeMessage(streamOptions.thread);
+      return createSlackReplyStream(messaging, {
+        ...streamOptions,
+        team,
+        channel,
+        threadTs: ts,
+        recipientUser: streamOptions.recipient ? decodeUser(streamOptions.recipient) : undefined,
+        useStreaming: options.streaming ?? true,
+      });
     },
     async removeButtons({ channel, ts, text, blocks }) {
       const kept = blocks.filter((block) => (block as { type?: string }).type !== 'actions');
-      await limiter.schedule('chat.update', channel, () => client.chat.update({ channel, ts, text, blocks: kept } as Parameters<WebClient['chat']['update']>[0]));
+      await caller({ method: 'chat.update', channel, priority: 'final', call: () => client.chat.update({ channel, ts, text, blocks: kept } as Parameters<WebClient['chat']['update']>[0]) });
     },
     async postEphemeral({ channel, thread, user, text }) {
       const { channel: id } = decodeChannel(channel);
       const threadTs = thread ? decodeMessage(thread).ts : undefined;
-      await limiter.schedule('chat.postEphemeral', id, () => client.chat.postEphemeral({ channel: id, user: decodeUser(user), text: toSlackMrkdwn(text), thread_ts: threadTs }));
+      await caller({ method: 'chat.postEphemeral', channel: id, priority: 'first', call: () => client.chat.postEphemeral({ channel: id, user: decodeUser(user), text: toSlackMrkdwn(text), thread_ts: threadTs }) });
     },
     async uploadFile({ channel, thread, fileName, title, content }) {
       const { channel: id } = decodeChannel(channel);
       const threadTs = thread ? decodeMessage(thread).ts : undefined;
-      await limiter.schedule('files.uploadV2', id, () =>
-        client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName, title, content } as Parameters<WebClient['filesUploadV2']>[0]),
-      );
+      await caller({
+        method: 'files.uploadV2',
+        channel: id,
+        priority: 'final',
+        call: () => client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName, title, content } as Parameters<WebClient['filesUploadV2']>[0]),
+      });
     },
     async uploadImage({ channel, thread, fileName, title, svg, altText }) {
       const png = await svgToPng(svg);
       const { channel: id } = decodeChannel(channel);
       const threadTs = thread ? decodeMessage(thread).ts : undefined;
       // https://docs.slack.dev/reference/methods/files.getUploadURLExternal (alt_text for images)
-      await limiter.schedule('files.uploadV2', id, () =>
-        client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName.replace(/\.svg$/, '.png'), title, file: png, alt_text: altText } as Parameters<WebClient['filesUploadV2']>[0]),
-      );
+      await caller({
+        method: 'files.uploadV2',
+        channel: id,
+        priority: 'final',
+        call: () => client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName.replace(/\.svg$/, '.png'), title, file: png, alt_text: altText } as Parameters<WebClient['filesUploadV2']>[0]),
+      });
     },
     async setStatus({ thread, text }) {
       const { channel, ts } = decodeMessage(thread);
-      await limiter
-        .schedule('assistant.threads.setStatus', channel, () => client.assistant.threads.setStatus({ channel_id: channel, thread_ts: ts, status: text }))
-        .catch((error: unknown) => logger.debug('thread status not shown', { error }));
+      await messaging.setStatus(channel, ts, text, 'edit', `status:${channel}/${ts}`);
     },
     channelOf(thread) {
       const { team, channel } = decodeMessage(thread);

@@ -186,7 +186,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       const { character } = request;
       const waiting = inbox.take(character.name);
       const prompt = waiting.length > 0 ? `Messages for you from the team:\n${waiting.map((message) => `- ${message.from}: ${message.content}`).join('\n')}\n\n${request.prompt}` : request.prompt;
-      const renderer = createReplyRenderer({ surface, thread, identity: identityOf(character), onError: (error) => logger.warn('reply edit failed', { error }) });
+      const renderer = createReplyRenderer({ surface, thread, identity: identityOf(character), recipient: event.user, onError: (error) => logger.warn('reply edit failed', { error }) });
       await renderer.start();
       let status: StatusReport | undefined;
       let route: RouteDecision | undefined;

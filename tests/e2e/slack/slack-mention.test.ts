@@ -15,21 +15,30 @@ function fencesBalanced(text: string): boolean {
 }
 
 describe('Slack mentions', () => {
-  it('streams a threaded reply under the character name, edit by edit, the last edit holding it all', async () => {
+  it("streams a threaded reply under the character name with Slack's streaming methods, the thread acknowledged first", async () => {
     const { slack, model } = harness;
     const reply = 'The tests fail because the fixture path moved. '.repeat(6).trim();
     model.enqueue({ text: reply, chunkSize: 12, delayMsBetweenChunks: 40 });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi why does npm test fail?` });
     expect(mention.ackMs).toBeLessThan(3000);
-    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes(reply) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes(reply) && message.stream === 'stopped'), { timeoutMs: 10_000 });
     const [answer] = harness.botReplies('C1', mention.ts);
     expect(answer!.thread_ts).toBe(mention.ts);
     expect(answer!.username).toBe('Geordi');
     expect(answer!.icon_emoji).toMatch(/^:[a-z_]+:$/);
-    expect(answer!.edits).toBeGreaterThanOrEqual(2);
-    // Text grew over the edits, and the placeholder came first.
-    expect(answer!.history[0]).toMatch(/💭/);
+    expect(buttonsOf(answer!)).toEqual([]);
+    // The stream started with the first words (no placeholder, no 256-character buffer) and grew to the whole reply.
+    expect(answer!.history[0]!.length).toBeLessThan(reply.length);
+    expect(reply.startsWith(answer!.history[0]!.trim())).toBe(true);
     expect(answer!.history.at(-1)).toContain(reply);
+    expect(answer!.edits).toBe(0);
+    const start = slack.calls.find((call) => call.method === 'chat.startStream');
+    expect(start?.body).toMatchObject({ recipient_user_id: 'U1', recipient_team_id: slack.teamId, thread_ts: mention.ts });
+    expect(slack.calls.filter((call) => call.method === 'chat.stopStream')).toHaveLength(1);
+    // The mention was acknowledged in the thread before the first text.
+    const status = slack.statuses.find((entry) => entry.thread_ts === mention.ts);
+    expect(status?.status).toMatch(/💭/);
+    expect(status!.at).toBeLessThanOrEqual(start!.at);
     // The model saw the question, without the bot mention or the character name.
     const request = model.requests[0]!.body as { messages: { role: string; content: string }[] };
     expect(request.messages.at(-1)!.content).toBe('why does npm test fail?');

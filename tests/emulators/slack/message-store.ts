@@ -26,6 +26,10 @@ export interface StoredMessage {
   reactions: string[];
   /** True when the posted text exceeded 40,000 characters and was cut, as Slack does. */
   truncated: boolean;
+  /** Messages made by chat.startStream: 'open' until chat.stopStream. */
+  stream?: 'open' | 'stopped';
+  /** How many chat.appendStream calls grew it. */
+  appends?: number;
 }
 
 /** A chat.postEphemeral message: visible only to `user`. */

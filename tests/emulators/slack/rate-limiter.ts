@@ -1,7 +1,9 @@
 /**
  * Slack's Web API rate limits as the emulator enforces them: chat.postMessage about one message per
- * second per channel with short bursts tolerated (a token bucket), chat.update Tier 3 (a 60-second
- * sliding window per app). https://docs.slack.dev/apis/web-api/rate-limits
+ * second per channel with short bursts tolerated (a token bucket), shared with chat.startStream
+ * (which posts a message); chat.update, reactions.add and assistant.threads.setStatus Tier 3,
+ * chat.appendStream and chat.stopStream Tier 4 (60-second sliding windows per workspace, one per
+ * method). https://docs.slack.dev/apis/web-api/rate-limits
  */
 
 /** Rate-limit settings; every field can be changed at runtime. */
@@ -12,6 +14,14 @@ export interface RateLimitSettings {
   postMessageBurst: number;
   /** chat.update calls allowed per app in any 60-second window. */
   updatePerMinute: number;
+  /** chat.appendStream calls allowed per workspace in any 60-second window (Tier 4). */
+  appendStreamPerMinute: number;
+  /** chat.stopStream calls allowed per workspace in any 60-second window (Tier 4). */
+  stopStreamPerMinute: number;
+  /** reactions.add calls allowed per workspace in any 60-second window (Tier 3). */
+  reactionsPerMinute: number;
+  /** assistant.threads.setStatus calls allowed per workspace in any 60-second window. */
+  setStatusPerMinute: number;
   enabled: boolean;
 }
 
@@ -19,6 +29,10 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   postMessagePerChannelPerSecond: 1,
   postMessageBurst: 4,
   updatePerMinute: 50,
+  appendStreamPerMinute: 100,
+  stopStreamPerMinute: 100,
+  reactionsPerMinute: 50,
+  setStatusPerMinute: 50,
   enabled: true,
 };
 
@@ -40,7 +54,7 @@ const WINDOW_MS = 60_000;
 export function createRateLimiter(initial: Partial<RateLimitSettings> = {}, now: () => number = Date.now): RateLimiter {
   let settings: RateLimitSettings = { ...DEFAULT_RATE_LIMITS, ...initial };
   let buckets = new Map<string, { tokens: number; at: number }>();
-  let updates: number[] = [];
+  let windows = new Map<string, number[]>();
 
   const takePostMessage = (channel: string): RateLimitDecision => {
     const rate = settings.postMessagePerChannelPerSecond;
@@ -56,28 +70,38 @@ export function createRateLimiter(initial: Partial<RateLimitSettings> = {}, now:
     return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)) };
   };
 
-  const takeUpdate = (): RateLimitDecision => {
+  const takeWindow = (method: string, perMinute: number): RateLimitDecision => {
     const time = now();
-    updates = updates.filter((at) => at > time - WINDOW_MS);
-    const oldest = updates[0];
-    if (updates.length >= settings.updatePerMinute && oldest !== undefined) {
+    const calls = (windows.get(method) ?? []).filter((at) => at > time - WINDOW_MS);
+    windows.set(method, calls);
+    const oldest = calls[0];
+    if (calls.length >= perMinute && oldest !== undefined) {
       return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil((oldest + WINDOW_MS - time) / 1000)) };
     }
-    updates.push(time);
+    calls.push(time);
     return { limited: false };
   };
+
+  const perMinute = (method: string): number | undefined =>
+    ({
+      'chat.update': settings.updatePerMinute,
+      'chat.appendStream': settings.appendStreamPerMinute,
+      'chat.stopStream': settings.stopStreamPerMinute,
+      'reactions.add': settings.reactionsPerMinute,
+      'assistant.threads.setStatus': settings.setStatusPerMinute,
+    })[method];
 
   return {
     take(method, channel) {
       if (!settings.enabled) return { limited: false };
-      if (method === 'chat.postMessage') return takePostMessage(channel ?? '');
-      if (method === 'chat.update') return takeUpdate();
-      return { limited: false };
+      if (method === 'chat.postMessage' || method === 'chat.startStream') return takePostMessage(channel ?? '');
+      const limit = perMinute(method);
+      return limit === undefined ? { limited: false } : takeWindow(method, limit);
     },
     configure(changes) {
       settings = { ...settings, ...changes };
       buckets = new Map();
-      updates = [];
+      windows = new Map();
     },
     settings: () => ({ ...settings }),
   };

@@ -16,6 +16,7 @@ import { createRateLimiter, type RateLimitSettings } from './rate-limiter.js';
 import { createSocketModeServer, type AckRecord, type DisconnectReason, type EnvelopeRecord } from './socket-mode.js';
 import { createWebApi } from './web-api.js';
 import { createFaultInjector, type FaultedCall, type FaultWindow } from './faults.js';
+import type { StreamingRefusal } from './streaming.js';
 
 /** Every scope a TSUKA bot asks for (platform-notes.md), customize included. */
 export const DEFAULT_SLACK_SCOPES: readonly string[] = [
@@ -44,6 +45,8 @@ export interface SlackEmulatorOptions {
   rateLimits?: Partial<RateLimitSettings>;
   /** How long a delivery waits for the bot's ack before rejecting (default 3000, Slack's deadline). */
   ackTimeoutMs?: number;
+  /** Refuse Slack's streaming methods with this error (default: offered). */
+  streamingRefusal?: StreamingRefusal;
 }
 
 /** A running emulator. State getters return the live records; `messages()`/`thread()` return copies. */
@@ -89,6 +92,8 @@ export interface SlackEmulator extends Deliveries {
   /** Calls answered by a fault window. */
   readonly faulted: readonly FaultedCall[];
   setScopes(scopes: readonly string[]): void;
+  /** Refuse the streaming methods from now on with `refusal`, or offer them again (undefined). */
+  setStreamingRefusal(refusal: StreamingRefusal | undefined): void;
   /** Resolves as soon as `predicate` holds; re-checked on every recorded call, ack and connection. */
   waitFor(predicate: (emulator: SlackEmulator) => boolean, options?: WaitOptions): Promise<void>;
   /** Resolves when a connection is open and at least `count` (default 1) were accepted in all. */
@@ -121,6 +126,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   const appToken = options.appToken ?? 'xapp-test';
   let scopes: readonly string[] = [...(options.scopes ?? DEFAULT_SLACK_SCOPES)];
   let baseUrl = '';
+  let refusal = options.streamingRefusal;
   const store = createMessageStore();
   const rateLimiter = createRateLimiter(options.rateLimits);
   const faults = createFaultInjector();
@@ -145,6 +151,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     scopes: () => scopes,
     baseUrl: () => baseUrl,
     issueSocketUrl: () => socket.issueUrl(),
+    streamingRefusal: () => refusal,
   });
   const sinks = { webApi, store, calls, rateLimited, responseUrls, changed: () => waiter.changed() };
 
@@ -223,6 +230,9 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     faulted: faults.faulted,
     setScopes(next) {
       scopes = [...next];
+    },
+    setStreamingRefusal(next) {
+      refusal = next;
     },
     waitFor: (predicate, wait = {}) => waiter.wait(() => predicate(emulator), wait, describeState),
     waitForConnection,

@@ -9,6 +9,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import { faultAnswer, type FaultInjector } from './faults.js';
 import { newSlackId, type WorkspaceIdentity } from './payloads.js';
 import { stringField, type RequestFields } from './http-body.js';
+import { createStreamingHandlers, STREAMING_METHODS, streamingRefusal, type StreamingRefusal } from './streaming.js';
 
 /** What the Web API needs from the emulator around it. */
 export interface WebApiContext {
@@ -23,6 +24,8 @@ export interface WebApiContext {
   baseUrl: () => string;
   /** A fresh Socket Mode URL with a single-use ticket. */
   issueSocketUrl: () => string;
+  /** Whether the workspace refuses chat.startStream/appendStream/stopStream, and how. */
+  streamingRefusal: () => StreamingRefusal | undefined;
 }
 
 /** The answer to one call, before it is written to the wire. */
@@ -54,6 +57,9 @@ const REQUIRED_SCOPES: Record<string, string | undefined> = {
   'chat.postEphemeral': 'chat:write',
   'chat.delete': 'chat:write',
   'assistant.threads.setStatus': 'chat:write',
+  'chat.startStream': 'chat:write',
+  'chat.appendStream': 'chat:write',
+  'chat.stopStream': 'chat:write',
   'reactions.add': 'reactions:write',
   'files.getUploadURLExternal': 'files:write',
   'files.completeUploadExternal': 'files:write',
@@ -150,6 +156,7 @@ export function createWebApi(context: WebApiContext): WebApi {
       });
       return { ok: true, channel, ts, text: content.text, message: updated ? messageJson(updated) : {} };
     },
+    ...createStreamingHandlers({ store, identity, customization, missingCustomizeScope, messageJson: (message) => messageJson(message) }),
     'chat.postEphemeral': (fields) => {
       const channel = stringField(fields, 'channel');
       const user = stringField(fields, 'user');
@@ -278,7 +285,7 @@ export function createWebApi(context: WebApiContext): WebApi {
       const headers: Record<string, string> = { 'x-oauth-scopes': scopes, 'x-accepted-oauth-scopes': REQUIRED_SCOPES[method] ?? '' };
       const handler = handlers[method];
       if (!handler) return { status: 200, headers, body: fail('unknown_method') };
-      const refusal = authorize(method, token);
+      const refusal = authorize(method, token) ?? ((STREAMING_METHODS as readonly string[]).includes(method) ? streamingRefusal(context.streamingRefusal(), context.scopes()) : undefined);
       if (refusal) return { status: 200, headers, body: refusal };
       const window = context.faults.active(method);
       if (window) {

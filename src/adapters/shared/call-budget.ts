@@ -1,0 +1,236 @@
+/**
+ * One budget scheduler per platform: every call of an adapter names the budget it spends (a
+ * channel's posting bucket, a workspace's per-minute tier, a Discord route) and a priority. Calls
+ * go out only while their budget has room, so the platform (almost) never answers 429; when room
+ * is short, a visible sign (acknowledgement) goes first, then a reply's first text and its final
+ * text, and intermediate edits last. Intermediate edits of one message coalesce (the newest text
+ * wins), keep a reserve of the budget free for the others, and are spaced further apart as more
+ * replies stream on the same budget.
+ */
+import { TsukaError } from '../../core/errors.js';
+
+/** A token bucket (`capacity` at once, refilled at `perSecond`) or a sliding window (`limit` per `windowMs`). */
+export type BudgetRule = { kind: 'bucket'; capacity: number; perSecond: number } | { kind: 'window'; limit: number; windowMs: number };
+
+/** Highest first: a sign of life, a reply's first text, its final text, then edits nobody waits for. */
+export type CallPriority = 'ack' | 'first' | 'final' | 'edit';
+
+const PRIORITY_ORDER: Record<CallPriority, number> = { ack: 0, first: 1, final: 2, edit: 3 };
+
+export interface ScheduledCall<T> {
+  /** Which budget the call spends, e.g. `post:C123` or `chat.update`. */
+  budget: string;
+  priority: CallPriority;
+  /** Intermediate edits of one message share a key: a waiting one is replaced by a newer one. */
+  coalesceKey?: string;
+  /** Invoked when the call's turn comes, so it can carry the newest text (a reply folds into one post). */
+  call: () => Promise<T>;
+}
+
+export interface CallBudget {
+  schedule<T>(call: ScheduledCall<T>): Promise<T>;
+  /** A reply starts streaming on `budget`: edit spacing stretches with the number of open streams. Returns the close function. */
+  openStream(budget: string): () => void;
+  /** The current spacing of intermediate edits of one message on `budget`. */
+  editSpacingMs(budget: string): number;
+  /** The platform answered 429 on `budget`: nothing more goes out on it for `ms`. */
+  pause(budget: string, ms: number): void;
+  /** Drops the waiting call of `coalesceKey` (its callers get undefined); false when none waits (it may be running). */
+  cancel(coalesceKey: string): boolean;
+  /** How many calls are waiting (for tests and the benchmark). */
+  readonly waiting: number;
+  /** Rejects waiting calls; running ones finish. */
+  stop(): void;
+}
+
+export interface CallBudgetOptions {
+  /** The rule of a budget (budgets are created on first use). */
+  ruleFor: (budget: string) => BudgetRule;
+  /** Minimum spacing of one message's intermediate edits (the configured edit interval). */
+  editIntervalMs: number;
+  now?: () => number;
+}
+
+interface Job {
+  budget: string;
+  priority: CallPriority;
+  coalesceKey?: string;
+  call: () => Promise<unknown>;
+  settle: { resolve: (value: unknown) => void; reject: (error: unknown) => void }[];
+  seq: number;
+}
+
+interface BudgetState {
+  rule: BudgetRule;
+  tokens: number;
+  at: number;
+  spent: number[];
+  streams: number;
+  pausedUntil: number;
+}
+
+/** The adapter stopped while the call was still waiting for its budget. */
+export class CallBudgetStoppedError extends TsukaError {
+  constructor() {
+    super('call_budget_stopped', 'the adapter stopped before this call could be made');
+  }
+}
+
+/** Part of each budget intermediate edits leave to first and final text. */
+const EDIT_RESERVE_SHARE = 0.2;
+
+export function createCallBudget(options: CallBudgetOptions): CallBudget {
+  const now = options.now ?? Date.now;
+  const budgets = new Map<string, BudgetState>();
+  const queue: Job[] = [];
+  const lastEditAt = new Map<string, number>();
+  let seq = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
+  let stopped = false;
+
+  const stateOf = (budget: string): BudgetState => {
+    let state = budgets.get(budget);
+    if (!state) {
+      const rule = options.ruleFor(budget);
+      state = { rule, tokens: rule.kind === 'bucket' ? rule.capacity : 0, at: now(), spent: [], streams: 0, pausedUntil: 0 };
+      budgets.set(budget, state);
+    }
+    return state;
+  };
+
+  /** Calls the budget allows now, and when the next one will be allowed. */
+  const room = (state: BudgetState, time: number): { available: number; capacity: number; nextAt: number } => {
+    const { rule } = state;
+    if (time < state.pausedUntil) return { available: 0, capacity: rule.kind === 'bucket' ? rule.capacity : rule.limit, nextAt: state.pausedUntil };
+    if (rule.kind === 'bucket') {
+      state.tokens = Math.min(rule.capacity, state.tokens + ((time - state.at) / 1000) * rule.perSecond);
+      state.at = time;
+      return { available: Math.floor(state.tokens), capacity: rule.capacity, nextAt: time + ((1 - (state.tokens % 1)) / rule.perSecond) * 1000 };
+    }
+    state.spent = state.spent.filter((at) => at > time - rule.windowMs);
+    return { available: rule.limit - state.spent.length, capacity: rule.limit, nextAt: (state.spent[0] ?? time) + rule.windowMs };
+  };
+
+  const spend = (state: BudgetState, time: number): void => {
+    if (state.rule.kind === 'bucket') state.tokens -= 1;
+    else state.spent.push(time);
+  };
+
+  const periodMs = (rule: BudgetRule): number => (rule.kind === 'bucket' ? 1000 / rule.perSecond : rule.windowMs / rule.limit);
+
+  const editSpacingMs = (budget: string): number => {
+    const state = stateOf(budget);
+    // Every open stream gets a fair share of the budget's steady rate, never more often than configured.
+    return Math.max(options.editIntervalMs, Math.ceil(state.streams * periodMs(state.rule)));
+  };
+
+  const wake = (at: number): void => {
+    if (stopped || at >= timerAt) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => {
+      timer = undefined;
+      timerAt = Infinity;
+      pump();
+    }, Math.max(0, at - now()));
+  };
+
+  function pump(): void {
+    if (stopped) return;
+    const time = now();
+    queue.sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.seq - b.seq);
+    let nextWake = Infinity;
+    const blocked = new Set<string>();
+    for (let index = 0; index < queue.length; index++) {
+      const job = queue[index]!;
+      if (blocked.has(job.budget)) continue;
+      const state = stateOf(job.budget);
+      const { available, capacity, nextAt } = room(state, time);
+      if (job.priority === 'edit') {
+        const due = (lastEditAt.get(job.coalesceKey ?? '') ?? -Infinity) + editSpacingMs(job.budget);
+        if (due > time) {
+          nextWake = Math.min(nextWake, due);
+          continue;
+        }
+        const reserve = capacity > 1 ? Math.max(1, Math.floor(capacity * EDIT_RESERVE_SHARE)) : 0;
+        if (available <= reserve) {
+          nextWake = Math.min(nextWake, nextAt);
+          continue;
+        }
+      } else if (available < 1) {
+        // Higher-priority calls wait in order: nothing behind them on this budget may overtake.
+        blocked.add(job.budget);
+        nextWake = Math.min(nextWake, nextAt);
+        continue;
+      }
+      spend(state, time);
+      queue.splice(index, 1);
+      index--;
+      if (job.coalesceKey !== undefined) lastEditAt.set(job.coalesceKey, time);
+      run(job);
+    }
+    if (nextWake < Infinity) wake(nextWake);
+  }
+
+  function run(job: Job): void {
+    job.call().then(
+      (value) => job.settle.forEach((waiter) => waiter.resolve(value)),
+      (error: unknown) => job.settle.forEach((waiter) => waiter.reject(error)),
+    );
+  }
+
+  return {
+    schedule<T>(scheduled: ScheduledCall<T>): Promise<T> {
+      if (stopped) return Promise.reject(new CallBudgetStoppedError());
+      return new Promise<T>((resolve, reject) => {
+        const waiter = { resolve: resolve as (value: unknown) => void, reject };
+        const waiting = scheduled.coalesceKey === undefined ? undefined : queue.find((job) => job.coalesceKey === scheduled.coalesceKey && job.budget === scheduled.budget);
+        if (waiting) {
+          // The newest text wins; the call keeps the higher of the two priorities and its place.
+          waiting.call = scheduled.call;
+          if (PRIORITY_ORDER[scheduled.priority] < PRIORITY_ORDER[waiting.priority]) waiting.priority = scheduled.priority;
+          waiting.settle.push(waiter);
+        } else {
+          queue.push({ budget: scheduled.budget, priority: scheduled.priority, coalesceKey: scheduled.coalesceKey, call: scheduled.call, settle: [waiter], seq: seq++ });
+        }
+        pump();
+      });
+    },
+    openStream(budget) {
+      const state = stateOf(budget);
+      state.streams++;
+      let open = true;
+      return () => {
+        if (open) state.streams--;
+        open = false;
+      };
+    },
+    editSpacingMs,
+    pause(budget, ms) {
+      const state = stateOf(budget);
+      state.pausedUntil = Math.max(state.pausedUntil, now() + ms);
+      // The bucket starts empty after the pause: the platform counted more than we did.
+      if (state.rule.kind === 'bucket') {
+        state.tokens = 0;
+        state.at = state.pausedUntil;
+      }
+      pump();
+    },
+    cancel(coalesceKey) {
+      const index = queue.findIndex((job) => job.coalesceKey === coalesceKey);
+      if (index < 0) return false;
+      const [job] = queue.splice(index, 1);
+      job!.settle.forEach((waiter) => waiter.resolve(undefined));
+      return true;
+    },
+    get waiting() {
+      return queue.length;
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      for (const job of queue.splice(0)) job.settle.forEach((waiter) => waiter.reject(new CallBudgetStoppedError()));
+    },
+  };
+}

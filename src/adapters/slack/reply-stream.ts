@@ -1,0 +1,264 @@
+/**
+ * A reply on Slack. Where the workspace offers Slack's streaming methods, the first text starts
+ * the stream at once (`chat.startStream`, no 256-character buffering), later text is appended
+ * (`chat.appendStream`) and `chat.stopStream` ends it with the final text and buttons. Elsewhere
+ * — or once a workspace refused a streaming method (`not_allowed`, `unknown_method`, a missing
+ * scope), which is remembered — a placeholder is posted and edited (`chat.update`).
+ * Either way the thread gets a status at once (`assistant.threads.setStatus`, its own budget), so
+ * every mention shows a sign even while posting in the channel is paced, and a reply whose text is
+ * complete before its turn to post is folded into one `chat.postMessage`.
+ * https://docs.slack.dev/reference/methods/chat.startStream ·
+ * https://docs.slack.dev/reference/methods/chat.appendStream ·
+ * https://docs.slack.dev/reference/methods/chat.stopStream
+ */
+import type { WebClient } from '@slack/web-api';
+import type { Button, Identity, ReplyStream, StreamOptions } from '../../commands/chat-surface.js';
+import { displayOf } from '../../commands/edit-reply-stream.js';
+import type { Logger } from '../../core/logger.js';
+import type { CallPriority } from '../shared/call-budget.js';
+import type { SlackCaller } from './call-budget.js';
+import { blocksFor } from './cards.js';
+import { escapeSlackText } from './markdown.js';
+import { identityFields, isMissingCustomize } from './surface.js';
+
+/** Errors by which a workspace says it does not offer the streaming methods to this app. */
+const REFUSALS = new Set(['not_allowed', 'unknown_method', 'missing_scope', 'not_allowed_token_type', 'feature_not_enabled', 'method_deprecated', 'not_supported', 'team_not_allowed']);
+
+/** Which workspaces refused the streaming methods (remembered for the life of the process). */
+export interface StreamingSupport {
+  offered(team: string): boolean;
+  refuse(team: string, reason: string): void;
+}
+
+export function createStreamingSupport(logger: Logger): StreamingSupport {
+  const refused = new Map<string, string>();
+  return {
+    offered: (team) => !refused.has(team),
+    refuse(team, reason) {
+      if (refused.has(team)) return;
+      refused.set(team, reason);
+      logger.warn("Slack's streaming methods were refused: replies in this workspace use a placeholder and chat.update", { team, reason });
+    },
+  };
+}
+
+/** What the stream needs from the Slack surface around it. */
+export interface SlackMessaging {
+  client: WebClient;
+  caller: SlackCaller;
+  logger: Logger;
+  streaming: StreamingSupport;
+  postMessage(channel: string, threadTs: string | undefined, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority?: CallPriority, coalesceKey?: string, direct?: boolean): Promise<string>;
+  update(channel: string, ts: string, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority: CallPriority, coalesceKey?: string, direct?: boolean): Promise<void>;
+  setStatus(channel: string, threadTs: string, text: string, priority: CallPriority, coalesceKey?: string): Promise<void>;
+  customize: { available(): boolean; missing(): void };
+}
+
+export interface SlackReplyStreamOptions extends StreamOptions {
+  team: string;
+  channel: string;
+  threadTs: string;
+  recipientUser?: string;
+  useStreaming: boolean;
+}
+
+const errorCode = (error: unknown): string | undefined => (error as { data?: { error?: string } }).data?.error;
+
+let streamCount = 0;
+const MAX_FAILURES_BEFORE_STOP = 3;
+
+export function createSlackReplyStream(slack: SlackMessaging, options: SlackReplyStreamOptions): ReplyStream {
+  const { caller, client } = slack;
+  const { channel, threadTs, team, identity } = options;
+  const key = `reply:${++streamCount}`;
+  const statusKey = `status:${channel}/${threadTs}`;
+  // Outside a DM, Slack addresses a stream to one user of one team.
+  const canStream = options.useStreaming && slack.streaming.offered(team) && (options.recipientUser !== undefined || channel.startsWith('D'));
+  let mode: 'stream' | 'edit' = canStream ? 'stream' : 'edit';
+  let closeBudget = caller.budget.openStream(mode === 'stream' ? 'chat.appendStream' : 'chat.update');
+  let ts: string | undefined;
+  let text = '';
+  let statusText = '';
+  /** Stream mode: the escaped markdown Slack shows. Edit mode: the text of the last post or edit. */
+  let shown = '';
+  let statusShown = '';
+  /** A status set after the stream's message exists stays until cleared (Slack clears it only on a new message). */
+  let statusAfterStart = false;
+  let acknowledged = false;
+  let job: Promise<void> | undefined;
+  let final: { text: string; buttons?: Button[] } | undefined;
+  let done = false;
+  let failures = 0;
+
+  const report = (what: string) => (error: unknown) => slack.logger.warn(what, { channel, error });
+  const markdown = (value: string) => escapeSlackText(value);
+  const namePrefix = () => (identity && !slack.customize.available() ? `**${identity.name}**: ` : '');
+
+  function track(promise: Promise<void>): void {
+    const current = promise.then(
+      () => {
+        failures = 0;
+      },
+      (error: unknown) => {
+        failures++;
+        throw error;
+      },
+    ).finally(() => {
+      if (job === current) job = undefined;
+      if (!final && !done) advance();
+    });
+    job = current;
+    current.catch(report('reply stream call failed'));
+  }
+
+  /** Runs the next call this reply needs, if none is waiting. */
+  function advance(): void {
+    // A call that keeps failing is not retried at every token: `stop` makes the last attempt.
+    if (job || done || final || failures >= MAX_FAILURES_BEFORE_STOP) return;
+    if (ts === undefined) {
+      if (mode === 'stream' && text.trim().length === 0) return;
+      track(caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }));
+    } else if (mode === 'stream') {
+      if (markdown(text) !== shown && markdown(text).startsWith(shown)) track(caller.budgeted({ method: 'chat.appendStream', channel, priority: 'edit', coalesceKey: key, call: appendNow }));
+    } else if (displayOf(text, statusText) !== shown) {
+      track(caller.budgeted({ method: 'chat.update', channel, priority: 'edit', coalesceKey: key, call: editNow }));
+    }
+  }
+
+  /** The first post of this reply, when its turn comes: folded into one post when the text is already complete. */
+  async function first(): Promise<void> {
+    if (final) {
+      ts = await slack.postMessage(channel, threadTs, final.text, identity, final.buttons, 'first', undefined, true);
+      done = true;
+      return;
+    }
+    // Another reply may have learnt meanwhile that this workspace refuses streaming.
+    if (mode === 'stream' && !slack.streaming.offered(team)) switchToEdits();
+    if (mode === 'edit') return postPlaceholder();
+    try {
+      await startStream();
+    } catch (error) {
+      if (REFUSALS.has(errorCode(error) ?? '')) slack.streaming.refuse(team, errorCode(error)!);
+      else slack.logger.warn('chat.startStream failed: this reply uses a placeholder and chat.update', { channel, error });
+      switchToEdits();
+      // A refused call cost nothing at Slack: the post goes out in the same turn.
+      await postPlaceholder();
+    }
+  }
+
+  async function startStream(): Promise<void> {
+    // Fixed now: the text may grow while the call waits in the limiter, and `shown` must be what was sent.
+    const sent = markdown(text);
+    const send = (withIdentity: boolean) =>
+      caller.send('chat.startStream', channel, () =>
+        client.chat.startStream({
+          channel,
+          thread_ts: threadTs,
+          markdown_text: namePrefix() + sent,
+          ...(options.recipientUser ? { recipient_user_id: options.recipientUser, recipient_team_id: team } : {}),
+          ...(withIdentity ? identityFields(identity) : {}),
+        }),
+      );
+    let response;
+    try {
+      response = await send(slack.customize.available());
+    } catch (error) {
+      if (!(identity && slack.customize.available() && isMissingCustomize(error) && (error as { data?: { needed?: string } }).data?.needed === 'chat:write.customize')) throw error;
+      slack.customize.missing();
+      response = await send(false);
+    }
+    ts = response.ts as string;
+    shown = sent;
+  }
+
+  async function postPlaceholder(): Promise<void> {
+    const body = displayOf(text, statusText);
+    ts = await slack.postMessage(channel, threadTs, body, identity, options.buttons, 'first', undefined, true);
+    shown = body;
+  }
+
+  function switchToEdits(): void {
+    mode = 'edit';
+    closeBudget();
+    closeBudget = caller.budget.openStream('chat.update');
+  }
+
+  async function appendNow(): Promise<void> {
+    const next = markdown(text);
+    if (final || ts === undefined || !next.startsWith(shown) || next === shown) return;
+    await caller.send('chat.appendStream', channel, () => client.chat.appendStream({ channel, ts: ts!, markdown_text: next.slice(shown.length) }));
+    shown = next;
+  }
+
+  async function editNow(): Promise<void> {
+    const body = displayOf(text, statusText);
+    if (final || ts === undefined || body === shown) return;
+    await slack.update(channel, ts, body, identity, options.buttons, 'edit', undefined, true);
+    shown = body;
+  }
+
+  /** Ends a started stream; if Slack no longer takes it (expired), the rest goes in a new message. */
+  async function stopStream(last: { text: string; buttons?: Button[] }): Promise<void> {
+    const next = markdown(last.text);
+    const rest = next.startsWith(shown) ? next.slice(shown.length) : '';
+    const blocks = last.buttons && last.buttons.length > 0 ? blocksFor(' ', last.buttons)?.filter((block) => block.type === 'actions') : undefined;
+    try {
+      await caller({ method: 'chat.stopStream', channel, priority: 'final', call: () => client.chat.stopStream({ channel, ts: ts!, ...(rest ? { markdown_text: rest } : {}), ...(blocks ? { blocks } : {}) } as Parameters<WebClient['chat']['stopStream']>[0]) });
+    } catch (error) {
+      slack.logger.warn('chat.stopStream failed: the rest of the reply goes in a new message', { channel, error });
+      const tail = next.startsWith(shown) ? last.text.slice(Math.max(0, last.text.length - rest.length)) : last.text;
+      if (tail.trim().length > 0 || last.buttons?.length) await slack.postMessage(channel, threadTs, tail.trim().length > 0 ? tail : '…', identity, last.buttons, 'final');
+    }
+  }
+
+  return {
+    get appendOnly() {
+      return mode === 'stream';
+    },
+    append(next) {
+      text = next;
+      advance();
+    },
+    status(next) {
+      statusText = next;
+      // The first status is the mention's visible sign; later ones follow in the thread (stream) or in the message (edits).
+      if (done) return;
+      if (next && !acknowledged) {
+        acknowledged = true;
+        statusShown = next;
+        slack.setStatus(channel, threadTs, next, 'ack', statusKey).catch(report('status failed'));
+      } else if (mode === 'stream' && next !== statusShown) {
+        // Slack clears the status when the stream's message appears: only a later status needs clearing.
+        const needed = next !== '' || statusAfterStart;
+        statusShown = next;
+        if (ts !== undefined && next !== '') statusAfterStart = true;
+        if (needed) slack.setStatus(channel, threadTs, next, 'edit', statusKey).catch(report('status failed'));
+      }
+      if (mode === 'edit') advance();
+    },
+    async stop(last) {
+      final = last;
+      try {
+        // A waiting intermediate call is dropped (the final one carries its text); a running one is awaited.
+        if (ts !== undefined) caller.budget.cancel(key);
+        if (ts === undefined && !job) track(caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'final', coalesceKey: key, call: first }));
+        while (job) await job.catch(() => undefined);
+        if (done) return;
+        if (ts === undefined) {
+          // The first post failed: post the whole reply now.
+          ts = await slack.postMessage(channel, threadTs, last.text, identity, last.buttons, 'final');
+        } else if (mode === 'stream') await stopStream(last);
+        else await slack.update(channel, ts, last.text, identity, last.buttons ?? [], 'final', key);
+        done = true;
+      } catch (error) {
+        final = undefined;
+        throw error;
+      } finally {
+        if (done) {
+          closeBudget();
+          if (mode === 'stream' && statusAfterStart && statusShown !== '') slack.setStatus(channel, threadTs, '', 'final', statusKey).catch(report('status not cleared'));
+        }
+      }
+    },
+  };
+}
