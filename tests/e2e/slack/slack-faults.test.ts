@@ -37,34 +37,42 @@ describe('Slack faults', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  for (const fault of [
-    { status: 500 as const, label: 'HTTP 500s' },
-    { status: 429 as const, label: '429s with Retry-After: 1' },
-  ]) {
-    it(`survives a window of ${fault.label} on chat.postMessage and chat.update during a reply`, async () => {
-      harness = await startSlackHarness();
-      const { slack, model } = harness;
-      const answer = `All good in the end. ${'The reply keeps streaming while Slack fails. '.repeat(20)}Done.`;
-      model.enqueue({ text: answer, chunkSize: 40, delayMsBetweenChunks: 20 });
-      // The placeholder post meets the first window; the streamed edits meet the second, longer one.
-      slack.injectFaults({ methods: ['chat.postMessage'], status: fault.status, durationMs: FAULT_WINDOW_MS, retryAfterSeconds: 1 });
-      slack.injectFaults({ methods: ['chat.update'], status: fault.status, durationMs: 2 * FAULT_WINDOW_MS, retryAfterSeconds: 1 });
-      const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi status?` });
-      await slack.waitFor(finished(harness!, mention.ts, 'Done.'), { timeoutMs: 30_000 });
+  // Both ways a reply reaches Slack: the streaming methods, and placeholder + chat.update where the
+  // workspace refuses them. Each meets a window on its first call, then a longer one on its later calls.
+  const MODES = [
+    { label: 'streamed', first: ['chat.startStream'], later: ['chat.appendStream', 'chat.stopStream'], emulator: {} },
+    { label: 'edited', first: ['chat.postMessage'], later: ['chat.update'], emulator: { streamingRefusal: 'not_allowed' as const } },
+  ];
+  for (const mode of MODES) {
+    for (const fault of [
+      { status: 500 as const, label: 'HTTP 500s' },
+      { status: 429 as const, label: '429s with Retry-After: 1' },
+    ]) {
+      it(`survives a window of ${fault.label} on ${[...mode.first, ...mode.later].join(', ')} during a ${mode.label} reply`, async () => {
+        harness = await startSlackHarness({ emulator: mode.emulator });
+        const { slack, model } = harness;
+        const answer = `All good in the end. ${'The reply keeps streaming while Slack fails. '.repeat(20)}Done.`;
+        model.enqueue({ text: answer, chunkSize: 40, delayMsBetweenChunks: 20 });
+        slack.injectFaults({ methods: mode.first, status: fault.status, durationMs: FAULT_WINDOW_MS, retryAfterSeconds: 1 });
+        slack.injectFaults({ methods: mode.later, status: fault.status, durationMs: 2 * FAULT_WINDOW_MS, retryAfterSeconds: 1 });
+        const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi status?` });
+        await slack.waitFor(finished(harness!, mention.ts, 'Done.'), { timeoutMs: 30_000 });
 
-      const [reply, ...others] = harness.botReplies('C1', mention.ts);
-      expect(others).toHaveLength(0);
-      expect(reply!.text).toBe(answer);
-      expect(slack.faulted.filter((call) => call.method === 'chat.postMessage' && call.status === fault.status).length).toBeGreaterThan(0);
-      expect(slack.faulted.filter((call) => call.method === 'chat.update' && call.status === fault.status).length).toBeGreaterThan(0);
-      const [run] = await harness.app.engine.runs.list();
-      expect(run!.status).toBe('completed');
-    });
+        const [reply, ...others] = harness.botReplies('C1', mention.ts);
+        expect(others).toHaveLength(0);
+        expect(reply!.text).toBe(answer);
+        expect(slack.faulted.filter((call) => mode.first.includes(call.method) && call.status === fault.status).length).toBeGreaterThan(0);
+        expect(slack.faulted.filter((call) => mode.later.includes(call.method) && call.status === fault.status).length).toBeGreaterThan(0);
+        const [run] = await harness.app.engine.runs.list();
+        expect(run!.status).toBe('completed');
+      });
+    }
   }
 
   it('gives a turn up when Slack fails for longer than the retry budget: the thread says what failed, the run is failed', async () => {
-    // The budget is shortened from 60 s to 1.5 s; the window outlasts it.
-    harness = await startSlackHarness({ rateLimits: { retryBudgetMs: 1_500 } });
+    // The budget is shortened from 60 s to 1.5 s; the window outlasts it. Placeholder + chat.update
+    // (streaming refused): the give-up of a reply on the streaming methods is not covered yet.
+    harness = await startSlackHarness({ rateLimits: { retryBudgetMs: 1_500 }, emulator: { streamingRefusal: 'not_allowed' } });
     const { slack, model } = harness;
     model.enqueue({ text: 'This answer never fully arrives.', chunkSize: 8, delayMsBetweenChunks: 20 });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi status?` });
