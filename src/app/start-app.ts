@@ -17,6 +17,7 @@ import { createSlackAdapter, type SlackAdapter } from '../adapters/slack/index.j
 import { createDiscordAdapter, type DiscordAdapter } from '../adapters/discord/index.js';
 import { createPlaygroundAdapter, type PlaygroundAdapter } from '../adapters/playground/index.js';
 import { startHttpServer, type HttpServer } from './http-server.js';
+import { acquireDataFolderLock } from './data-folder-lock.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
 export interface RunningApp {
@@ -39,6 +40,27 @@ export interface StartAppOptions {
 }
 
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
+  // Before the store is opened (recovery included): a second start must not expire the first one's approvals.
+  const lock = acquireDataFolderLock(options.config.dataDirectory);
+  try {
+    const app = await startLocked(options);
+    return {
+      ...app,
+      async stop() {
+        try {
+          await app.stop();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: StartAppOptions): Promise<RunningApp> {
   const { config, io } = options;
   const maskSecrets = createSecretMasker(config.environment);
   const logger = createJsonLogger({ level: config.logLevel, maskSecrets, write: io.stderr });
