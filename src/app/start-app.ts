@@ -37,6 +37,8 @@ export interface StartAppOptions {
   slackRetries?: number;
   slackRateLimits?: Parameters<typeof createSlackAdapter>[0]['rateLimits'];
   discordPacing?: Parameters<typeof createDiscordAdapter>[0]['pacing'];
+  /** How often to look for a model server while none answers (default 10 s). */
+  modelProbeIntervalMs?: number;
 }
 
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
@@ -67,7 +69,11 @@ async function startLocked(options: StartAppOptions): Promise<RunningApp> {
   const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model });
   // Before any adapter takes an event: only what the previous process left behind is interrupted or expired.
   const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
-  const models = createModelControl(engine, options.fetch);
+  const models = createModelControl(engine, {
+    fetch: options.fetch,
+    probeIntervalMs: options.modelProbeIntervalMs,
+    onConnected: (description) => io.stdout(`${description} — found after start.\n`),
+  });
   const deps = commandDependencies(engine, models);
   const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds }));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
@@ -108,7 +114,8 @@ async function startLocked(options: StartAppOptions): Promise<RunningApp> {
         discord: discord ? discord.connected() : 'off',
         store: await engine.store.namespace<number>('health').set('ready-check', Date.now()).then(() => true, () => false),
         model: models.current()?.model.modelId ?? null,
-        modelReachable: await modelReachable(engine, options.fetch),
+        modelReachable: await models.reachable(),
+        modelStatus: models.describe(),
       };
       return { ready: checks.slack !== false && checks.discord !== false && checks.store && checks.model !== null && checks.modelReachable, checks };
     },
@@ -133,7 +140,7 @@ async function startLocked(options: StartAppOptions): Promise<RunningApp> {
   await tellInterruptedThreads(engine, surfaces, recovery);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
   if (playground) io.stdout(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.\n`);
-  io.stdout(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
+  io.stdout(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · health on http://127.0.0.1:${http.port}/healthz\n${models.describe()}\n`);
 
   return {
     engine,
@@ -141,6 +148,7 @@ async function startLocked(options: StartAppOptions): Promise<RunningApp> {
     surfaces,
     http,
     async stop() {
+      models.stop();
       await layer.stopAll();
       for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
       await http.close();
@@ -169,18 +177,5 @@ async function tellInterruptedThreads(engine: Engine, surfaces: Partial<Record<P
         ? surface.post({ thread: run.where.threadId, text })
         : Promise.resolve();
     await Promise.resolve(shown).catch((error: unknown) => engine.logger.warn('could not mark an approval expired', { approvalId: approval.id, error }));
-  }
-}
-
-/** Is the model server answering now (not only at start)? Injected models (tests) count as reachable. */
-async function modelReachable(engine: Engine, fetchImplementation: typeof fetch = fetch): Promise<boolean> {
-  if (!engine.model) return false;
-  if (!engine.modelInfo) return true;
-  try {
-    const headers: Record<string, string> = engine.config.llm.apiKey ? { authorization: `Bearer ${engine.config.llm.apiKey}` } : {};
-    const response = await fetchImplementation(`${engine.modelInfo.baseURL.replace(/\/$/, '')}/models`, { headers, signal: AbortSignal.timeout(2000) });
-    return response.ok;
-  } catch {
-    return false;
   }
 }

@@ -13,6 +13,8 @@ import { createAgentRunner } from '../core/agent/create-agent-runner.js';
 import { findCharacter, suggestCharacters } from '../core/data/character-lookup.js';
 import type { PermissionPrompt } from '../core/safety/permission-port.js';
 import { noModelMessage } from '../app/no-model-message.js';
+import { connectModelServer, findModelServer } from '../app/model-connection.js';
+import { resolveModelTier } from '../core/provider/model-tier.js';
 import { recordAgentEvent } from '../commands/record-agent-event.js';
 
 export async function runAsk(args: string[], config: AppConfig, io: CliIo): Promise<number> {
@@ -30,7 +32,8 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
   }
   const maskSecrets = createSecretMasker(config.environment);
   const logger = createJsonLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, maskSecrets, write: io.stderr });
-  const engine = await createEngine({ config, logger, maskSecrets });
+  // The character is checked before any model server is probed: a typo fails at once.
+  const engine = await createEngine({ config, logger, maskSecrets, discover: false });
   try {
     const character = findCharacter(engine.roster, characterName);
     if (!character) {
@@ -38,10 +41,12 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       io.stderr(`Unknown character "${characterName}".${suggestions.length ? ` Did you mean ${suggestions.map((c) => c.name).join(', ')}?` : ''} Characters: ${[...engine.roster.characters.keys()].join(', ')}\n`);
       return 2;
     }
-    if (!engine.model) {
+    const server = await findModelServer(config, { logger });
+    if (!server) {
       io.stderr(`${noModelMessage(config)}\n`);
       return 3;
     }
+    const { model } = await connectModelServer(config, server, { logger });
     const prompter: PermissionPrompt = {
       async ask(request) {
         const allowed = yesFlag === '--yes=all' || (yesFlag === '--yes' && request.riskLevel === 'RESTRICTED');
@@ -55,12 +60,12 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     };
     const permissions = createPermissionManager({ prompt: prompter, logger });
     const runner = createAgentRunner({
-      model: engine.model,
+      model,
       tools: engine.tools,
       permissions,
       memory: engine.memory,
       logger,
-      settings: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, tier: engine.tier, defaultEffort: config.llm.defaultEffort },
+      settings: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, tier: resolveModelTier(model.modelId, { tier: config.llm.tier }), defaultEffort: config.llm.defaultEffort },
     });
     const run = await engine.runs.create({ id: randomUUID(), kind: 'ask', title: maskSecrets(prompt).slice(0, 80), startedBy: 'cli:local', where: { platform: 'cli', channelId: 'terminal' }, status: 'running', createdAt: Date.now() });
     await engine.runs.appendEvent(run.id, { type: 'message', agent: 'user', text: maskSecrets(prompt) });

@@ -84,8 +84,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       : catalogue.map((entry) => ({ id: entry.id, displayName: entry.displayName, baseURL: entry.baseURL, apiKey: entry.apiKeyEnv ? config.environment[entry.apiKeyEnv] : undefined, cloud: entry.class === 'CLOUD', apiKeyEnv: entry.apiKeyEnv }));
     let reachable = 0;
     for (const target of targets) {
-      if ('cloud' in target && target.cloud && !target.apiKey) {
-        info(`${target.displayName}: skipped (set ${target.apiKeyEnv} to use it)`);
+      if ('cloud' in target && target.cloud) {
+        // Discovery never picks a cloud provider: it is used only when chosen explicitly.
+        info(`${target.displayName}: not probed (a cloud provider is used only when TSUKA_LLM_BASE_URL points at ${target.baseURL}${target.apiKeyEnv ? `, with ${target.apiKeyEnv} or TSUKA_LLM_API_KEY` : ''})`);
         continue;
       }
       const probe = await probeServer({ baseURL: target.baseURL, apiKey: target.apiKey, fetch: options.fetch, modelId: config.llm.modelId });

@@ -42,6 +42,7 @@ export interface TurnRequest {
 
 export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
   const { surface, thread, character } = request;
+  await deps.models.refresh?.();
   const current = deps.models.current();
   if (!current) {
     await surface.post({ thread, text: `⚠️ ${deps.models.unavailableMessage()}`, identity: identityOf(character) });

@@ -77,6 +77,7 @@ interface TurnRecorder {
 /** Opens a run; undefined (after telling the user) when no model is available. */
 export async function openWorkflowSession(options: WorkflowSessionOptions): Promise<WorkflowSession | undefined> {
   const { deps, surface, event } = options;
+  await deps.models.refresh?.();
   const current = deps.models.current();
   if (!current) {
     await event.reply(`⚠️ ${deps.models.unavailableMessage()}`);
