@@ -24,6 +24,7 @@ import { createApprovalStore } from '../core/store/approval-store.js';
 import { createDedupeStore } from '../core/store/dedupe-store.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
 import { connectModelServer, findModelServer, type ModelConnection } from './model-connection.js';
+import { TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 
 export interface Engine {
@@ -62,6 +63,8 @@ export interface CreateEngineOptions {
   discover?: boolean;
   /** Use this model instead of discovering one (tests, the scripted playground). */
   model?: LanguageModel;
+  /** Fail before any model probing when TSUKA_DEFAULT_CHARACTER names no character (`tsuka start`). */
+  checkDefaultCharacter?: boolean;
 }
 
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
@@ -74,6 +77,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const schemas = new Map([...toolSchemas].filter(([name]) => implementations.some((tool) => tool.name === name)));
   const tools = createToolRegistry({ schemas, implementations, logger });
   const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]) });
+  if (options.checkDefaultCharacter && !roster.characters.has(config.defaultCharacter)) {
+    throw new TsukaError('unknown_character', `TSUKA_DEFAULT_CHARACTER="${config.defaultCharacter}" is not a character: use one of ${[...roster.characters.keys()].join(', ')}.`);
+  }
   const workspace = await createWorkspace(config.workspace);
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
   const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });

@@ -7,7 +7,7 @@ import type { CliIo } from '../cli/main.js';
 import type { ChatSurface, Platform } from '../commands/chat-surface.js';
 import { createCommandLayer, type CommandLayer } from '../commands/create-command-layer.js';
 import { createEngine, type Engine } from './create-engine.js';
-import { createJsonLogger } from './json-logger.js';
+import { createAnnouncer, createLogger, resolveLogFormat } from './create-logger.js';
 import { createModelControl } from './model-control.js';
 import { commandDependencies } from './command-wiring.js';
 import { createWorkflows } from '../commands/workflows/create-workflows.js';
@@ -44,8 +44,10 @@ export interface StartAppOptions {
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   // Before the store is opened (recovery included): a second start must not expire the first one's approvals.
   const lock = acquireDataFolderLock(options.config.dataDirectory);
+  // What a start that fails half-way has opened, closed in reverse before the error goes up.
+  const opened: (() => unknown)[] = [];
   try {
-    const app = await startLocked(options);
+    const app = await startLocked(options, opened);
     return {
       ...app,
       async stop() {
@@ -57,23 +59,28 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
       },
     };
   } catch (error) {
+    for (const close of opened.reverse()) await Promise.resolve().then(close).catch((closeError: unknown) => closeError);
     lock.release();
     throw error;
   }
 }
 
-async function startLocked(options: StartAppOptions): Promise<RunningApp> {
+async function startLocked(options: StartAppOptions, opened: (() => unknown)[]): Promise<RunningApp> {
   const { config, io } = options;
   const maskSecrets = createSecretMasker(config.environment);
-  const logger = createJsonLogger({ level: config.logLevel, maskSecrets, write: io.stderr });
-  const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model });
+  const format = resolveLogFormat(config.logFormat, io.interactive);
+  const logger = createLogger({ format, level: config.logLevel, maskSecrets, write: io.stderr });
+  const announce = createAnnouncer(format, io.stdout);
+  const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model, checkDefaultCharacter: true });
+  opened.push(() => engine.close());
   // Before any adapter takes an event: only what the previous process left behind is interrupted or expired.
   const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
   const models = createModelControl(engine, {
     fetch: options.fetch,
     probeIntervalMs: options.modelProbeIntervalMs,
-    onConnected: (description) => io.stdout(`${description} — found after start.\n`),
+    onConnected: (description) => announce(`${description} — found after start.`),
   });
+  opened.push(() => models.stop());
   const deps = commandDependencies(engine, models);
   const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds }));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
@@ -121,11 +128,14 @@ async function startLocked(options: StartAppOptions): Promise<RunningApp> {
     },
   });
 
+  opened.push(() => http.close());
   if (slack) {
+    opened.push(() => slack!.stop());
     await slack.start();
     stoppers.push(() => slack!.stop());
   }
   if (discord) {
+    opened.push(() => discord!.stop());
     await discord.start().catch(async (error: unknown) => {
       await discord!.stop().catch(() => undefined);
       throw error;
@@ -139,8 +149,9 @@ async function startLocked(options: StartAppOptions): Promise<RunningApp> {
   // After the adapters start: Discord's REST client and webhooks exist only once logged in.
   await tellInterruptedThreads(engine, surfaces, recovery);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
-  if (playground) io.stdout(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.\n`);
-  io.stdout(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · health on http://127.0.0.1:${http.port}/healthz\n${models.describe()}\n`);
+  if (playground) announce(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.`);
+  announce(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · health on http://127.0.0.1:${http.port}/healthz`);
+  announce(models.describe());
 
   return {
     engine,

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../config/app-config.js';
 import type { CliIo } from './main.js';
 import { createEngine } from '../app/create-engine.js';
-import { createJsonLogger } from '../app/json-logger.js';
+import { createLogger, resolveLogFormat } from '../app/create-logger.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { createPermissionManager } from '../core/safety/permission-manager.js';
 import { createAgentRunner } from '../core/agent/create-agent-runner.js';
@@ -31,7 +31,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     return 2;
   }
   const maskSecrets = createSecretMasker(config.environment);
-  const logger = createJsonLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, maskSecrets, write: io.stderr });
+  const logger = createLogger({ format: resolveLogFormat(config.logFormat, io.interactive), level: config.logLevel === 'info' ? 'warn' : config.logLevel, maskSecrets, write: io.stderr });
   // The character is checked before any model server is probed: a typo fails at once.
   const engine = await createEngine({ config, logger, maskSecrets, discover: false });
   try {

@@ -10,7 +10,7 @@ import { loadRoster } from '../core/data/load-roster.js';
 import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
-import { DataFileError, TsukaError } from '../core/errors.js';
+import { dataProblemLines } from './failure-lines.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { checkDiscord, checkSlack } from './doctor-platforms.js';
 
@@ -107,16 +107,5 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 }
 
 function reportDataError(what: string, error: unknown, bad: (text: string, fix?: string) => void): void {
-  if (error instanceof DataFileError) {
-    for (const problem of error.problems) bad(`${problem.file} ${problem.field}: ${problem.message}`, `edit ${problem.file} (its JSON Schema is in ${schemaHint(problem.file)})`);
-  } else if (error instanceof TsukaError) bad(`${what}: ${error.message}`);
-  else bad(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-function schemaHint(file: string): string {
-  const folder = file.split('/')[0] ?? '';
-  if (['roles', 'traits', 'characters', 'teams'].includes(folder)) return `src/core/data/${folder.replace(/s$/, '')}.schema.json`;
-  if (folder === 'tools_schemas') return 'src/core/tools/tool-schema.schema.json';
-  if (file === 'providers.json') return 'src/core/provider/providers.schema.json';
-  return 'the README';
+  for (const problem of dataProblemLines(what, error)) bad(problem.text, problem.fix);
 }

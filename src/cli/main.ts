@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { runAsk } from './ask-command.js';
 import { runDoctor } from './doctor-command.js';
 import { runStart } from './start-command.js';
+import { describeFailure } from './failure-lines.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -21,6 +22,10 @@ export interface CliIo {
   stderr: (text: string) => void;
   environment: NodeJS.ProcessEnv;
   workingDirectory: string;
+  /** stderr is a terminal: logs default to human-readable lines (TSUKA_LOG_FORMAT=auto). */
+  interactive?: boolean;
+  /** The folder with the data files (roles/, characters/…, providers.json); tests point it elsewhere. */
+  rootDirectory?: string;
 }
 
 const defaultIo: CliIo = {
@@ -28,9 +33,20 @@ const defaultIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
   environment: process.env,
   workingDirectory: process.cwd(),
+  interactive: process.stderr.isTTY === true,
 };
 
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  try {
+    return await runCommand(argv, io);
+  } catch (error) {
+    // Every failure is a short message and a non-zero exit; the stack only at debug level.
+    io.stderr(describeFailure(error, { debug: io.environment.TSUKA_LOG_LEVEL?.toLowerCase() === 'debug' }));
+    return 1;
+  }
+}
+
+async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     io.stdout(USAGE);
@@ -44,7 +60,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   let config: AppConfig;
   try {
     const environment = workspaceFlag ? { ...io.environment, TSUKA_WORKSPACE: workspaceFlag } : io.environment;
-    config = loadConfig({ environment, workingDirectory: io.workingDirectory, rootDirectory: PACKAGE_ROOT });
+    config = loadConfig({ environment, workingDirectory: io.workingDirectory, rootDirectory: io.rootDirectory ?? PACKAGE_ROOT });
   } catch (error) {
     if (error instanceof ConfigError) {
       if (command === 'doctor') return runDoctor({ io, configProblems: error.problems });

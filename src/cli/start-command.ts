@@ -2,19 +2,10 @@
 import type { AppConfig } from '../config/app-config.js';
 import type { CliIo } from './main.js';
 import { startApp } from '../app/start-app.js';
-import { DataFolderLockedError } from '../app/data-folder-lock.js';
 
 export async function runStart(config: AppConfig, io: CliIo): Promise<number> {
-  let app: Awaited<ReturnType<typeof startApp>>;
-  try {
-    app = await startApp({ config, io });
-  } catch (error) {
-    if (error instanceof DataFolderLockedError) {
-      io.stderr(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  // A failure here (data folder locked, busy port, broken data file) becomes one line in main.
+  const app = await startApp({ config, io });
   const stopSignals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
   return new Promise<number>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

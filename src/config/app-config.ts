@@ -2,6 +2,8 @@
 import type { ReasoningEffort } from '../core/model/language-model.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** `auto`: human-readable lines on a terminal, JSON lines otherwise. */
+export type LogFormat = 'json' | 'pretty' | 'auto';
 
 export interface SlackConfig {
   botToken: string;
@@ -49,6 +51,7 @@ export interface AppConfig {
   approvalTimeoutMs: number;
   plainMentions: boolean;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   defaultCharacter: string;
   streamEditIntervalMs: number;
   maxToolRounds: number;

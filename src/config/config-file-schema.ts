@@ -24,6 +24,7 @@ export const configFileSchema = {
     approvalTimeoutS: { type: 'integer', minimum: 1 },
     plainMentions: { type: 'boolean' },
     logLevel: { enum: ['debug', 'info', 'warn', 'error'] },
+    logFormat: { enum: ['json', 'pretty', 'auto'] },
     defaultCharacter: { type: 'string' },
     streamEditMs: { type: 'integer', minimum: 200 },
     maxToolRounds: { type: 'integer', minimum: 1 },
