@@ -18,6 +18,7 @@ import { createDiscordAdapter, type DiscordAdapter } from '../adapters/discord/i
 import { createPlaygroundAdapter, type PlaygroundAdapter } from '../adapters/playground/index.js';
 import { startHttpServer, type HttpServer } from './http-server.js';
 import { acquireDataFolderLock } from './data-folder-lock.js';
+import { startRetention } from './retention-schedule.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
 export interface RunningApp {
@@ -75,6 +76,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   opened.push(() => engine.close());
   // Before any adapter takes an event: only what the previous process left behind is interrupted or expired.
   const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
+  const stopRetention = await startRetention({ store: engine.store, retentionDays: config.retentionDays, logger });
+  opened.push(stopRetention);
   const models = createModelControl(engine, {
     fetch: options.fetch,
     probeIntervalMs: options.modelProbeIntervalMs,
@@ -160,6 +163,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     http,
     async stop() {
       models.stop();
+      stopRetention();
       await layer.stopAll();
       for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
       await http.close();

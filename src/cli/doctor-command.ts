@@ -11,6 +11,8 @@ import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
 import { dataProblemLines } from './failure-lines.js';
+import { sqliteStorePath, sqliteStoreStats } from '../core/store/sqlite-maintenance.js';
+import { formatBytes } from './backup-command.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { checkDiscord, checkSlack } from './doctor-platforms.js';
 
@@ -72,6 +74,12 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory });
     ok(`store opens: ${store.location}`);
     await store.close();
+    const file = sqliteStorePath(config.storeUrl, config.dataDirectory);
+    if (file) {
+      const stats = await sqliteStoreStats(file);
+      info(`store size ${formatBytes(stats.bytes)}; rows: ${Object.entries(stats.rows).map(([name, count]) => `${name} ${count}`).join(', ') || 'none'}`);
+    }
+    info(config.retentionDays > 0 ? `retention: runs and sessions older than ${config.retentionDays} days are pruned hourly (TSUKA_RETENTION_DAYS)` : 'retention: off (TSUKA_RETENTION_DAYS=0 keeps everything)');
   } catch (error) {
     bad(error instanceof Error ? error.message : String(error), 'move the damaged file aside or point TSUKA_DATA_DIR / TSUKA_STORE_URL elsewhere');
   }

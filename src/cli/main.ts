@@ -1,4 +1,4 @@
-/** The `tsuka` command line: start | ask | doctor | help. Returns the exit status. */
+/** The `tsuka` command line: start | ask | doctor | backup | help. Returns the exit status. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/load-config.js';
@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { runAsk } from './ask-command.js';
 import { runDoctor } from './doctor-command.js';
 import { runStart } from './start-command.js';
+import { runBackup } from './backup-command.js';
 import { describeFailure } from './failure-lines.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -15,6 +16,7 @@ const USAGE = `Usage:
   tsuka ask <character> "<prompt>" [--yes[=all]] [--workspace DIR]
                                                 one headless run; reply on stdout, tool lines on stderr
   tsuka doctor                                  check configuration, data files and model servers
+  tsuka backup FILE                             a consistent copy of the store, safe while TSUKA runs
 `;
 
 export interface CliIo {
@@ -52,7 +54,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(USAGE);
     return command === undefined ? 1 : 0;
   }
-  if (!['start', 'ask', 'doctor'].includes(command)) {
+  if (!['start', 'ask', 'doctor', 'backup'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
   }
@@ -71,6 +73,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (command === 'ask') return runAsk(rest, config, io);
   if (command === 'doctor') return runDoctor({ io, config });
+  if (command === 'backup') return runBackup(rest, config, io);
   return runStart(config, io);
 }
 

@@ -44,6 +44,8 @@ export interface AppConfig {
   dataDirectory: string;
   workspace: string;
   storeUrl?: string;
+  /** Runs (with their events) and sessions older than this are pruned hourly; 0 keeps everything. */
+  retentionDays: number;
   /** Opaque platform user ids (`slack:U0123`, `discord:81234`). */
   admins: string[];
   /** Channel ids allowed (opaque or raw); undefined = every channel the bot is in. */

@@ -19,6 +19,7 @@ export const configFileSchema = {
     dataDir: { type: 'string' },
     workspace: { type: 'string' },
     storeUrl: { type: 'string' },
+    retentionDays: { type: 'integer', minimum: 0 },
     admins: { type: 'string' },
     channels: { type: 'string' },
     approvalTimeoutS: { type: 'integer', minimum: 1 },

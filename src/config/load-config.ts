@@ -161,6 +161,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     dataDirectory,
     workspace,
     storeUrl,
+    retentionDays: integer('TSUKA_RETENTION_DAYS', 'retentionDays', 90, 0, 36_500),
     admins,
     channels: list('TSUKA_CHANNELS', 'channels'),
     approvalTimeoutMs: integer('TSUKA_APPROVAL_TIMEOUT_S', 'approvalTimeoutS', 600, 1, 86_400) * 1000,
