@@ -17,7 +17,7 @@ let model: ScriptedModelServer;
 
 beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-doctor-'));
-  slack = await startSlackEmulator({ scopes: ['app_mentions:read', 'chat:write', 'commands', 'channels:history', 'groups:history', 'im:history', 'files:write'] });
+  slack = await startSlackEmulator({ scopes: ['app_mentions:read', 'chat:write', 'commands', 'channels:history', 'groups:history', 'files:write'] });
   discord = await startDiscordEmulator({ messageContentIntentAllowed: false });
   model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
 });
