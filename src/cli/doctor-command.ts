@@ -105,7 +105,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
         for (const step of probe.steps.filter((candidate) => !candidate.ok && candidate.step !== 'reachable')) info(`${target.displayName}: ${step.message}`);
       } else info(`${target.displayName} at ${target.baseURL}: not reachable`);
     }
-    if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');
+    if (reachable === 0 && config.llm.baseURL) bad(`the configured model server ${config.llm.baseURL} does not answer (TSUKA_LLM_BASE_URL is binding: no other server is used)`, 'start it, or change or unset TSUKA_LLM_BASE_URL');
+    else if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');
   } catch (error) {
     reportDataError('providers.json', error, bad);
   }
