@@ -3,7 +3,7 @@
  * process left behind, and starts every adapter whose credentials are set (none: the playground).
  */
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from '../cli/main.js';
+import type { ConsoleIo } from './console-io.js';
 import type { ChatSurface, Platform } from '../commands/chat-surface.js';
 import { createCommandLayer, type CommandLayer } from '../commands/create-command-layer.js';
 import { createEngine, type Engine } from './create-engine.js';
@@ -31,7 +31,7 @@ export interface RunningApp {
 
 export interface StartAppOptions {
   config: AppConfig;
-  io: CliIo;
+  io: ConsoleIo;
   /** Tests inject these. */
   fetch?: typeof fetch;
   model?: LanguageModel;

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { createEngine } from '../app/create-engine.js';
 import { createLogger, resolveLogFormat } from '../app/create-logger.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';

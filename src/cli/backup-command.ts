@@ -4,8 +4,9 @@
  */
 import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { backupSqliteStore, sqliteStorePath } from '../core/store/sqlite-maintenance.js';
+import { formatBytes } from './format-bytes.js';
 
 export async function runBackup(args: string[], config: AppConfig, io: CliIo): Promise<number> {
   const [target] = args.filter((arg) => !arg.startsWith('--'));
@@ -22,10 +23,4 @@ export async function runBackup(args: string[], config: AppConfig, io: CliIo): P
   const { bytes } = await backupSqliteStore(source, destination);
   io.stdout(`Backup of ${source} written to ${destination} (${formatBytes(bytes)}).\nRestore: stop TSUKA, then copy it to ${source} (and delete ${path.basename(source)}-wal and -shm beside it).\n`);
   return 0;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

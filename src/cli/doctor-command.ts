@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
 import { loadRoster } from '../core/data/load-roster.js';
 import { loadProviderCatalogue } from '../core/provider/catalogue.js';
@@ -12,7 +12,7 @@ import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
 import { dataProblemLines } from './failure-lines.js';
 import { sqliteStorePath, sqliteStoreStats } from '../core/store/sqlite-maintenance.js';
-import { formatBytes } from './backup-command.js';
+import { formatBytes } from './format-bytes.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { checkDiscord, checkSlack } from './doctor-platforms.js';
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import type { AppConfig } from '../config/app-config.js';
+import type { ConsoleIo } from '../app/console-io.js';
 import { runAsk } from './ask-command.js';
 import { runDoctor } from './doctor-command.js';
 import { runStart } from './start-command.js';
@@ -19,16 +20,8 @@ const USAGE = `Usage:
   tsuka backup FILE                             a consistent copy of the store, safe while TSUKA runs
 `;
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  environment: NodeJS.ProcessEnv;
-  workingDirectory: string;
-  /** stderr is a terminal: logs default to human-readable lines (TSUKA_LOG_FORMAT=auto). */
-  interactive?: boolean;
-  /** The folder with the data files (roles/, characters/…, providers.json); tests point it elsewhere. */
-  rootDirectory?: string;
-}
+/** The command line's io (the process's streams, or a test's). */
+export type CliIo = ConsoleIo;
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),

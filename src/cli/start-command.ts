@@ -1,6 +1,6 @@
 /** `tsuka start`: runs every adapter whose credentials are set; without any, the local playground. */
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { startApp } from '../app/start-app.js';
 
 export async function runStart(config: AppConfig, io: CliIo): Promise<number> {

@@ -18,8 +18,8 @@ import { recordAgentEvent } from './record-agent-event.js';
 import { isShutdown, RESET_REASON } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
+import { STOP_ACTION } from './action-ids.js';
 
-export const STOP_ACTION = 'tsuka_stop';
 const QUEUE_WATCH_INTERVAL_MS = 500;
 /** Calibrated chars-per-token per model id, shared by every turn of this process. */
 const calibration = new Map<string, number>();

@@ -21,7 +21,7 @@ import type { RouteDecision, StatusReport, VoteCast, WorkflowToolService } from 
 import { identityOf } from '../character-selection.js';
 import type { ChatSurface, ThreadRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
-import type { WorkflowServices } from '../create-command-layer.js';
+import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { recordAgentEvent } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
