@@ -54,7 +54,11 @@ export function acquireDataFolderLock(dataDirectory: string, options: AcquireLoc
   const isAlive = options.isAlive ?? processIsAlive;
   const pid = options.pid ?? process.pid;
   const file = path.join(dataDirectory, DATA_FOLDER_LOCK_FILE_NAME);
-  mkdirSync(dataDirectory, { recursive: true });
+  try {
+    mkdirSync(dataDirectory, { recursive: true });
+  } catch (error) {
+    throw new TsukaError('data_folder_unwritable', `The data folder ${dataDirectory} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'}): check TSUKA_DATA_DIR and that this user may write there.`, { cause: error });
+  }
   const mine: LockContent = { pid, since: (options.now?.() ?? new Date()).toISOString() };
   const text = `${JSON.stringify(mine)}\n`;
   // Two rounds: the second after a stale lock was moved aside.
