@@ -3,7 +3,7 @@
 # Build:  docker build -t tsuka .
 # Run:    docker run --env-file .env -v "$PWD/data:/data" -v "$PWD/workspace:/workspace" tsuka
 
-# --- build stage: compilers for the SQLite driver, production dependencies only ---
+# --- build stage: compile TypeScript to dist/, then keep production dependencies only ---
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # sqlite3 builds from source when no prebuilt binary can be fetched; it needs python3, make and g++.
@@ -11,20 +11,16 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# tsx is a runtime dependency (the app runs its TypeScript through it, see docs/decisions/0001),
-# so only devDependencies (typescript, vitest, nock, ...) are left out. Install scripts must run:
-# sqlite3 and esbuild need theirs (package.json "allowScripts").
-RUN npm ci --omit=dev --no-audit --no-fund \
- && npm cache clean --force
+# Everything, typescript included, for the build. Install scripts must run: sqlite3 needs its own
+# (package.json "allowScripts").
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY bin ./bin
 COPY src ./src
-COPY characters ./characters
-COPY roles ./roles
-COPY teams ./teams
-COPY traits ./traits
-COPY tools_schemas ./tools_schemas
-COPY providers.json slack-app-manifest.yaml tsconfig.json ./
-COPY docker/entrypoint.sh ./docker/entrypoint.sh
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && npm cache clean --force
 
 # --- runtime stage ---
 FROM node:22-bookworm-slim
@@ -46,7 +42,19 @@ RUN apt-get update \
  && chown tsuka:tsuka /data /workspace
 WORKDIR /app
 # Code stays owned by root: the bot cannot rewrite itself; only /data and /workspace are writable.
-COPY --from=build /app /app
+# The runtime gets compiled JavaScript and production dependencies only: no src/, no tsx, no esbuild,
+# no typescript. bin/tsuka.js runs dist/ because there are no sources beside it.
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/bin ./bin
+COPY characters ./characters
+COPY roles ./roles
+COPY teams ./teams
+COPY traits ./traits
+COPY tools_schemas ./tools_schemas
+COPY providers.json slack-app-manifest.yaml ./
+COPY docker/entrypoint.sh ./docker/entrypoint.sh
 RUN chmod 0755 /app/docker/entrypoint.sh
 ENV NODE_ENV=production \
     TSUKA_DATA_DIR=/data \

@@ -25,13 +25,10 @@ import { createSessionStore } from '../core/store/session-store.js';
 import { createRunStore } from '../core/store/run-store.js';
 import { createApprovalStore } from '../core/store/approval-store.js';
 import { createDedupeStore } from '../core/store/dedupe-store.js';
-import { loadProviderCatalogue } from '../core/provider/catalogue.js';
-import { discoverModel, type DiscoveryResult } from '../core/provider/discovery.js';
-import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-model.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
+import { connectModelServer, findModelServer, type ModelConnection } from './model-connection.js';
+import { TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
-import { createQueuedModel, defaultMaxConcurrent } from '../core/model/queued-model.js';
-import { createSwitchableModel, type SwitchableModel } from '../core/model/switchable-model.js';
 
 export interface Engine {
   config: AppConfig;
@@ -53,9 +50,10 @@ export interface Engine {
   maskSecrets: (text: string) => string;
   /** Undefined when no model server answered; callers say so to the user. */
   model?: LanguageModel;
-  modelInfo?: DiscoveryResult;
-  /** Replaces the endpoint model behind `model` (same queue); undefined for an injected model. */
-  modelSwitch?: SwitchableModel;
+  /** The server `model` runs on, found at start; undefined for an injected model or none found. */
+  modelConnection?: ModelConnection;
+  /** Whether this engine looks for model servers (false with an injected model or `discover: false`). */
+  discovers: boolean;
   tier: ModelTier;
   close(): Promise<void>;
 }
@@ -72,6 +70,8 @@ export interface CreateEngineOptions {
   model?: LanguageModel;
   /** Use this sandbox instead of choosing one from the configuration (tests). */
   sandbox?: CommandSandbox;
+  /** Fail before any model probing when TSUKA_DEFAULT_CHARACTER names no character (`tsuka start`). */
+  checkDefaultCharacter?: boolean;
 }
 
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
@@ -88,6 +88,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const tools = createToolRegistry({ schemas, implementations, logger });
   const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]), schemaChecked });
   if (!schemaChecked) await recordChecked(config.dataDirectory, fingerprint).catch((error: unknown) => logger.debug('could not record the checked data fingerprint', { error }));
+  if (options.checkDefaultCharacter && !roster.characters.has(config.defaultCharacter)) {
+    throw new TsukaError('unknown_character', `TSUKA_DEFAULT_CHARACTER="${config.defaultCharacter}" is not a character: use one of ${[...roster.characters.keys()].join(', ')}.`);
+  }
   const workspace = await createWorkspace(config.workspace);
   // Chosen once, before anything can run a command; `bubblewrap` that does not work stops the start.
   const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));
@@ -96,37 +99,14 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });
 
   let model: LanguageModel | undefined = options.model;
-  let modelInfo: DiscoveryResult | undefined;
-  let modelSwitch: SwitchableModel | undefined;
+  let connection: ModelConnection | undefined;
   if (!model && options.discover !== false) {
-    const catalogue = await loadProviderCatalogue(path.join(config.rootDirectory, 'providers.json'));
-    const apiKeys = Object.fromEntries(catalogue.filter((p) => p.apiKeyEnv).map((p) => [p.id, config.environment[p.apiKeyEnv!]]));
-    modelInfo =
-      (await discoverModel({
-        catalogue,
-        configured: config.llm.baseURL ? { baseURL: config.llm.baseURL, modelId: config.llm.modelId, apiKey: config.llm.apiKey } : undefined,
-        fetch: options.fetch,
-        apiKeys,
-      })) ?? undefined;
-    if (modelInfo) {
-      const apiKey = config.llm.baseURL ? config.llm.apiKey : apiKeys[modelInfo.providerId];
-      const endpointModel = createOpenAICompatibleModel({
-        providerId: modelInfo.providerId,
-        baseURL: modelInfo.baseURL,
-        modelId: config.llm.modelId ?? modelInfo.modelId,
-        apiKey,
-        contextWindow: modelInfo.contextWindow,
-        fetch: options.fetch,
-        firstTokenTimeoutMs: config.llm.firstTokenTimeoutMs,
-        generationTimeoutMs: config.llm.generationTimeoutMs,
-        logger,
-      });
-      // One queue per endpoint: parallel steps and many channels share a local GPU fairly.
-      modelSwitch = createSwitchableModel(endpointModel);
-      model = createQueuedModel(modelSwitch, { maxConcurrent: defaultMaxConcurrent(modelInfo.class, config.llm.concurrency) });
-      logger.info('model selected', { provider: modelInfo.providerId, model: model.modelId, contextWindow: modelInfo.contextWindow });
+    const info = await findModelServer(config, { fetch: options.fetch, logger });
+    if (info) {
+      connection = await connectModelServer(config, info, { fetch: options.fetch, logger });
+      model = connection.model;
     } else {
-      logger.warn('no model server answered');
+      logger.warn('no model server answered', { baseURL: config.llm.baseURL });
     }
   }
 
@@ -147,8 +127,8 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     sandbox,
     maskSecrets: options.maskSecrets,
     model,
-    modelInfo,
-    modelSwitch,
+    modelConnection: connection,
+    discovers: !options.model && options.discover !== false,
     tier: model ? resolveModelTier(model.modelId, { tier: config.llm.tier }) : 'MEDIUM',
     close: () => store.close(),
   };

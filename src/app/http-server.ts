@@ -1,6 +1,7 @@
 /** The process's HTTP server on TSUKA_HTTP_PORT (127.0.0.1 by default): health, readiness, Slack HTTP mode. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Logger } from '../core/logger.js';
+import { TsukaError } from '../core/errors.js';
 
 export interface HttpServer {
   port: number;
@@ -38,9 +39,10 @@ export async function startHttpServer(options: {
     }
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
+  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+    server.once('error', (error: NodeJS.ErrnoException) => reject(describeListenFailure(error, options.port, host)));
+    server.listen(options.port, host, () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -53,4 +55,18 @@ export async function startHttpServer(options: {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A port that cannot be used, in one sentence naming the port and the setting. */
+function describeListenFailure(error: NodeJS.ErrnoException, port: number, host: string): TsukaError {
+  if (error.code === 'EADDRINUSE') {
+    return new TsukaError('port_in_use', `Port ${port} on ${host} is already in use (TSUKA_HTTP_PORT): stop the program that uses it, or set TSUKA_HTTP_PORT to a free port.`, { cause: error });
+  }
+  if (error.code === 'EACCES') {
+    return new TsukaError('port_denied', `Port ${port} on ${host} may not be used by this user (TSUKA_HTTP_PORT): choose a port above 1023.`, { cause: error });
+  }
+  if (error.code === 'EADDRNOTAVAIL') {
+    return new TsukaError('host_unavailable', `${host} is not an address of this machine (TSUKA_HTTP_HOST): use 127.0.0.1, or 0.0.0.0 for every interface.`, { cause: error });
+  }
+  return new TsukaError('http_listen_failed', `The HTTP server could not listen on ${host}:${port} (${error.message}).`, { cause: error });
 }

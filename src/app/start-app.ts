@@ -3,11 +3,11 @@
  * process left behind, and starts every adapter whose credentials are set (none: the playground).
  */
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from '../cli/main.js';
+import type { ConsoleIo } from './console-io.js';
 import type { ChatSurface, Platform } from '../commands/chat-surface.js';
 import { createCommandLayer, type CommandLayer } from '../commands/create-command-layer.js';
 import { createEngine, type Engine } from './create-engine.js';
-import { createJsonLogger } from './json-logger.js';
+import { createAnnouncer, createLogger, resolveLogFormat } from './create-logger.js';
 import { createModelControl } from './model-control.js';
 import { commandDependencies } from './command-wiring.js';
 import { createWorkflows } from '../commands/workflows/create-workflows.js';
@@ -23,6 +23,8 @@ import { createPlaygroundPersistence } from '../adapters/playground/persistence.
 const PLAYGROUND_EDIT_INTERVAL_MS = 150;
 import { startHttpServer, type HttpServer } from './http-server.js';
 import { installProcessGuard } from './process-guard.js';
+import { acquireDataFolderLock } from './data-folder-lock.js';
+import { startRetention } from './retention-schedule.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
 export interface RunningApp {
@@ -35,7 +37,7 @@ export interface RunningApp {
 
 export interface StartAppOptions {
   config: AppConfig;
-  io: CliIo;
+  io: ConsoleIo;
   /** Tests inject these. */
   fetch?: typeof fetch;
   model?: LanguageModel;
@@ -44,17 +46,54 @@ export interface StartAppOptions {
   discordPacing?: Parameters<typeof createDiscordAdapter>[0]['pacing'];
   /** `tsuka start` sets it: unhandled rejections are logged and dropped, never fatal (process-guard.ts). */
   processGuard?: boolean;
+  /** How often to look for a model server while none answers (default 10 s). */
+  modelProbeIntervalMs?: number;
 }
 
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
+  // Before the store is opened (recovery included): a second start must not expire the first one's approvals.
+  const lock = acquireDataFolderLock(options.config.dataDirectory);
+  // What a start that fails half-way has opened, closed in reverse before the error goes up.
+  const opened: (() => unknown)[] = [];
+  try {
+    const app = await startLocked(options, opened);
+    return {
+      ...app,
+      async stop() {
+        try {
+          await app.stop();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    for (const close of opened.reverse()) await Promise.resolve().then(close).catch((closeError: unknown) => closeError);
+    lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: StartAppOptions, opened: (() => unknown)[]): Promise<RunningApp> {
   const { config, io } = options;
   const maskSecrets = createSecretMasker(config.environment);
-  const logger = createJsonLogger({ level: config.logLevel, maskSecrets, write: io.stderr });
+  const format = resolveLogFormat(config.logFormat, io.interactive);
+  const logger = createLogger({ format, level: config.logLevel, maskSecrets, write: io.stderr });
+  const announce = createAnnouncer(format, io.stdout);
   const removeGuard = options.processGuard ? installProcessGuard(logger) : () => undefined;
-  const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model });
+  opened.push(removeGuard);
+  const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model, checkDefaultCharacter: true });
+  opened.push(() => engine.close());
   // Before any adapter takes an event: only what the previous process left behind is interrupted or expired.
   const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
-  const models = createModelControl(engine, options.fetch);
+  const stopRetention = await startRetention({ store: engine.store, retentionDays: config.retentionDays, logger });
+  opened.push(stopRetention);
+  const models = createModelControl(engine, {
+    fetch: options.fetch,
+    probeIntervalMs: options.modelProbeIntervalMs,
+    onConnected: (description) => announce(`${description} — found after start.`),
+  });
+  opened.push(() => models.stop());
   const deps = commandDependencies(engine, models);
   const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds }));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
@@ -100,17 +139,21 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
         discord: discord ? discord.connected() : 'off',
         store: await engine.store.namespace<number>('health').set('ready-check', Date.now()).then(() => true, () => false),
         model: models.current()?.model.modelId ?? null,
-        modelReachable: await modelReachable(engine, options.fetch),
+        modelReachable: await models.reachable(),
+        modelStatus: models.describe(),
       };
       return { ready: checks.slack !== false && checks.discord !== false && checks.store && checks.model !== null && checks.modelReachable, checks };
     },
   });
 
+  opened.push(() => http.close());
   if (slack) {
+    opened.push(() => slack!.stop());
     await slack.start();
     stoppers.push(() => slack!.stop());
   }
   if (discord) {
+    opened.push(() => discord!.stop());
     await discord.start().catch(async (error: unknown) => {
       await discord!.stop().catch(() => undefined);
       throw error;
@@ -124,9 +167,10 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   // After the adapters start: Discord's REST client and webhooks exist only once logged in.
   await tellInterruptedThreads(engine, surfaces, recovery);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
-  if (playground) io.stdout(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.\n`);
-  io.stdout(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · model ${models.current()?.model.modelId ?? 'none (see `npx tsuka doctor`)'} · health on http://127.0.0.1:${http.port}/healthz\n`);
-  io.stdout(`${engine.sandbox.summary}\n`);
+  if (playground) announce(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.`);
+  announce(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · health on http://127.0.0.1:${http.port}/healthz`);
+  announce(models.describe());
+  announce(engine.sandbox.summary);
 
   return {
     engine,
@@ -134,6 +178,8 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     surfaces,
     http,
     async stop() {
+      models.stop();
+      stopRetention();
       await layer.stopAll();
       for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
       await http.close();
@@ -163,18 +209,5 @@ async function tellInterruptedThreads(engine: Engine, surfaces: Partial<Record<P
         ? surface.post({ thread: run.where.threadId, text })
         : Promise.resolve();
     await Promise.resolve(shown).catch((error: unknown) => engine.logger.warn('could not mark an approval expired', { approvalId: approval.id, error }));
-  }
-}
-
-/** Is the model server answering now (not only at start)? Injected models (tests) count as reachable. */
-async function modelReachable(engine: Engine, fetchImplementation: typeof fetch = fetch): Promise<boolean> {
-  if (!engine.model) return false;
-  if (!engine.modelInfo) return true;
-  try {
-    const headers: Record<string, string> = engine.config.llm.apiKey ? { authorization: `Bearer ${engine.config.llm.apiKey}` } : {};
-    const response = await fetchImplementation(`${engine.modelInfo.baseURL.replace(/\/$/, '')}/models`, { headers, signal: AbortSignal.timeout(2000) });
-    return response.ok;
-  } catch {
-    return false;
   }
 }

@@ -4,15 +4,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { createEngine } from '../app/create-engine.js';
-import { createJsonLogger } from '../app/json-logger.js';
+import { createLogger, resolveLogFormat } from '../app/create-logger.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { createPermissionManager } from '../core/safety/permission-manager.js';
 import { createAgentRunner } from '../core/agent/create-agent-runner.js';
 import { findCharacter, suggestCharacters } from '../core/data/character-lookup.js';
 import type { PermissionPrompt } from '../core/safety/permission-port.js';
 import { noModelMessage } from '../app/no-model-message.js';
+import { connectModelServer, findModelServer } from '../app/model-connection.js';
+import { resolveModelTier } from '../core/provider/model-tier.js';
 import { recordAgentEvent } from '../commands/record-agent-event.js';
 import { createTerminalOutput } from './terminal-output.js';
 
@@ -30,8 +32,9 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     return 2;
   }
   const maskSecrets = createSecretMasker(config.environment);
-  const logger = createJsonLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, maskSecrets, write: io.stderr });
-  const engine = await createEngine({ config, logger, maskSecrets });
+  const logger = createLogger({ format: resolveLogFormat(config.logFormat, io.interactive), level: config.logLevel === 'info' ? 'warn' : config.logLevel, maskSecrets, write: io.stderr });
+  // The character is checked before any model server is probed: a typo fails at once.
+  const engine = await createEngine({ config, logger, maskSecrets, discover: false });
   try {
     const character = findCharacter(engine.roster, characterName);
     if (!character) {
@@ -39,10 +42,12 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       io.stderr(`Unknown character "${characterName}".${suggestions.length ? ` Did you mean ${suggestions.map((c) => c.name).join(', ')}?` : ''} Characters: ${[...engine.roster.characters.keys()].join(', ')}\n`);
       return 2;
     }
-    if (!engine.model) {
+    const server = await findModelServer(config, { logger });
+    if (!server) {
       io.stderr(`${noModelMessage(config)}\n`);
       return 3;
     }
+    const { model } = await connectModelServer(config, server, { logger });
     const prompter: PermissionPrompt = {
       async ask(request) {
         const allowed = yesFlag === '--yes=all' || (yesFlag === '--yes' && request.riskLevel === 'RESTRICTED');
@@ -56,12 +61,12 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     };
     const permissions = createPermissionManager({ prompt: prompter, logger });
     const runner = createAgentRunner({
-      model: engine.model,
+      model,
       tools: engine.tools,
       permissions,
       memory: engine.memory,
       logger,
-      settings: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, tier: engine.tier, defaultEffort: config.llm.defaultEffort },
+      settings: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, tier: resolveModelTier(model.modelId, { tier: config.llm.tier }), defaultEffort: config.llm.defaultEffort },
     });
     const run = await engine.runs.create({ id: randomUUID(), kind: 'ask', title: maskSecrets(prompt).slice(0, 80), startedBy: 'cli:local', where: { platform: 'cli', channelId: 'terminal' }, status: 'running', createdAt: Date.now() });
     await engine.runs.appendEvent(run.id, { type: 'message', agent: 'user', text: maskSecrets(prompt) });
@@ -70,7 +75,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     const abort = new AbortController();
     const onSignal = () => abort.abort();
     process.once('SIGINT', onSignal);
-    const terminal = createTerminalOutput({ stdout: io.stdout, stderr: io.stderr, interactive: io.stderrIsTerminal ?? false, maskSecrets });
+    const terminal = createTerminalOutput({ stdout: io.stdout, stderr: io.stderr, interactive: io.interactive ?? false, maskSecrets });
     let events: Promise<void> = Promise.resolve();
     const result = await runner.runTurn({
       character,

@@ -4,13 +4,15 @@
  */
 import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
 import { loadRoster } from '../core/data/load-roster.js';
 import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
-import { DataFileError, TsukaError } from '../core/errors.js';
+import { dataProblemLines } from './failure-lines.js';
+import { sqliteStorePath, sqliteStoreStats } from '../core/store/sqlite-maintenance.js';
+import { formatBytes } from './format-bytes.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { checkDiscord, checkSlack } from './doctor-platforms.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
@@ -82,6 +84,12 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory });
     ok(`store opens: ${store.location}`);
     await store.close();
+    const file = sqliteStorePath(config.storeUrl, config.dataDirectory);
+    if (file) {
+      const stats = await sqliteStoreStats(file);
+      info(`store size ${formatBytes(stats.bytes)}; rows: ${Object.entries(stats.rows).map(([name, count]) => `${name} ${count}`).join(', ') || 'none'}`);
+    }
+    info(config.retentionDays > 0 ? `retention: runs and sessions older than ${config.retentionDays} days are pruned hourly (TSUKA_RETENTION_DAYS)` : 'retention: off (TSUKA_RETENTION_DAYS=0 keeps everything)');
   } catch (error) {
     bad(error instanceof Error ? error.message : String(error), 'move the damaged file aside or point TSUKA_DATA_DIR / TSUKA_STORE_URL elsewhere');
   }
@@ -94,8 +102,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       : catalogue.map((entry) => ({ id: entry.id, displayName: entry.displayName, baseURL: entry.baseURL, apiKey: entry.apiKeyEnv ? config.environment[entry.apiKeyEnv] : undefined, cloud: entry.class === 'CLOUD', apiKeyEnv: entry.apiKeyEnv }));
     let reachable = 0;
     for (const target of targets) {
-      if ('cloud' in target && target.cloud && !target.apiKey) {
-        info(`${target.displayName}: skipped (set ${target.apiKeyEnv} to use it)`);
+      if ('cloud' in target && target.cloud) {
+        // Discovery never picks a cloud provider: it is used only when chosen explicitly.
+        info(`${target.displayName}: not probed (a cloud provider is used only when TSUKA_LLM_BASE_URL points at ${target.baseURL}${target.apiKeyEnv ? `, with ${target.apiKeyEnv} or TSUKA_LLM_API_KEY` : ''})`);
         continue;
       }
       const probe = await probeServer({ baseURL: target.baseURL, apiKey: target.apiKey, fetch: options.fetch, modelId: config.llm.modelId });
@@ -106,7 +115,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
         for (const step of probe.steps.filter((candidate) => !candidate.ok && candidate.step !== 'reachable')) info(`${target.displayName}: ${step.message}`);
       } else info(`${target.displayName} at ${target.baseURL}: not reachable`);
     }
-    if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');
+    if (reachable === 0 && config.llm.baseURL) bad(`the configured model server ${config.llm.baseURL} does not answer (TSUKA_LLM_BASE_URL is binding: no other server is used)`, 'start it, or change or unset TSUKA_LLM_BASE_URL');
+    else if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');
   } catch (error) {
     reportDataError('providers.json', error, bad);
   }
@@ -116,16 +126,5 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 }
 
 function reportDataError(what: string, error: unknown, bad: (text: string, fix?: string) => void): void {
-  if (error instanceof DataFileError) {
-    for (const problem of error.problems) bad(`${problem.file} ${problem.field}: ${problem.message}`, `edit ${problem.file} (its JSON Schema is in ${schemaHint(problem.file)})`);
-  } else if (error instanceof TsukaError) bad(`${what}: ${error.message}`);
-  else bad(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-function schemaHint(file: string): string {
-  const folder = file.split('/')[0] ?? '';
-  if (['roles', 'traits', 'characters', 'teams'].includes(folder)) return `src/core/data/${folder.replace(/s$/, '')}.schema.json`;
-  if (folder === 'tools_schemas') return 'src/core/tools/tool-schema.schema.json';
-  if (file === 'providers.json') return 'src/core/provider/providers.schema.json';
-  return 'the README';
+  for (const problem of dataProblemLines(what, error)) bad(problem.text, problem.fix);
 }

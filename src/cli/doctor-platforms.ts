@@ -5,8 +5,8 @@
  */
 import type { AppConfig } from '../config/app-config.js';
 
-/** Every scope the bot uses (slack-app-manifest.yaml asks for these). */
-export const SLACK_REQUIRED_SCOPES = ['app_mentions:read', 'chat:write', 'chat:write.customize', 'commands', 'channels:history', 'groups:history', 'im:history', 'files:write'];
+/** Every scope the bot uses, and only those (slack-app-manifest.yaml asks for exactly these; DMs are not supported). */
+export const SLACK_REQUIRED_SCOPES = ['app_mentions:read', 'chat:write', 'chat:write.customize', 'commands', 'channels:history', 'groups:history', 'files:write'];
 
 const GATEWAY_MESSAGE_CONTENT = 1 << 18;
 const GATEWAY_MESSAGE_CONTENT_LIMITED = 1 << 19;

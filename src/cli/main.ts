@@ -1,10 +1,12 @@
-/** The `tsuka` command line: start | ask | doctor | help. Returns the exit status. */
+/** The `tsuka` command line: start | ask | doctor | backup | help. Returns the exit status. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import type { AppConfig } from '../config/app-config.js';
 import { removeSecretsFromEnvironment } from '../config/secret-environment.js';
+import type { ConsoleIo } from '../app/console-io.js';
+import { describeFailure } from './failure-lines.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,30 +21,33 @@ const USAGE = `Usage:
   tsuka ask <character> "<prompt>" [--yes[=all]] [--workspace DIR]
                                                 one headless run; reply on stdout, tool lines on stderr
   tsuka doctor                                  check configuration, data files and model servers
+  tsuka backup FILE                             a consistent copy of the store, safe while TSUKA runs
   tsuka --version                               print the version
 `;
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  environment: NodeJS.ProcessEnv;
-  workingDirectory: string;
-  /** Whether stderr is a terminal: `ask` then shows a "thinking… N s" indicator. */
-  stderrIsTerminal?: boolean;
-  /** Delete secrets from `environment` once the configuration holds them (the real process.env). */
-  moveSecretsOutOfEnvironment?: boolean;
-}
+/** The command line's io (the process's streams, or a test's). */
+export type CliIo = ConsoleIo;
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   environment: process.env,
   workingDirectory: process.cwd(),
-  stderrIsTerminal: process.stderr.isTTY === true,
+  interactive: process.stderr.isTTY === true,
   moveSecretsOutOfEnvironment: true,
 };
 
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  try {
+    return await runCommand(argv, io);
+  } catch (error) {
+    // Every failure is a short message and a non-zero exit; the stack only at debug level.
+    io.stderr(describeFailure(error, { debug: io.environment.TSUKA_LOG_LEVEL?.toLowerCase() === 'debug' }));
+    return 1;
+  }
+}
+
+async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     io.stdout(USAGE);
@@ -52,7 +57,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     io.stdout(`tsuka ${packageVersion()}\n`);
     return 0;
   }
-  if (!['start', 'ask', 'doctor'].includes(command)) {
+  if (!['start', 'ask', 'doctor', 'backup'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
   }
@@ -60,7 +65,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   let config: AppConfig;
   try {
     const environment = workspaceFlag ? { ...io.environment, TSUKA_WORKSPACE: workspaceFlag } : io.environment;
-    config = loadConfig({ environment, workingDirectory: io.workingDirectory, rootDirectory: PACKAGE_ROOT });
+    config = loadConfig({ environment, workingDirectory: io.workingDirectory, rootDirectory: io.rootDirectory ?? PACKAGE_ROOT });
     // Before anything can spawn: from here on the tokens live only in `config`, in memory.
     if (io.moveSecretsOutOfEnvironment) removeSecretsFromEnvironment(io.environment);
   } catch (error) {
@@ -74,6 +79,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   // Each command loads only its own module graph: `ask` and `doctor` never load a platform SDK.
   if (command === 'ask') return (await import('./ask-command.js')).runAsk(rest, config, io);
   if (command === 'doctor') return (await import('./doctor-command.js')).runDoctor({ io, config });
+  if (command === 'backup') return (await import('./backup-command.js')).runBackup(rest, config, io);
   return (await import('./start-command.js')).runStart(config, io);
 }
 

@@ -1,9 +1,10 @@
 /** `tsuka start`: runs every adapter whose credentials are set; without any, the local playground. */
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { startApp } from '../app/start-app.js';
 
 export async function runStart(config: AppConfig, io: CliIo): Promise<number> {
+  // A failure here (data folder locked, busy port, broken data file) becomes one line in main.
   const app = await startApp({ config, io, processGuard: true });
   const stopSignals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
   return new Promise<number>((resolve) => {

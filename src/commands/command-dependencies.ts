@@ -22,6 +22,8 @@ export interface ModelControl {
   select(modelId: string): Promise<void>;
   /** Shown when no model is available: how to start one. */
   unavailableMessage(): string;
+  /** Looks for a model server again when none is connected; called before each turn or run starts. */
+  refresh?(): Promise<void>;
 }
 
 export interface CommandSettings {

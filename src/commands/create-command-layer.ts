@@ -3,7 +3,8 @@
  * middleware pipeline (errors, bots, allowlist, de-duplication, rate limit).
  */
 import type { ChatSurface } from './chat-surface.js';
-import type { ButtonActionEvent, InboundEvent, SlashCommandEvent } from './inbound-event.js';
+import type { ButtonActionEvent, InboundEvent } from './inbound-event.js';
+import type { WorkflowHandlers, WorkflowServices } from './workflow-handlers.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import { compose, type Middleware } from './middleware/compose.js';
 import { errorReply } from './middleware/error-reply.js';
@@ -15,18 +16,9 @@ import { createApprovalFlow, type ApprovalFlow } from './approval-flow.js';
 import { createConversations, type Conversations } from './conversations.js';
 import { handleTsukaCommand } from './tsuka-command.js';
 import { createActiveRuns, type ActiveRuns } from './active-runs.js';
-import { STOP_ACTION } from './run-turn.js';
+import { STOP_ACTION } from './action-ids.js';
 import { createMaskingSurface } from './masking-surface.js';
 import { escalationTooling } from './workflows/escalation-tooling.js';
-
-/** Handlers of /call, /team and /goal, supplied once the workflows exist. */
-export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
-export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>>;
-/** What workflows get from the command layer: the same approvals and run registry as conversations. */
-export interface WorkflowServices {
-  approvals: ApprovalFlow;
-  activeRuns: ActiveRuns;
-}
 
 export interface CommandLayer {
   handle(event: InboundEvent, surface: ChatSurface): Promise<void>;

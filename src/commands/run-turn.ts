@@ -19,8 +19,8 @@ import { isShutdown, RESET_REASON } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
 import { TsukaError } from '../core/errors.js';
+import { STOP_ACTION } from './action-ids.js';
 
-export const STOP_ACTION = 'tsuka_stop';
 const QUEUE_WATCH_INTERVAL_MS = 500;
 /** Calibrated chars-per-token per model id, shared by every turn of this process. */
 const calibration = new Map<string, number>();
@@ -43,6 +43,7 @@ export interface TurnRequest {
 
 export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
   const { surface, thread, character } = request;
+  await deps.models.refresh?.();
   const current = deps.models.current();
   if (!current) {
     // Infrastructure speaks as TSUKA, never in a character's voice.

@@ -3,6 +3,8 @@ import type { ReasoningEffort } from '../core/model/language-model.js';
 import type { SandboxConfig } from './sandbox-config.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** `auto`: human-readable lines on a terminal, JSON lines otherwise. */
+export type LogFormat = 'json' | 'pretty' | 'auto';
 
 export interface SlackConfig {
   botToken: string;
@@ -43,6 +45,8 @@ export interface AppConfig {
   dataDirectory: string;
   workspace: string;
   storeUrl?: string;
+  /** Runs (with their events) and sessions older than this are pruned hourly; 0 keeps everything. */
+  retentionDays: number;
   /** Opaque platform user ids (`slack:U0123`, `discord:81234`). */
   admins: string[];
   /** Channel ids allowed (opaque or raw); undefined = every channel the bot is in. */
@@ -50,6 +54,7 @@ export interface AppConfig {
   approvalTimeoutMs: number;
   plainMentions: boolean;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   defaultCharacter: string;
   streamEditIntervalMs: number;
   maxToolRounds: number;

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { Ajv } from 'ajv';
-import type { AppConfig, LogLevel } from './app-config.js';
+import type { AppConfig, LogFormat, LogLevel } from './app-config.js';
 import { configFileSchema } from './config-file-schema.js';
 import { readSandboxConfig } from './sandbox-config.js';
 
@@ -21,6 +21,7 @@ export class ConfigError extends Error {
 
 const EFFORTS = ['none', 'low', 'medium', 'xhigh'] as const;
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+const LOG_FORMATS: LogFormat[] = ['json', 'pretty', 'auto'];
 
 export interface LoadConfigOptions {
   environment: NodeJS.ProcessEnv;
@@ -122,6 +123,10 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) {
     problems.push(`TSUKA_LOG_LEVEL="${logLevelRaw}" is not valid: use one of ${LOG_LEVELS.join(', ')}.`);
   }
+  const logFormatRaw = (setting('TSUKA_LOG_FORMAT', 'logFormat') ?? 'auto').toLowerCase();
+  if (!LOG_FORMATS.includes(logFormatRaw as LogFormat)) {
+    problems.push(`TSUKA_LOG_FORMAT="${logFormatRaw}" is not valid: use json or pretty (unset: pretty on a terminal, JSON otherwise).`);
+  }
   const dataDirectory = path.resolve(options.workingDirectory, setting('TSUKA_DATA_DIR', 'dataDir') ?? 'data');
   const workspace = path.resolve(options.workingDirectory, setting('TSUKA_WORKSPACE', 'workspace') ?? path.join(dataDirectory, 'workspace'));
   // The agents' jail must not hold the bot's own state or secrets: SAFE read_file would expose them.
@@ -157,11 +162,13 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     dataDirectory,
     workspace,
     storeUrl,
+    retentionDays: integer('TSUKA_RETENTION_DAYS', 'retentionDays', 90, 0, 36_500),
     admins,
     channels: list('TSUKA_CHANNELS', 'channels'),
     approvalTimeoutMs: integer('TSUKA_APPROVAL_TIMEOUT_S', 'approvalTimeoutS', 600, 1, 86_400) * 1000,
     plainMentions: flag('TSUKA_PLAIN_MENTIONS', 'plainMentions'),
     logLevel: (LOG_LEVELS.includes(logLevelRaw as LogLevel) ? logLevelRaw : 'info') as LogLevel,
+    logFormat: (LOG_FORMATS.includes(logFormatRaw as LogFormat) ? logFormatRaw : 'auto') as LogFormat,
     defaultCharacter: (setting('TSUKA_DEFAULT_CHARACTER', 'defaultCharacter') ?? 'geordi').toLowerCase(),
     streamEditIntervalMs: integer('TSUKA_STREAM_EDIT_MS', 'streamEditMs', 1000, 200, 10_000),
     maxToolRounds: integer('TSUKA_MAX_TOOL_ROUNDS', 'maxToolRounds', 15, 1, 100),

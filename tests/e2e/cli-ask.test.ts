@@ -129,19 +129,22 @@ describe('tsuka ask', () => {
   });
 
   it('fails with a clear message for an unknown character and when no model answers', async () => {
+    const probesBefore = server.hits.length;
     const unknown = await ask(['geordy', 'hi']);
     expect(unknown.status).toBe(2);
+    // Checked before any model server is probed.
+    expect(server.hits.length).toBe(probesBefore);
     expect(unknown.stderr).toMatch(/Unknown character "geordy". Did you mean geordi/);
     let stderr = '';
     const status = await main(['ask', 'geordi', 'hi'], { stdout: () => undefined, stderr: (text) => (stderr += text), environment: { ...environment(), TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1' }, workingDirectory: home });
     expect(status).toBe(3);
-    expect(stderr).toMatch(/did not answer/);
-    expect(stderr).toMatch(/ollama serve/);
+    // A configured URL is binding: one line naming it, no fallback to other servers.
+    expect(stderr).toBe('The model server http://127.0.0.1:9/v1 (TSUKA_LLM_BASE_URL) does not answer. Start it, or change TSUKA_LLM_BASE_URL.\n');
   });
 
   it('runs as a real process through bin/tsuka.js and remembers across invocations', async () => {
     const run = promisify(execFile);
-    const env = { ...environment(), TSUKA_LOG_LEVEL: 'error' };
+    const env = { ...environment(), TSUKA_LOG_LEVEL: 'error', TSUKA_RUN_FROM_SOURCE: '1' };
     server.enqueue({ toolCalls: [{ name: 'load_tools', arguments: { names: ['save_memory'] } }] });
     server.enqueue({ toolCalls: [{ name: 'save_memory', arguments: { content: 'The staging database is called tsuka_stage_db.' } }] });
     server.enqueue({ text: 'Saved.' });

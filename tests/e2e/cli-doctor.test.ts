@@ -17,7 +17,7 @@ let model: ScriptedModelServer;
 
 beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-doctor-'));
-  slack = await startSlackEmulator({ scopes: ['app_mentions:read', 'chat:write', 'commands', 'channels:history', 'groups:history', 'im:history', 'files:write'] });
+  slack = await startSlackEmulator({ scopes: ['app_mentions:read', 'chat:write', 'commands', 'channels:history', 'groups:history', 'files:write'] });
   discord = await startDiscordEmulator({ messageContentIntentAllowed: false });
   model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
 });
@@ -76,7 +76,7 @@ describe('tsuka doctor', () => {
     const status = await runDoctor({ io: { stdout: (text) => (output += text), stderr: (text) => (output += text), environment: {}, workingDirectory: home }, config });
     expect(status).toBe(1);
     expect(output).toMatch(/✗ teams\/dev_security\.json \/members\/1: .*nobody.*\n\s+→ edit teams\/dev_security.json \(its JSON Schema is in src\/core\/data\/team.schema.json\)/);
-    expect(output).toMatch(/✗ no model server answered\n\s+→ start Ollama/);
+    expect(output).toMatch(/✗ the configured model server http:\/\/127\.0\.0\.1:9\/v1 does not answer \(TSUKA_LLM_BASE_URL is binding[^\n]*\n\s+→ start it, or change or unset TSUKA_LLM_BASE_URL/);
   });
 
   it('names the isolation level in one line: bubblewrap where it works, the declared fallback otherwise', async () => {

@@ -38,6 +38,8 @@ export interface ScriptedModelServer {
   enqueue(reply: ScriptedReply): void;
   /** Chat-completion requests, in arrival order. */
   requests: ReceivedRequest[];
+  /** Every request of any kind (`GET /v1/models`, probes of other routes…), as "METHOD path". */
+  hits: string[];
   pendingReplies(): number;
   /** Resolves once `count` chat-completion requests have arrived. */
   waitForRequests(count: number): Promise<void>;
@@ -47,10 +49,11 @@ export interface ScriptedModelServer {
 export const DEFAULT_SCRIPTED_TEXT = '(no scripted reply)';
 
 /** Starts the server on an ephemeral port of 127.0.0.1. */
-export async function startScriptedModelServer(options: { modelId?: string } = {}): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(options: { modelId?: string; /** A fixed port (default: any free one). */ port?: number } = {}): Promise<ScriptedModelServer> {
   const modelId = options.modelId ?? 'scripted-model-7b';
   const queue: ScriptedReply[] = [];
   const requests: ReceivedRequest[] = [];
+  const hits: string[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
 
   const notifyWaiters = (): void => {
@@ -72,6 +75,7 @@ export async function startScriptedModelServer(options: { modelId?: string } = {
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0]!;
+    hits.push(`${request.method ?? 'GET'} ${path}`);
     if (request.method === 'GET' && path === '/v1/models') {
       sendJson(response, 200, { object: 'list', data: [{ id: modelId, object: 'model', created: 0, owned_by: 'scripted' }] });
       return;
@@ -90,7 +94,7 @@ export async function startScriptedModelServer(options: { modelId?: string } = {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 
@@ -98,6 +102,7 @@ export async function startScriptedModelServer(options: { modelId?: string } = {
     baseURL: `http://127.0.0.1:${port}/v1`,
     enqueue: (reply) => void queue.push(reply),
     requests,
+    hits,
     pendingReplies: () => queue.length,
     waitForRequests(count) {
       if (requests.length >= count) return Promise.resolve();

@@ -2,7 +2,7 @@
 import { runCall } from '../../core/workflows/call.js';
 import type { ChatSurface } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
-import type { WorkflowServices } from '../create-command-layer.js';
+import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { parseCallCommand } from './parse-call.js';
 import { openWorkflowSession } from './workflow-session.js';

@@ -1,6 +1,6 @@
 /** The /call, /team and /goal handlers for `createCommandLayer(deps, createWorkflows(deps))`. */
 import type { CommandDependencies } from '../command-dependencies.js';
-import type { WorkflowHandlers, WorkflowServices } from '../create-command-layer.js';
+import type { WorkflowHandlers, WorkflowServices } from '../workflow-handlers.js';
 import { handleCallCommand } from './call-command.js';
 import { handleGoalCommand } from './goal-command.js';
 import { handleTeamCommand } from './team-command.js';

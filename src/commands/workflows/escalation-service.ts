@@ -6,7 +6,7 @@
 import type { EscalationRequest, EscalationService } from '../../core/workflows/workflow-services.js';
 import type { ChatSurface, ChannelRef, UserRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
-import type { WorkflowHandlers } from '../create-command-layer.js';
+import type { WorkflowHandlers } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { parseCallCommand } from './parse-call.js';
 import { parseTeamCommand } from './parse-team.js';

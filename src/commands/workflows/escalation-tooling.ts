@@ -5,7 +5,7 @@
  */
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { ChatSurface, UserRef } from '../chat-surface.js';
-import type { WorkflowHandlers } from '../create-command-layer.js';
+import type { WorkflowHandlers } from '../workflow-handlers.js';
 import type { ToolRegistry } from '../../core/tools/tool.js';
 import { createToolRegistry } from '../../core/tools/create-tool-registry.js';
 import { coordinationToolImplementations } from '../../core/tools/impl/coordination-tools.js';

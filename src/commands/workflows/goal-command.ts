@@ -16,7 +16,7 @@ import { parseStatusLine, parseVoteLine } from '../../core/workflows/protocol.js
 import { WorkflowTurnError } from '../../core/workflows/workflow-turn-error.js';
 import type { ChatSurface } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
-import type { WorkflowServices } from '../create-command-layer.js';
+import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createModelCallMeter, planWithModel, PLANNER_ROW, SUMMARIES_ROW, type ModelCallMeter } from './goal-model-calls.js';
 import { reviewPrompt, stepPrompt, supervisorOf } from './goal-prompts.js';

@@ -4,7 +4,7 @@
  * button. Edits are coalesced to at most one per `intervalMs`; the final state has no buttons.
  */
 import type { ChatSurface, MessageRef, ThreadRef } from '../chat-surface.js';
-import { STOP_ACTION } from '../run-turn.js';
+import { STOP_ACTION } from '../action-ids.js';
 
 /** The least time between two edits of the card. */
 export const RUN_CARD_INTERVAL_MS = 3_000;

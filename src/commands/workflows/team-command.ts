@@ -6,7 +6,7 @@ import { DEFAULT_TEAM_MAX_ROUNDS, type TeamOutcomeStatus } from '../../core/work
 import type { RunStatus } from '../../core/store/run-types.js';
 import type { ChatSurface } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
-import type { WorkflowServices } from '../create-command-layer.js';
+import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { parseTeamCommand } from './parse-team.js';
 import { runSafely } from './run-safely.js';

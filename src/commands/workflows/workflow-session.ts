@@ -23,7 +23,7 @@ import type { RouteDecision, StatusReport, VoteCast, WorkflowToolService } from 
 import { identityOf } from '../character-selection.js';
 import type { ChatSurface, ThreadRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
-import type { WorkflowServices } from '../create-command-layer.js';
+import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { recordAgentEvent } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
@@ -83,6 +83,7 @@ interface TurnRecorder {
 /** Opens a run; undefined (after telling the user) when no model is available. */
 export async function openWorkflowSession(options: WorkflowSessionOptions): Promise<WorkflowSession | undefined> {
   const { deps, surface, event } = options;
+  await deps.models.refresh?.();
   const current = deps.models.current();
   if (!current) {
     await event.reply(`⚠️ ${deps.models.unavailableMessage()}`);

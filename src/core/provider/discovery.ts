@@ -1,7 +1,9 @@
 /**
- * Discovery picks the model server and model at start: the configured endpoint first, alone; then
- * every local server of the catalogue in parallel (and cloud ones whose key is set), preferring a
- * model that is already loaded in memory so nothing has to be reloaded.
+ * Discovery picks the model server and model. A configured endpoint is binding: it is the only
+ * server probed, and when it does not answer the result is null (never a silent substitute).
+ * Without one, every LOCAL server of the catalogue is probed in parallel, preferring a model that
+ * is already loaded in memory so nothing has to be reloaded. A CLOUD provider is never discovered:
+ * it is used only when the configured endpoint points at it.
  */
 import { silentLogger, type Logger } from '../logger.js';
 import type { ProviderEntry } from './catalogue.js';
@@ -41,24 +43,21 @@ export async function discoverModel(options: DiscoverModelOptions): Promise<Disc
     const probe = await probeServer({
       baseURL: configured.baseURL,
       kind: entry?.kind,
-      apiKey: configured.apiKey,
+      apiKey: configured.apiKey ?? (entry ? apiKeyFor(entry, options.apiKeys) : undefined),
       fetch: options.fetch,
       timeoutMs,
       modelId: configured.modelId,
       defaultModel: entry?.defaultModel,
     });
     if (probe.modelId) return toResult(probe, entry, configured.baseURL);
-    logger.warn('the configured model server did not answer with a model; trying the known local servers', {
+    logger.info('the configured model server did not answer with a model', {
       baseURL: configured.baseURL,
       problems: probe.steps.filter((step) => !step.ok).map((step) => step.message),
     });
+    return null;
   }
 
-  const candidates = options.catalogue.filter(
-    (entry) =>
-      (entry.class === 'LOCAL' || apiKeyFor(entry, options.apiKeys)) &&
-      !(configured?.baseURL && sameEndpoint(entry.baseURL, configured.baseURL)),
-  );
+  const candidates = options.catalogue.filter((entry) => entry.class === 'LOCAL');
   const probes = await Promise.all(
     candidates.map(async (entry, order) => ({
       entry,
@@ -83,9 +82,9 @@ export async function discoverModel(options: DiscoverModelOptions): Promise<Disc
   return best ? toResult(best.probe, best.entry, best.entry.baseURL) : null;
 }
 
-/** Lower is better: local before cloud, then the requested model, then a loaded one. */
+/** Lower is better: the requested model, then a loaded one. */
 function rank(candidate: { entry: ProviderEntry; probe: ServerProbe }, wantedModelId: string | undefined): number {
-  let score = candidate.entry.class === 'LOCAL' ? 0 : 100;
+  let score = 0;
   if (!(wantedModelId && candidate.probe.modelId === wantedModelId)) score += 10;
   if (!candidate.probe.loaded) score += 1;
   return score;
@@ -103,7 +102,8 @@ function toResult(probe: ServerProbe, entry: ProviderEntry | undefined, baseURL:
   };
 }
 
-function apiKeyFor(entry: ProviderEntry, apiKeys: Record<string, string | undefined>): string | undefined {
+/** The key for a catalogue entry: by its id or by its `apiKeyEnv` variable's name. */
+export function apiKeyFor(entry: ProviderEntry, apiKeys: Record<string, string | undefined>): string | undefined {
   return apiKeys[entry.id] || (entry.apiKeyEnv ? apiKeys[entry.apiKeyEnv] : undefined) || undefined;
 }
 

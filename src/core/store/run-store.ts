@@ -29,7 +29,9 @@ function newRunId(now: number): string {
   return `run-${now.toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
-const eventPrefix = (runId: string): string => `${encodeURIComponent(runId)}:`;
+/** The key prefix of a run's events in the `run-events` namespace. */
+export const runEventPrefix = (runId: string): string => `${encodeURIComponent(runId)}:`;
+const eventPrefix = runEventPrefix;
 const eventKey = (runId: string, seq: number): string => eventPrefix(runId) + String(seq).padStart(SEQ_DIGITS, '0');
 
 /** Creates the run store over `store`'s `runs` and `run-events` namespaces. */

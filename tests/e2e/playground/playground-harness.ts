@@ -39,13 +39,31 @@ export interface PlaygroundHarness {
   stop(options?: { keepHome?: boolean }): Promise<void>;
 }
 
-export async function startPlaygroundHarness(options: { environment?: Record<string, string>; withModel?: boolean; home?: string } = {}): Promise<PlaygroundHarness> {
-  const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'tsuka-playground-')));
+export interface PlaygroundHarnessOptions {
+  environment?: Record<string, string>;
+  /** false: no model URL at all (discovery of local servers). */
+  withModel?: boolean;
+  /** A model URL other than the harness's scripted server. */
+  modelBaseURL?: string;
+  /** A package root with other data files (e.g. a providers.json pointing at test servers). */
+  rootDirectory?: string;
+  modelProbeIntervalMs?: number;
+  /** A data folder to start on again (a restart); default a fresh one. */
+  home?: string;
+}
+
+export async function startPlaygroundHarness(options: PlaygroundHarnessOptions = {}): Promise<PlaygroundHarness> {
+  const home = options.home ?? await mkdtemp(path.join(os.tmpdir(), 'tsuka-playground-'));
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
   const logs: string[] = [];
-  const config = testAppConfig(home, options.withModel === false ? 'http://127.0.0.1:9/v1' : model.baseURL, options.environment);
-  const app = await startApp({ config, io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home } });
+  const config = testAppConfig(home, options.withModel === false ? '' : (options.modelBaseURL ?? model.baseURL), options.environment, options.rootDirectory);
+  const waiters = new Set<() => void>();
+  const log = (text: string) => {
+    logs.push(text);
+    for (const check of [...waiters]) check();
+  };
+  const app = await startApp({ config, io: { stdout: log, stderr: log, environment: {}, workingDirectory: home }, modelProbeIntervalMs: options.modelProbeIntervalMs });
   const port = app.http.port;
   const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -53,7 +71,6 @@ export async function startPlaygroundHarness(options: { environment?: Record<str
   const history = new Map<string, string[]>();
   const ephemerals: PlaygroundEphemeral[] = [];
   const files: PlaygroundFile[] = [];
-  const waiters = new Set<() => void>();
   const apply = (change: PlaygroundChange | { kind: 'snapshot'; snapshot: PlaygroundSnapshot }) => {
     if (change.kind === 'snapshot') for (const message of change.snapshot.messages) apply({ kind: 'message', message });
     else if (change.kind === 'message') {

@@ -45,6 +45,8 @@ function startBot(): ChildProcess {
       TSUKA_HTTP_PORT: '0',
       TSUKA_STREAM_EDIT_MS: '200',
       TSUKA_LOG_LEVEL: 'warn',
+      // Tests exercise the sources even when a build exists.
+      TSUKA_RUN_FROM_SOURCE: '1',
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

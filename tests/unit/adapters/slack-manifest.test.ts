@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SLACK_COMMANDS } from '../../../src/adapters/slack/events.js';
+import { SLACK_REQUIRED_SCOPES } from '../../../src/cli/doctor-platforms.js';
 
 const manifest = readFileSync(path.resolve(import.meta.dirname, '../../../slack-app-manifest.yaml'), 'utf8');
 
@@ -10,15 +11,16 @@ describe('slack-app-manifest.yaml', () => {
     for (const command of SLACK_COMMANDS) expect(manifest).toMatch(new RegExp(`- command: /${command}\\n`));
   });
 
-  it('asks for every scope the bot uses, and Socket Mode and interactivity are on', () => {
-    for (const scope of ['app_mentions:read', 'chat:write', 'chat:write.customize', 'commands', 'channels:history', 'groups:history', 'im:history', 'files:write']) {
-      expect(manifest).toContain(`- ${scope}\n`);
-    }
+  it('asks for exactly the scopes the bot uses (doctor checks the same list), and Socket Mode and interactivity are on', () => {
+    const scopes = /scopes:\n\s+bot:\n((?:\s+- \S+\n)+)/.exec(manifest)?.[1]?.trim().split(/\s*-\s+/).filter(Boolean);
+    expect(scopes?.sort()).toEqual([...SLACK_REQUIRED_SCOPES].sort());
+    expect(scopes).not.toContain('reactions:write');
     expect(manifest).toMatch(/socket_mode_enabled: true/);
     expect(manifest).toMatch(/interactivity:\n\s+is_enabled: true/);
   });
 
-  it('subscribes to mentions and to thread messages (follow-ups without a mention)', () => {
-    for (const event of ['app_mention', 'message.channels', 'message.groups', 'message.im']) expect(manifest).toContain(`- ${event}\n`);
+  it('subscribes to mentions and to thread messages (follow-ups without a mention), not to DMs the bot does not answer', () => {
+    for (const event of ['app_mention', 'message.channels', 'message.groups']) expect(manifest).toContain(`- ${event}\n`);
+    expect(manifest).not.toMatch(/message\.im|im:history/);
   });
 });

@@ -74,11 +74,30 @@ describe('Dockerfile', () => {
     expect(dockerfile).not.toMatch(/\b(curl|wget)\b[^\n]*\|\s*(ba)?sh\b/);
   });
 
-  it('omits only devDependencies, keeping tsx which runs the app', () => {
-    const install = find(all, 'RUN').find((instruction) => /\bnpm ci\b/.test(instruction.argument));
-    expect(install?.argument).toContain('--omit=dev');
-    const manifest = JSON.parse(read('package.json')) as { dependencies?: Record<string, string> };
-    expect(Object.keys(manifest.dependencies ?? {})).toContain('tsx');
+  it('compiles with tsc in the build stage and keeps production dependencies only', () => {
+    const build = all.slice(0, lastFrom);
+    expect(find(build, 'RUN').some((instruction) => /\bnpm run build\b/.test(instruction.argument))).toBe(true);
+    expect(find(build, 'RUN').some((instruction) => /\bnpm (prune|ci)\b.*--omit=dev/.test(instruction.argument))).toBe(true);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.build).toBe('node scripts/build.mjs');
+    expect(read('scripts/build.mjs')).toMatch(/tsconfig\.build\.json/);
+  });
+
+  it('runs dist/ in the runtime image: no sources, and no tsx, esbuild or typescript among the installed packages', () => {
+    const copies = find(runtime, 'COPY').map((instruction) => instruction.argument);
+    expect(copies).toContain('--from=build /app/dist ./dist');
+    // Neither the whole build folder nor src/ reaches the runtime image.
+    expect(copies.some((argument) => /(^|\s)(\/app\/?|\/app\/src|src)(\s|$)/.test(argument.split(/\s+/).slice(0, -1).join(' ')))).toBe(false);
+    const manifest = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean }> };
+    for (const tool of ['tsx', 'esbuild', 'typescript']) {
+      expect(manifest.dependencies[tool], tool).toBeUndefined();
+      // Dev-only in the lock file: `npm prune --omit=dev` removes it, whatever depends on it.
+      expect(lock.packages[`node_modules/${tool}`]?.dev, tool).toBe(true);
+    }
+    for (const [name, entry] of Object.entries(lock.packages)) {
+      if (/node_modules\/@esbuild\//.test(name)) expect(entry.dev, name).toBe(true);
+    }
   });
 
   it('copies only paths that exist and that .dockerignore lets into the build context', () => {

@@ -72,10 +72,24 @@ describe('discoverModel', () => {
     expect(untouched.isDone()).toBe(false);
   });
 
-  it('falls back to the local catalogue when the configured endpoint does not answer', async () => {
-    ollama({ loaded: ['llama3.1:8b'] });
+  it('never replaces a configured endpoint that does not answer: the local servers receive nothing', async () => {
+    const untouched = ollama({ loaded: ['llama3.1:8b'] });
     const result = await discoverModel({ catalogue, configured: { baseURL: 'http://gone.test:9000/v1' }, apiKeys: {}, ...FAST });
-    expect(result).toMatchObject({ providerId: 'ollama', modelId: 'llama3.1:8b', loaded: true, class: 'LOCAL' });
+    expect(result).toBeNull();
+    expect(untouched.isDone()).toBe(false);
+  });
+
+  it('uses a CLOUD provider when the configured endpoint points at it, with its own key variable', async () => {
+    let authorization: string | undefined;
+    nock('http://cloud.test')
+      .get('/api/v1/models')
+      .reply(function reply() {
+        authorization = this.req.headers.authorization as string | undefined;
+        return [200, modelList({ id: 'big/model', object: 'model' })];
+      });
+    const result = await discoverModel({ catalogue, configured: { baseURL: 'http://cloud.test/api/v1' }, apiKeys: { CLOUD_API_KEY: 'sk-test' }, ...FAST });
+    expect(result).toMatchObject({ providerId: 'cloud', class: 'CLOUD', modelId: 'big/model' });
+    expect(authorization).toBe('Bearer sk-test');
   });
 
   it('prefers the model Ollama already holds in memory (/api/ps) and reads its context from /api/show', async () => {
@@ -146,18 +160,11 @@ describe('discoverModel', () => {
     expect(result?.providerId).toBe('llama-cpp');
   });
 
-  it('returns null when nothing answers, and probes a CLOUD entry only when its key is set', async () => {
-    let authorization: string | undefined;
-    nock('http://cloud.test')
-      .get('/api/v1/models')
-      .reply(function reply() {
-        authorization = this.req.headers.authorization as string | undefined;
-        return [200, modelList({ id: 'big/model', object: 'model', context_length: 262144 })];
-      });
+  it('returns null when nothing answers, and never discovers a CLOUD provider even with its key set', async () => {
+    const cloud = nock('http://cloud.test').get('/api/v1/models').reply(200, modelList({ id: 'big/model', object: 'model' }));
     expect(await discoverModel({ catalogue, apiKeys: {}, ...FAST })).toBeNull();
-    const result = await discoverModel({ catalogue, apiKeys: { CLOUD_API_KEY: 'sk-test' }, ...FAST });
-    expect(result).toMatchObject({ providerId: 'cloud', class: 'CLOUD', modelId: 'big/model', contextWindow: 262144 });
-    expect(authorization).toBe('Bearer sk-test');
+    expect(await discoverModel({ catalogue, apiKeys: { CLOUD_API_KEY: 'sk-test' }, ...FAST })).toBeNull();
+    expect(cloud.isDone()).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EditOptions } from '../../../src/commands/chat-surface.js';
 import { createRunCard, ordinal } from '../../../src/commands/workflows/run-card.js';
-import { STOP_ACTION } from '../../../src/commands/run-turn.js';
+import { STOP_ACTION } from '../../../src/commands/action-ids.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { say } from '../../../src/core/model/scripted-model.js';
-import { STOP_ACTION } from '../../../src/commands/run-turn.js';
+import { STOP_ACTION } from '../../../src/commands/action-ids.js';
 import { startWorkflowHarness } from './workflow-harness.js';
 
 type Harness = Awaited<ReturnType<typeof startWorkflowHarness>>;

@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPROVE_ACTION } from '../../../../src/commands/approval-flow.js';
-import { STOP_ACTION } from '../../../../src/commands/run-turn.js';
+import { STOP_ACTION } from '../../../../src/commands/action-ids.js';
 import { GOAL_STAGING_FOLDER } from '../../../../src/commands/workflows/goal-command.js';
 import { callTool, say } from '../../../../src/core/model/scripted-model.js';
 import { lastUserOf } from '../../../support/scripted-callers.js';

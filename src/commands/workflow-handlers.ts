@@ -1,0 +1,18 @@
+/**
+ * The seam between the command layer and the workflows (/call, /team, /goal): the handlers the
+ * workflows supply, and the services the command layer lends them. In a file of its own so that
+ * neither side imports the other's module (no import cycle).
+ */
+import type { ChatSurface } from './chat-surface.js';
+import type { SlashCommandEvent } from './inbound-event.js';
+import type { ApprovalFlow } from './approval-flow.js';
+import type { ActiveRuns } from './active-runs.js';
+
+/** Handlers of /call, /team and /goal, supplied once the workflows exist. */
+export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
+export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>>;
+/** What workflows get from the command layer: the same approvals and run registry as conversations. */
+export interface WorkflowServices {
+  approvals: ApprovalFlow;
+  activeRuns: ActiveRuns;
+}
