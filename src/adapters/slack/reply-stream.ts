@@ -19,7 +19,7 @@ import type { CallPriority } from '../shared/call-budget.js';
 import type { SlackCaller } from './call-budget.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
-import { identityFields, isMissingCustomize } from './surface.js';
+import { identityFields, isMissingCustomize } from './identity.js';
 
 /** Errors by which a workspace says it does not offer the streaming methods to this app. */
 const REFUSALS = new Set(['not_allowed', 'unknown_method', 'missing_scope', 'not_allowed_token_type', 'feature_not_enabled', 'method_deprecated', 'not_supported', 'team_not_allowed']);

@@ -15,6 +15,8 @@ import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef } from './ids.js';
 import type { SlackCaller } from './call-budget.js';
 import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
+import { identityFields, isMissingCustomize } from './identity.js';
+
 
 /** Slack allows 40,000 characters but reads best under 4,000 (platform notes). */
 export const SLACK_MAX_MESSAGE_LENGTH = 3900;
@@ -27,22 +29,6 @@ export interface SlackSurfaceOptions {
   /** Use Slack's streaming methods for replies when the workspace offers them (default true). */
   streaming?: boolean;
 }
-
-/** `username` and `icon_emoji`/`icon_url` for a character (chat:write.customize). */
-export function identityFields(identity: Identity | undefined): Record<string, string> {
-  if (!identity) return {};
-  const avatar = identity.avatar;
-  if (!avatar) return { username: identity.name };
-  if (/^https?:\/\//.test(avatar)) return { username: identity.name, icon_url: avatar };
-  if (/^:[\w+-]+:$/.test(avatar)) return { username: identity.name, icon_emoji: avatar };
-  return { username: identity.name };
-}
-
-/** True when Slack refused a call because chat:write.customize is missing. */
-export const isMissingCustomize = (error: unknown): boolean => {
-  const data = (error as { data?: { error?: string; needed?: string } }).data;
-  return data?.error === 'missing_scope' && (data.needed === undefined || data.needed === 'chat:write.customize');
-};
 
 export interface SlackSurface extends ChatSurface {
   readonly customizeAvailable: boolean;
