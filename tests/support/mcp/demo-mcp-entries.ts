@@ -1,15 +1,15 @@
-/** MCP server entries for the tests: the demo server over stdio (run through tsx) or HTTP. */
+/** MCP server entries for the tests: the demo server over stdio (plain Node) or HTTP. */
 import { fileURLToPath } from 'node:url';
 import type { McpServerConfig } from '../../../src/core/tools/mcp/mcp-config.js';
 
-const DEMO_STDIO_SCRIPT = fileURLToPath(new URL('./demo-mcp-stdio.ts', import.meta.url));
+const DEMO_STDIO_SCRIPT = fileURLToPath(new URL('./demo-mcp-stdio.mjs', import.meta.url));
 
 export function demoStdioEntry(overrides: Partial<McpServerConfig> & { env?: Record<string, string> } = {}): McpServerConfig {
   return {
     name: 'demo',
     transport: 'stdio',
     command: process.execPath,
-    args: ['--import', import.meta.resolve('tsx'), DEMO_STDIO_SCRIPT],
+    args: [DEMO_STDIO_SCRIPT],
     env: {},
     risk: { default: 'RESTRICTED', tools: { add: 'SAFE' } },
     requiredTier: 'SMALL',

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createDemoMcpServer } from './demo-mcp-server.js';
+import { createDemoMcpServer } from './demo-mcp-server.mjs';
 
 export interface DemoHttpServer {
   url: string;

@@ -39,8 +39,8 @@ function waitForChange(target: McpToolSource, predicate: () => boolean): Promise
 }
 
 describe('MCP servers as a tool source (stdio)', () => {
-  it('lists the server tools under mcp__<server>__<tool>, validates, classifies, previews and calls them', async () => {
-    const mcp = await startSource([demoStdioEntry()]);
+  it('lists tools as mcp__<server>__<tool>; validates, classifies, previews, calls; scrubbed env + entry env; images and links as notes', async () => {
+    const mcp = await startSource([demoStdioEntry({ env: { DEMO_TOKEN: 'entry-value' } })]);
     expect(mcp.statuses()[0]).toMatchObject({ name: 'demo', state: 'ready' });
     expect(mcp.registry.names()).toEqual(['mcp__demo__add', 'mcp__demo__crash', 'mcp__demo__grow', 'mcp__demo__picture', 'mcp__demo__read_env']);
     const context = tools!.context;
@@ -53,18 +53,14 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(preview.details?.join('\n')).toMatch(/MCP server: demo[\s\S]*Tool: read_env[\s\S]*"name": "PLAIN_SETTING"/);
 
     expect(await mcp.registry.execute('mcp__demo__add', input, context)).toMatchObject({ output: '5', display: 'demo · 1 text' });
-  });
 
-  it('gives the process a scrubbed environment plus its entry env, and masks secrets in results', async () => {
-    const mcp = await startSource([demoStdioEntry({ env: { DEMO_TOKEN: 'entry-value' } })]);
+    // The process gets the scrubbed environment plus its entry's env.
     const read = (name: string) => mcp.registry.execute('mcp__demo__read_env', { name }, tools!.context).then((result) => result.output);
     expect(await read('SLACK_BOT_TOKEN')).toBe('SLACK_BOT_TOKEN=(unset)');
     expect(await read('PLAIN_SETTING')).toBe('PLAIN_SETTING=visible');
     expect(await read('DEMO_TOKEN')).toBe('DEMO_TOKEN=entry-value');
-  });
 
-  it('turns images and resource links into notes the model can read', async () => {
-    const mcp = await startSource([demoStdioEntry()]);
+    // Images and resource links become notes the model can read.
     const result = await mcp.registry.execute('mcp__demo__picture', {}, tools!.context);
     expect(result.output).toContain('Here is the chart.');
     expect(result.output).toMatch(/\[image returned by the tool: image\/png, \d+ B/);

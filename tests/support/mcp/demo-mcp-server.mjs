@@ -9,12 +9,11 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 /** One pixel of PNG, base64. */
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-export interface DemoServerOptions {
-  /** What `crash` does: exit the process (stdio) or anything else the host wants (HTTP). */
-  onCrash?: () => void;
-}
-
-export function createDemoMcpServer(options: DemoServerOptions = {}): Server {
+/**
+ * Plain JavaScript so that the stdio server starts without a TypeScript loader (tests spawn it often).
+ * @param {{ onCrash?: () => void }} [options] what `crash` does: exit the process (stdio) or what the host wants (HTTP)
+ */
+export function createDemoMcpServer(options = {}) {
   const server = new Server({ name: 'demo', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   let grown = false;
   const tools = () => [
@@ -27,7 +26,7 @@ export function createDemoMcpServer(options: DemoServerOptions = {}): Server {
   ];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const input = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const input = request.params.arguments ?? {};
     switch (request.params.name) {
       case 'add':
         return { content: [{ type: 'text', text: `${Number(input.a) + Number(input.b)}` }] };
