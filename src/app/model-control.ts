@@ -2,13 +2,12 @@
 import type { ModelControl } from '../commands/command-dependencies.js';
 import type { Engine } from './create-engine.js';
 import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-model.js';
-import { resolveModelTier } from '../core/provider/model-tier.js';
 import { noModelMessage } from './no-model-message.js';
 
 export function createModelControl(engine: Engine, fetchImplementation?: typeof fetch): ModelControl {
   const current = engine.model;
   return {
-    current: () => (current ? { model: current, tier: resolveModelTier(current.modelId, { tier: engine.config.llm.tier }), providerName: engine.modelInfo?.displayName ?? current.providerId } : undefined),
+    current: () => (current ? { model: current, tier: engine.tiers.tierFor(current.modelId), providerName: engine.modelInfo?.displayName ?? current.providerId } : undefined),
     async available() {
       const info = engine.modelInfo;
       if (!info) return current ? [current.modelId] : [];
@@ -34,6 +33,7 @@ export function createModelControl(engine: Engine, fetchImplementation?: typeof 
         generationTimeoutMs: engine.config.llm.generationTimeoutMs,
         logger: engine.logger,
       });
+      await engine.tiers.load(modelId);
       engine.modelSwitch.switchTo(endpointModel);
     },
     unavailableMessage: () => noModelMessage(engine.config),

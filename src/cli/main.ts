@@ -1,4 +1,4 @@
-/** The `tsuka` command line: start | ask | doctor | help. Returns the exit status. */
+/** The `tsuka` command line: start | ask | doctor | benchmark | help. Returns the exit status. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/load-config.js';
@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { runAsk } from './ask-command.js';
 import { runDoctor } from './doctor-command.js';
 import { runStart } from './start-command.js';
+import { runBenchmarkCommand } from './benchmark-command.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -14,6 +15,7 @@ const USAGE = `Usage:
   tsuka ask <character> "<prompt>" [--yes[=all]] [--workspace DIR]
                                                 one headless run; reply on stdout, tool lines on stderr
   tsuka doctor                                  check configuration, data files and model servers
+  tsuka benchmark                               measure the model (speed, quality) and store its profile and tier
 `;
 
 export interface CliIo {
@@ -36,7 +38,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     io.stdout(USAGE);
     return command === undefined ? 1 : 0;
   }
-  if (!['start', 'ask', 'doctor'].includes(command)) {
+  if (!['start', 'ask', 'doctor', 'benchmark'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
   }
@@ -55,6 +57,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
   if (command === 'ask') return runAsk(rest, config, io);
   if (command === 'doctor') return runDoctor({ io, config });
+  if (command === 'benchmark') return runBenchmarkCommand(config, io);
   return runStart(config, io);
 }
 

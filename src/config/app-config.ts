@@ -1,5 +1,6 @@
 /** The whole configuration, read once at start by `loadConfig` and injected everywhere else. */
 import type { ReasoningEffort } from '../core/model/language-model.js';
+import type { McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -58,6 +59,8 @@ export interface AppConfig {
   memoryMaxFacts: number;
   enableCreateTool: boolean;
   searchUrl?: string;
+  /** MCP servers from `TSUKA_MCP_CONFIG` (default `mcp.json` in the working directory, when present). */
+  mcp: { file?: string; servers: McpServerConfig[] };
   /** Every environment variable, kept only to build the scrubbed child environment and the secret masker. */
   environment: NodeJS.ProcessEnv;
 }

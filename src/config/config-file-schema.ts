@@ -32,5 +32,6 @@ export const configFileSchema = {
     memoryMaxFacts: { type: 'integer', minimum: 10 },
     enableCreateTool: { type: 'boolean' },
     searchUrl: { type: 'string' },
+    mcpConfig: { type: 'string' },
   },
 } as const;

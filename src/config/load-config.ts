@@ -8,6 +8,7 @@ import { parseEnv } from 'node:util';
 import { Ajv } from 'ajv';
 import type { AppConfig, LogLevel } from './app-config.js';
 import { configFileSchema } from './config-file-schema.js';
+import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -169,10 +170,23 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     memoryMaxFacts: integer('TSUKA_MEMORY_MAX_FACTS', 'memoryMaxFacts', 200, 10, 100_000),
     enableCreateTool: flag('TSUKA_ENABLE_CREATE_TOOL', 'enableCreateTool'),
     searchUrl: url('TSUKA_SEARCH_URL', 'searchUrl'),
+    mcp: readMcpServers(setting('TSUKA_MCP_CONFIG', 'mcpConfig'), options.workingDirectory, problems),
     environment,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** `TSUKA_MCP_CONFIG` names the file (it must exist); without it `mcp.json` is read when present. */
+function readMcpServers(configured: string | undefined, directory: string, problems: string[]): { file?: string; servers: McpServerConfig[] } {
+  const file = path.resolve(directory, configured ?? 'mcp.json');
+  if (configured === undefined && !existsSync(file)) return { servers: [] };
+  try {
+    return { file, servers: loadMcpConfigFile(file) };
+  } catch (error) {
+    problems.push(`TSUKA_MCP_CONFIG: ${(error as Error).message}`);
+    return { file, servers: [] };
+  }
 }
 
 function readDotEnv(directory: string, problems: string[]): Record<string, string> {
