@@ -130,7 +130,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
         return {
           label: `MCP server ${server.name}`,
           state: status.state === 'closed' ? 'failed' : status.state,
-          tools: [...entries].filter(([, entry]) => entry.server.name === server.name).map(([name]) => name),
+          tools: [...entries].filter(([, entry]) => entry.server.name === server.name).map(([name]) => name).sort(),
           ...(status.error ? { error: status.error } : {}),
         };
       }),
@@ -177,12 +177,11 @@ function toolImplementation(name: string, entry: CatalogueEntry): AnyToolImpleme
   return {
     name,
     preview(input: Record<string, unknown>) {
-      const json = JSON.stringify(input, null, 2) ?? '{}';
+      const json = JSON.stringify(input) ?? '{}';
       const argumentsText = json.length > APPROVAL_ARGUMENTS_MAX_CHARS ? `${json.slice(0, APPROVAL_ARGUMENTS_MAX_CHARS)}… (${json.length} characters)` : json;
-      const short = JSON.stringify(input) ?? '';
       return {
-        summary: `${entry.server.name}/${entry.tool.name} ${short.length > 80 ? `${short.slice(0, 79)}…` : short}`,
-        details: [`MCP server: ${entry.server.name} (${entry.connection.status().endpoint})`, `Tool: ${entry.tool.name}`, `Arguments:\n${argumentsText}`],
+        summary: `${entry.server.name}/${entry.tool.name} ${json.length > 80 ? `${json.slice(0, 79)}…` : json}`,
+        details: [`MCP server: ${entry.server.name} (${entry.connection.status().endpoint})`, `Tool: ${entry.tool.name}`, `Arguments: ${argumentsText}`],
       };
     },
     async execute(input: Record<string, unknown>, context) {

@@ -50,7 +50,7 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(await mcp.registry.classify('mcp__demo__add', input, context)).toMatchObject({ level: 'SAFE' });
     expect(await mcp.registry.classify('mcp__demo__read_env', { name: 'X' }, context)).toMatchObject({ level: 'RESTRICTED' });
     const preview = await mcp.registry.preview('mcp__demo__read_env', { name: 'PLAIN_SETTING' }, context);
-    expect(preview.details?.join('\n')).toMatch(/MCP server: demo[\s\S]*Tool: read_env[\s\S]*"name": "PLAIN_SETTING"/);
+    expect(preview.details?.join('\n')).toMatch(/MCP server: demo[\s\S]*Tool: read_env\nArguments: \{"name":"PLAIN_SETTING"\}/);
 
     expect(await mcp.registry.execute('mcp__demo__add', input, context)).toMatchObject({ output: '5', display: 'demo · 1 text' });
 
