@@ -153,11 +153,12 @@ function describeError(errors: ErrorObject[], data: unknown): string {
   const error = errors[0];
   if (!error) return 'invalid.';
   const segments = error.instancePath.split('/').filter(Boolean).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'propertyNames') {
-    const name = String((error.params as { propertyName?: string }).propertyName ?? '');
+  const badName = errors.find((candidate) => (candidate.params as { propertyName?: string }).propertyName !== undefined);
+  if (badName) {
+    const name = String((badName.params as { propertyName?: string }).propertyName);
     return `mcpServers."${name}" is not a valid server name: use 1–24 letters, digits, _ or -.`;
   }
-  if (segments[0] === 'mcpServers' && segments.length >= 2 && (error.keyword === 'oneOf' || segments.length > 2)) {
+  if (segments[0] === 'mcpServers' && segments.length >= 2) {
     return describeServerError(segments[1]!, (data as { mcpServers: Record<string, unknown> }).mcpServers[segments[1]!]);
   }
   const key = segments.join('.') || '(top level)';
@@ -179,7 +180,7 @@ function describeServerError(name: string, entry: unknown): string {
   if (!schemaFor(record)) {
     const first = schemaFor.errors?.[0];
     const field = (first?.instancePath ?? '').split('/').filter(Boolean).join('.');
-    return `${key}.${field} ${first?.keyword === 'oneOf' && field.startsWith('risk') ? 'must be SAFE, RESTRICTED, DANGEROUS or an object of them per tool' : (first?.message ?? 'is invalid')}.`;
+    return `${key}.${field.startsWith('risk') ? 'risk' : field} ${field.startsWith('risk') ? 'must be SAFE, RESTRICTED, DANGEROUS or an object of them per tool' : (first?.message ?? 'is invalid')}.`;
   }
   return `${key} is invalid.`;
 }
