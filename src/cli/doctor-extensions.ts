@@ -1,6 +1,7 @@
 /** Doctor sections for MCP servers (✓ tool count / ✗ reason) and measured model profiles. */
 import type { AppConfig } from '../config/app-config.js';
 import { createChildEnv } from '../core/safety/child-env.js';
+import { createWorkspace } from '../core/safety/workspace-jail.js';
 import { createMcpToolSource } from '../core/tools/mcp/mcp-tool-source.js';
 import { openStore } from '../core/store/open-store.js';
 import { createModelProfileStore } from '../core/benchmark/model-profile.js';
@@ -19,10 +20,12 @@ export async function checkMcpServers(config: AppConfig, reporter: DoctorReporte
     reporter.info('no MCP servers configured (TSUKA_MCP_CONFIG, or mcp.json in the working directory)');
     return;
   }
+  // Stdio servers start in the workspace, as under `tsuka start` (which creates it too).
+  const workspace = await createWorkspace(config.workspace);
   const source = createMcpToolSource({
     servers: config.mcp.servers,
     childEnv: createChildEnv(config.environment),
-    workingDirectory: config.workspace,
+    workingDirectory: workspace.root,
     ...(fetchImplementation ? { fetch: fetchImplementation } : {}),
     // Doctor looks once; the restart timer is cleared by close().
     backoff: { initialMs: 3_600_000, maxMs: 3_600_000 },

@@ -3,6 +3,7 @@
  * `notifications/tools/list_changed`, and when it cannot start or dies, withdraws its tools, logs it
  * and restarts it with exponential backoff until closed.
  */
+import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -99,12 +100,10 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });
     }
-    const launched = (options.launchStdio ?? launchStdioServer)({
-      command: config.command,
-      args: config.args,
-      env: { ...options.baseEnv, ...config.env },
-      cwd: config.cwd ?? options.workingDirectory,
-    });
+    const cwd = config.cwd ?? options.workingDirectory;
+    // spawn reports a missing cwd as ENOENT of the command, which sends people looking in the wrong place.
+    if (!existsSync(cwd)) throw new TsukaError('mcp_cwd_missing', `its working directory ${cwd} does not exist`);
+    const launched = (options.launchStdio ?? launchStdioServer)({ command: config.command, args: config.args, env: { ...options.baseEnv, ...config.env }, cwd });
     stderrTail = '';
     launched.stderr?.on('data', (chunk: Buffer | string) => {
       stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
