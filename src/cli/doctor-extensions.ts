@@ -44,7 +44,13 @@ export async function checkMcpServers(config: AppConfig, reporter: DoctorReporte
 /** The measured profile of each model doctor found (or how its tier is chosen without one). */
 export async function reportModelProfiles(config: AppConfig, modelIds: string[], reporter: DoctorReporter): Promise<void> {
   if (modelIds.length === 0) return;
-  const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory });
+  let store;
+  try {
+    store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory });
+  } catch (error) {
+    reporter.info(`model profiles could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
   try {
     const profiles = createModelProfileStore(store);
     for (const modelId of new Set(modelIds)) {

@@ -15,6 +15,8 @@ import { convertMcpResult } from './mcp-result.js';
 import { createMcpServerConnection, unavailableSentence, type McpBackoff, type McpServerConnection, type McpServerStatus, type McpToolInfo } from './mcp-server-connection.js';
 import { isMcpToolName, mcpToolName } from './mcp-tool-name.js';
 import type { LaunchStdioServer } from './launch-stdio-server.js';
+import { createSecretMasker } from '../../safety/secret-mask.js';
+import { isSecretName } from '../../safety/secret-patterns.js';
 
 /** Tool descriptions from servers can be long; the model sees at most this much of each. */
 const MCP_DESCRIPTION_MAX_CHARS = 1024;
@@ -173,7 +175,20 @@ function usableInputSchema(entry: CatalogueEntry, logger: Logger): Record<string
   }
 }
 
+/**
+ * Secrets of the entry itself (its env values with secret names, credential headers) are not in the
+ * bot's environment, so the global masker does not know them; a server echoing its token is masked here.
+ */
+function entryMasker(server: McpServerConfig): (text: string) => string {
+  if (server.transport === 'stdio') return createSecretMasker(server.env);
+  const credentials = Object.entries(server.headers)
+    .filter(([header]) => /^(authorization|proxy-authorization|cookie)$/i.test(header) || isSecretName(header.replace(/-/g, '_')))
+    .flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic|Token)\s+/i, '')]);
+  return createSecretMasker({}, credentials);
+}
+
 function toolImplementation(name: string, entry: CatalogueEntry): AnyToolImplementation {
+  const mask = entryMasker(entry.server);
   return {
     name,
     preview(input: Record<string, unknown>) {
@@ -181,12 +196,12 @@ function toolImplementation(name: string, entry: CatalogueEntry): AnyToolImpleme
       const argumentsText = json.length > APPROVAL_ARGUMENTS_MAX_CHARS ? `${json.slice(0, APPROVAL_ARGUMENTS_MAX_CHARS)}… (${json.length} characters)` : json;
       return {
         summary: `${entry.server.name}/${entry.tool.name} ${json.length > 80 ? `${json.slice(0, 79)}…` : json}`,
-        details: [`MCP server: ${entry.server.name} (${entry.connection.status().endpoint})`, `Tool: ${entry.tool.name}`, `Arguments: ${argumentsText}`],
+        details: [`MCP server: ${entry.server.name} (${mask(entry.connection.status().endpoint)})`, `Tool: ${entry.tool.name}`, `Arguments: ${argumentsText}`],
       };
     },
     async execute(input: Record<string, unknown>, context) {
       const result = convertMcpResult(await entry.connection.callTool(entry.tool.name, input, context.signal));
-      return { output: result.output, isError: result.isError, display: `${entry.server.name} · ${result.summary}` };
+      return { output: mask(result.output), isError: result.isError, display: `${entry.server.name} · ${result.summary}` };
     },
   };
 }

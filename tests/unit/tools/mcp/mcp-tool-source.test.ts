@@ -40,7 +40,7 @@ function waitForChange(target: McpToolSource, predicate: () => boolean): Promise
 
 describe('MCP servers as a tool source (stdio)', () => {
   it('lists tools as mcp__<server>__<tool>; validates, classifies, previews, calls; scrubbed env + entry env; images and links as notes', async () => {
-    const mcp = await startSource([demoStdioEntry({ env: { DEMO_TOKEN: 'entry-value' } })]);
+    const mcp = await startSource([demoStdioEntry({ env: { DEMO_TOKEN: 'entry-secret-value', DEMO_MODE: 'entry-value' } })]);
     expect(mcp.statuses()[0]).toMatchObject({ name: 'demo', state: 'ready' });
     expect(mcp.registry.names()).toEqual(['mcp__demo__add', 'mcp__demo__crash', 'mcp__demo__grow', 'mcp__demo__picture', 'mcp__demo__read_env']);
     const context = tools!.context;
@@ -58,7 +58,9 @@ describe('MCP servers as a tool source (stdio)', () => {
     const read = (name: string) => mcp.registry.execute('mcp__demo__read_env', { name }, tools!.context).then((result) => result.output);
     expect(await read('SLACK_BOT_TOKEN')).toBe('SLACK_BOT_TOKEN=(unset)');
     expect(await read('PLAIN_SETTING')).toBe('PLAIN_SETTING=visible');
-    expect(await read('DEMO_TOKEN')).toBe('DEMO_TOKEN=entry-value');
+    expect(await read('DEMO_MODE')).toBe('DEMO_MODE=entry-value');
+    // The entry's own secret reaches the server but is masked if the server echoes it.
+    expect(await read('DEMO_TOKEN')).toBe('DEMO_TOKEN=[secret masked]');
 
     // Images and resource links become notes the model can read.
     const result = await mcp.registry.execute('mcp__demo__picture', {}, tools!.context);
