@@ -26,7 +26,8 @@ export interface RunBenchmarkOptions {
 }
 
 const CHARS_PER_TOKEN_ESTIMATE = 4;
-const CASE_MAX_OUTPUT_TOKENS = 512;
+/** Room for a reasoning model to think before it answers. */
+const CASE_MAX_OUTPUT_TOKENS = 1024;
 const GENERATION_PROBE_MAX_TOKENS = 256;
 
 interface StepMeasure {

@@ -198,8 +198,14 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       if (!current || state !== 'ready') {
         throw new McpServerUnavailableError(config.name, unavailableSentence(config.name, error));
       }
+      // The SDK leaves its abort listener on the signal it is given; one turn makes many calls, so
+      // each call gets its own signal, linked to the turn's only while the call runs.
+      const callAbort = new AbortController();
+      const forwardAbort = (): void => callAbort.abort(signal.reason);
+      if (signal.aborted) callAbort.abort(signal.reason);
+      else signal.addEventListener('abort', forwardAbort, { once: true });
       try {
-        return (await current.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: config.timeoutMs })) as McpCallResult;
+        return (await current.callTool({ name: tool, arguments: input }, undefined, { signal: callAbort.signal, timeout: config.timeoutMs })) as McpCallResult;
       } catch (callError) {
         if (signal.aborted) throw callError;
         if (callError instanceof McpError && callError.code === ErrorCode.RequestTimeout) {
@@ -211,6 +217,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         // The connection itself broke (process gone, HTTP server unreachable): withdraw and restart.
         fail(`the server stopped answering (${describe(callError)})${lastStderrLine()}`, attempt);
         throw new McpServerUnavailableError(config.name, `The MCP server "${config.name}" stopped during the call to ${tool}; its tools are withdrawn until it restarts (automatically). Do not call them now.`, { cause: callError });
+      } finally {
+        signal.removeEventListener('abort', forwardAbort);
       }
     },
 
