@@ -32,7 +32,23 @@ async function harnessWith(servers: Record<string, unknown>, steps: ScriptedStep
   const file = path.join(folder, 'mcp.json');
   await writeFile(file, JSON.stringify({ mcpServers: servers }));
   harness = await startCommandHarness({ steps, environment: { TSUKA_MCP_CONFIG: file, PLAIN_SETTING: 'visible' } });
+  await settled(harness);
   return harness;
+}
+
+/** Start waits at most 10 s for servers; on a busy machine a server may still be starting: wait for the event. */
+function settled(h: Harness): Promise<void> {
+  const mcp = h.engine.mcp!;
+  const done = () => mcp.statuses().every((status) => status.state === 'ready' || (status.state === 'failed' && status.failures > 0));
+  if (done()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = mcp.onChange(() => {
+      if (done()) {
+        unsubscribe();
+        resolve();
+      }
+    });
+  });
 }
 
 const lastToolResult = (request: ModelRequest): string => request.messages.filter((message) => message.role === 'tool').at(-1)!.content;

@@ -82,6 +82,10 @@ const FILE_SCHEMA = {
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 const validateFile = ajv.compile(FILE_SCHEMA);
+const [STDIO_ENTRY, HTTP_ENTRY] = FILE_SCHEMA.properties.mcpServers.additionalProperties.oneOf;
+/** Per-kind checks without `oneOf`, so an error names the field instead of "must match exactly one schema". */
+const validateStdioEntry = ajv.compile({ type: 'object', properties: STDIO_ENTRY.properties });
+const validateHttpEntry = ajv.compile({ type: 'object', properties: HTTP_ENTRY.properties });
 
 /** A bad MCP servers file: `message` is one line naming the file and the key. */
 export class McpConfigError extends TsukaError {
@@ -149,7 +153,6 @@ function toServerConfig(name: string, raw: RawServer): McpServerConfig {
 
 /** One sentence for the first ajv error, naming the key as a dotted path (`mcpServers.github.timeoutS`). */
 function describeError(errors: ErrorObject[], data: unknown): string {
-  // oneOf hides the useful error behind "must match exactly one schema"; re-check the entry for a precise line.
   const error = errors[0];
   if (!error) return 'invalid.';
   const segments = error.instancePath.split('/').filter(Boolean).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -158,6 +161,7 @@ function describeError(errors: ErrorObject[], data: unknown): string {
     const name = String((badName.params as { propertyName?: string }).propertyName);
     return `mcpServers."${name}" is not a valid server name: use 1–24 letters, digits, _ or -.`;
   }
+  // oneOf hides the useful error behind "must match exactly one schema"; re-check the entry for a precise line.
   if (segments[0] === 'mcpServers' && segments.length >= 2) {
     return describeServerError(segments[1]!, (data as { mcpServers: Record<string, unknown> }).mcpServers[segments[1]!]);
   }
@@ -176,7 +180,7 @@ function describeServerError(name: string, entry: unknown): string {
   const allowed = new Set([...Object.keys(COMMON), ...(stdio ? ['command', 'args', 'env', 'cwd', 'type'] : ['url', 'headers', 'type'])]);
   const unknown = Object.keys(record).find((field) => !allowed.has(field));
   if (unknown) return `${key}.${unknown} is not a known key for a ${stdio ? 'stdio' : 'HTTP'} server.`;
-  const schemaFor = ajv.compile({ type: 'object', properties: stdio ? FILE_SCHEMA.properties.mcpServers.additionalProperties.oneOf[0].properties : FILE_SCHEMA.properties.mcpServers.additionalProperties.oneOf[1].properties });
+  const schemaFor = stdio ? validateStdioEntry : validateHttpEntry;
   if (!schemaFor(record)) {
     const first = schemaFor.errors?.[0];
     const field = (first?.instancePath ?? '').split('/').filter(Boolean).join('.');
