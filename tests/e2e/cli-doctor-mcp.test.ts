@@ -14,7 +14,7 @@ afterEach(async () => {
   server = home = undefined;
 });
 
-describe('tsuka doctor and MCP servers', () => {
+describe('tsuka doctor and MCP servers', { timeout: 60_000 }, () => {
   it('names each server: ✓ with its tool count, ✗ with the reason; and says how the tier is chosen without a profile', async () => {
     server = await startScriptedModelServer({ modelId: 'qwen2.5-coder-32b' });
     home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-doctor-mcp-'));

@@ -55,7 +55,7 @@ const lastToolResult = (request: ModelRequest): string => request.messages.filte
 const offered = (request: ModelRequest): string[] => (request.tools ?? []).map((tool) => tool.name);
 const approvalPrompt = (h: Harness) => h.surface.inThread('thread:root').find((message) => message.buttons.some((button) => button.label === 'Approve'));
 
-describe('MCP tools in conversations', () => {
+describe('MCP tools in conversations', { timeout: 60_000 }, () => {
   it('a character loads and calls a SAFE stdio tool without approval', async () => {
     const h = await harnessWith({ demo: { command: stdio.command, args: stdio.args, risk: { add: 'SAFE' } } }, [
       callTool('load_tools', { names: ['mcp__demo__add'] }),

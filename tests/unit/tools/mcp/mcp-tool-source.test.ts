@@ -38,7 +38,7 @@ function waitForChange(target: McpToolSource, predicate: () => boolean): Promise
   });
 }
 
-describe('MCP servers as a tool source (stdio)', () => {
+describe('MCP servers as a tool source (stdio)', { timeout: 60_000 }, () => {
   it('lists tools as mcp__<server>__<tool>; validates, classifies, previews, calls; scrubbed env + entry env; images and links as notes', async () => {
     const mcp = await startSource([demoStdioEntry({ env: { DEMO_TOKEN: 'entry-secret-value', DEMO_MODE: 'entry-value' } })]);
     expect(mcp.statuses()[0]).toMatchObject({ name: 'demo', state: 'ready' });
@@ -119,7 +119,7 @@ describe('MCP servers as a tool source (stdio)', () => {
   });
 });
 
-describe('MCP servers as a tool source (Streamable HTTP)', () => {
+describe('MCP servers as a tool source (Streamable HTTP)', { timeout: 60_000 }, () => {
   it('connects over HTTP with the entry headers and calls tools', async () => {
     http = await startDemoMcpHttpServer();
     const mcp = await startSource([demoHttpEntry(http.url)]);
