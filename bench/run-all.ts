@@ -7,3 +7,4 @@ await import('./store-bench.js');
 await import('./sandbox-bench.js');
 await import('./secret-mask-bench.js');
 await import('./slack-reply-bench.js');
+await import('./mcp-bench.js');

@@ -1,6 +1,7 @@
 /** Builds the command layer's dependencies from the engine and the configuration. */
 import type { CommandDependencies, ModelControl } from '../commands/command-dependencies.js';
 import type { Engine } from './create-engine.js';
+import { createBenchmarkControl } from './benchmark-control.js';
 
 export function commandDependencies(engine: Engine, models: ModelControl, overrides: Partial<CommandDependencies['settings']> = {}): CommandDependencies {
   const { config } = engine;
@@ -20,6 +21,8 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
     store: engine.store,
     models,
     logger: engine.logger,
+    toolGroups: () => engine.tools.groups(),
+    benchmark: createBenchmarkControl(engine, models),
     settings: {
       admins: config.admins,
       channels: config.channels,
@@ -27,6 +30,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
       defaultCharacter: config.defaultCharacter,
       plainMentions: config.plainMentions,
       userEventsPerMinute: config.userEventsPerMinute,
+      tierPinned: config.llm.tier !== undefined,
       agent: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, defaultEffort: config.llm.defaultEffort },
       ...overrides,
     },

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 import type { Logger } from '../core/logger.js';
 import type { LanguageModel } from '../core/model/language-model.js';
-import type { ModelTier, ToolRegistry, ToolSchema, Workspace } from '../core/tools/tool.js';
+import type { ModelTier, ToolSchema, Workspace } from '../core/tools/tool.js';
 import type { Roster } from '../core/data/types.js';
 import { loadRoster } from '../core/data/load-roster.js';
 import { dataFingerprint, recordChecked, wasChecked } from './data-fingerprint.js';
@@ -29,6 +29,14 @@ import { resolveModelTier } from '../core/provider/model-tier.js';
 import { connectModelServer, findModelServer, type ModelConnection } from './model-connection.js';
 import { TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
+import { loadProviderCatalogue } from '../core/provider/catalogue.js';
+import { attachToolSourcesToRoster, createToolCatalogue, type ToolCatalogue } from '../core/tools/tool-catalogue.js';
+import { createMcpToolSource, type McpToolSource } from '../core/tools/mcp/mcp-tool-source.js';
+import { createModelProfileStore } from '../core/benchmark/model-profile.js';
+import { createModelTiers, type ModelTiers } from './model-tiers.js';
+
+/** How long start waits for MCP servers before going on without the slow ones (they join when ready). */
+const MCP_START_WAIT_MS = 10_000;
 
 export interface Engine {
   config: AppConfig;
@@ -40,7 +48,12 @@ export interface Engine {
   approvals: ReturnType<typeof createApprovalStore>;
   dedupe: ReturnType<typeof createDedupeStore>;
   roster: Roster;
-  tools: ToolRegistry;
+  /** The catalogue: the engine's own tools plus tool sources (MCP servers), with `/tsuka tools` groups. */
+  tools: ToolCatalogue;
+  /** The MCP servers of `TSUKA_MCP_CONFIG`, when any. */
+  mcp?: McpToolSource;
+  /** Tier per model id: TSUKA_LLM_TIER, else the measured profile, else the name. */
+  tiers: ModelTiers;
   /** Every schema in tools_schemas/, including tools only workflows implement. */
   toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;
@@ -72,6 +85,8 @@ export interface CreateEngineOptions {
   sandbox?: CommandSandbox;
   /** Fail before any model probing when TSUKA_DEFAULT_CHARACTER names no character (`tsuka start`). */
   checkDefaultCharacter?: boolean;
+  /** Connect the MCP servers of the configuration (default true; doctor connects them itself). */
+  connectMcp?: boolean;
 }
 
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
@@ -85,7 +100,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     ...memoryToolImplementations(),
   ];
   const schemas = new Map([...toolSchemas].filter(([name]) => implementations.some((tool) => tool.name === name)));
-  const tools = createToolRegistry({ schemas, implementations, logger });
+  const builtinTools = createToolRegistry({ schemas, implementations, logger });
   const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]), schemaChecked });
   if (!schemaChecked) await recordChecked(config.dataDirectory, fingerprint).catch((error: unknown) => logger.debug('could not record the checked data fingerprint', { error }));
   if (options.checkDefaultCharacter && !roster.characters.has(config.defaultCharacter)) {
@@ -96,6 +111,15 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));
   logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
+  const childEnv = createChildEnv(config.environment);
+  const mcp =
+    config.mcp.servers.length > 0 && options.connectMcp !== false
+      ? createMcpToolSource({ servers: config.mcp.servers, childEnv, workingDirectory: workspace.root, logger, fetch: options.fetch })
+      : undefined;
+  const tools = createToolCatalogue(builtinTools, mcp ? [mcp] : []);
+  attachToolSourcesToRoster(roster, tools.sources);
+  if (mcp) await waitAtMost(mcp.start(), MCP_START_WAIT_MS);
+  const tiers = createModelTiers({ configured: config.llm.tier, profiles: createModelProfileStore(store), logger });
   const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });
 
   let model: LanguageModel | undefined = options.model;
@@ -110,6 +134,8 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     }
   }
 
+  if (model) await tiers.load(model.modelId);
+
   return {
     config,
     logger,
@@ -121,15 +147,26 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     dedupe: createDedupeStore(store),
     roster,
     tools,
+    ...(mcp ? { mcp } : {}),
+    tiers,
     toolSchemas,
     workspace,
-    childEnv: createChildEnv(config.environment),
+    childEnv,
     sandbox,
     maskSecrets: options.maskSecrets,
     model,
     modelConnection: connection,
     discovers: !options.model && options.discover !== false,
-    tier: model ? resolveModelTier(model.modelId, { tier: config.llm.tier }) : 'MEDIUM',
-    close: () => store.close(),
+    tier: model ? tiers.tierFor(model.modelId) : 'MEDIUM',
+    close: async () => {
+      await mcp?.close();
+      await store.close();
+    },
   };
+}
+
+async function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

@@ -6,7 +6,6 @@
 import type { ModelControl } from '../commands/command-dependencies.js';
 import type { Engine } from './create-engine.js';
 import type { LanguageModel } from '../core/model/language-model.js';
-import { resolveModelTier } from '../core/provider/model-tier.js';
 import { noModelMessage } from './no-model-message.js';
 import { connectModelServer, createEndpointModel, findModelServer, type ModelConnection } from './model-connection.js';
 
@@ -45,6 +44,7 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
         const info = await findModelServer(config, { fetch: options.fetch, logger });
         if (!info || currentModel()) return;
         connection = await connectModelServer(config, info, { fetch: options.fetch, logger });
+        await engine.tiers.load(connection.model.modelId);
         if (timer) clearInterval(timer);
         options.onConnected?.(describe());
       } catch (error) {
@@ -73,7 +73,7 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
   return {
     current() {
       const model = currentModel();
-      return model ? { model, tier: resolveModelTier(model.modelId, { tier: config.llm.tier }), providerName: connection?.info.displayName ?? model.providerId } : undefined;
+      return model ? { model, tier: engine.tiers.tierFor(model.modelId), providerName: connection?.info.displayName ?? model.providerId } : undefined;
     },
     refresh: () => (engine.discovers ? probe() : Promise.resolve()),
     async available() {
@@ -89,6 +89,7 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
     },
     async select(modelId) {
       if (!connection) throw new Error('No model server is connected, so the model cannot be changed.');
+      await engine.tiers.load(modelId);
       connection.modelSwitch.switchTo(createEndpointModel(config, connection.info, modelId, connection.apiKey, { fetch: options.fetch, logger }));
     },
     async reachable() {

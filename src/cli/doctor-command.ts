@@ -16,6 +16,7 @@ import { formatBytes } from './format-bytes.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { checkDiscord, checkSlack } from './doctor-platforms.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
+import { checkMcpServers, reportModelProfiles } from './doctor-extensions.js';
 
 export interface DoctorOptions {
   io: CliIo;
@@ -101,6 +102,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       ? [{ id: 'configured', displayName: 'TSUKA_LLM_BASE_URL', baseURL: config.llm.baseURL, apiKey: config.llm.apiKey }]
       : catalogue.map((entry) => ({ id: entry.id, displayName: entry.displayName, baseURL: entry.baseURL, apiKey: entry.apiKeyEnv ? config.environment[entry.apiKeyEnv] : undefined, cloud: entry.class === 'CLOUD', apiKeyEnv: entry.apiKeyEnv }));
     let reachable = 0;
+    const usedModels: string[] = [];
     for (const target of targets) {
       if ('cloud' in target && target.cloud) {
         // Discovery never picks a cloud provider: it is used only when chosen explicitly.
@@ -110,6 +112,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       const probe = await probeServer({ baseURL: target.baseURL, apiKey: target.apiKey, fetch: options.fetch, modelId: config.llm.modelId });
       if (probe.reachable) {
         reachable++;
+        if (probe.modelId) usedModels.push(probe.modelId);
         ok(`${target.displayName} at ${target.baseURL}: ${probe.models.length} model(s)${probe.modelId ? `, would use ${probe.modelId}${probe.loaded ? ' (loaded)' : ''}` : ''}${probe.contextWindow ? `, context ${probe.contextWindow} tokens` : ''}`);
         if (config.llm.modelId && !probe.models.some((model) => model.id === config.llm.modelId)) bad(`${target.displayName} does not list the model ${config.llm.modelId}`, `pull or load it, or set TSUKA_LLM_MODEL to one of: ${probe.models.map((model) => model.id).join(', ')}`);
         for (const step of probe.steps.filter((candidate) => !candidate.ok && candidate.step !== 'reachable')) info(`${target.displayName}: ${step.message}`);
@@ -117,9 +120,13 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     }
     if (reachable === 0 && config.llm.baseURL) bad(`the configured model server ${config.llm.baseURL} does not answer (TSUKA_LLM_BASE_URL is binding: no other server is used)`, 'start it, or change or unset TSUKA_LLM_BASE_URL');
     else if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');
+    await reportModelProfiles(config, usedModels, { ok, bad, info });
   } catch (error) {
     reportDataError('providers.json', error, bad);
   }
+
+  io.stdout('\nMCP servers\n');
+  await checkMcpServers(config, { ok, bad, info }, options.fetch);
 
   io.stdout(failures === 0 ? '\nEverything checked works.\n' : `\n${failures} problem(s) to fix.\n`);
   return failures === 0 ? 0 : 1;

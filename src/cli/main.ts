@@ -1,4 +1,4 @@
-/** The `tsuka` command line: start | ask | doctor | backup | help. Returns the exit status. */
+/** The `tsuka` command line: start | ask | doctor | backup | benchmark | help. Returns the exit status. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ const USAGE = `Usage:
                                                 one headless run; reply on stdout, tool lines on stderr
   tsuka doctor                                  check configuration, data files and model servers
   tsuka backup FILE                             a consistent copy of the store, safe while TSUKA runs
+  tsuka benchmark                               measure the model (speed, quality) and store its profile and tier
   tsuka --version                               print the version
 `;
 
@@ -57,7 +58,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`tsuka ${packageVersion()}\n`);
     return 0;
   }
-  if (!['start', 'ask', 'doctor', 'backup'].includes(command)) {
+  if (!['start', 'ask', 'doctor', 'backup', 'benchmark'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
   }
@@ -80,6 +81,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (command === 'ask') return (await import('./ask-command.js')).runAsk(rest, config, io);
   if (command === 'doctor') return (await import('./doctor-command.js')).runDoctor({ io, config });
   if (command === 'backup') return (await import('./backup-command.js')).runBackup(rest, config, io);
+  if (command === 'benchmark') return (await import('./benchmark-command.js')).runBenchmarkCommand(config, io);
   return (await import('./start-command.js')).runStart(config, io);
 }
 

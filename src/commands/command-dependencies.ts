@@ -13,6 +13,15 @@ import type { ApprovalStore } from '../core/store/approval-store.js';
 import type { Store } from '../core/store/open-store.js';
 import type { AgentSettings } from '../core/agent/agent-defaults.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
+import type { ToolSourceGroup } from '../core/tools/tool-source.js';
+import type { BenchmarkProgress } from '../core/benchmark/run-benchmark.js';
+import type { ModelProfile } from '../core/benchmark/model-profile.js';
+
+/** Measures the current model and stores its profile (`/tsuka benchmark`). */
+export interface BenchmarkControl {
+  run(onProgress: (progress: BenchmarkProgress) => void): Promise<ModelProfile>;
+  running(): boolean;
+}
 
 /** The model currently in use, switchable with `/tsuka model`. */
 export interface ModelControl {
@@ -37,6 +46,8 @@ export interface CommandSettings {
   /** Requests per user per minute before the rate limit answers. */
   userEventsPerMinute: number;
   agent: Partial<AgentSettings>;
+  /** TSUKA_LLM_TIER is set, so a measured profile does not change the tier. */
+  tierPinned?: boolean;
 }
 
 export interface CommandDependencies {
@@ -61,5 +72,8 @@ export interface CommandDependencies {
   models: ModelControl;
   logger: Logger;
   settings: CommandSettings;
+  /** The tools by source, for `/tsuka tools`. */
+  toolGroups?: () => ToolSourceGroup[];
+  benchmark?: BenchmarkControl;
   now?: () => number;
 }

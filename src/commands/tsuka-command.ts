@@ -11,12 +11,14 @@ import { findCharacter } from '../core/data/character-lookup.js';
 import { characterCatalogue, teamCatalogue } from '../core/data/roster-summary.js';
 import { exportRunMarkdown } from '../core/store/run-export.js';
 import { readEffortPin, writeChannelDefault, writeEffortPin } from './settings-store.js';
+import { formatToolListing } from './tools-listing.js';
+import { handleBenchmarkSubcommand } from './benchmark-subcommand.js';
 
 export const TSUKA_HELP = [
   '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
   'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
   '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
-  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] | stop [run] | default <character> | reset`',
+  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] | stop [run] | default <character> | reset | tools | benchmark`',
 ].join('\n');
 
 const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
@@ -117,6 +119,10 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       await writeChannelDefault(deps.store, event.channel, undefined);
       return reply('This channel is back to the configured default character. (To reset a conversation, write `reset` in its thread.)');
     }
+    case 'tools':
+      return reply(deps.toolGroups ? `*Tools by source*\n${formatToolListing(deps.toolGroups())}` : `*Tools*\n${deps.tools.names().map((name) => `\`${name}\``).join(' ')}`);
+    case 'benchmark':
+      return handleBenchmarkSubcommand(event, deps);
     default:
       return reply(`Unknown subcommand "${subcommand}".\n${TSUKA_HELP}`);
   }

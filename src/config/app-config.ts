@@ -1,6 +1,7 @@
 /** The whole configuration, read once at start by `loadConfig` and injected everywhere else. */
 import type { ReasoningEffort } from '../core/model/language-model.js';
 import type { SandboxConfig } from './sandbox-config.js';
+import type { McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** `auto`: human-readable lines on a terminal, JSON lines otherwise. */
@@ -68,6 +69,8 @@ export interface AppConfig {
   searchUrl?: string;
   /** How agent commands are isolated (chosen at start from these). */
   sandbox: SandboxConfig;
+  /** MCP servers from `TSUKA_MCP_CONFIG` (default `mcp.json` in the working directory, when present). */
+  mcp: { file?: string; servers: McpServerConfig[] };
   /** Every environment variable, kept only to build the scrubbed child environment and the secret masker. */
   environment: NodeJS.ProcessEnv;
 }

@@ -38,5 +38,6 @@ export const configFileSchema = {
     sandbox: { enum: ['auto', 'bubblewrap', 'none'] },
     sandboxNetwork: { type: 'boolean' },
     sandboxUser: { type: 'string' },
+    mcpConfig: { type: 'string' },
   },
 } as const;

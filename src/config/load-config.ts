@@ -9,6 +9,7 @@ import { Ajv } from 'ajv';
 import type { AppConfig, LogFormat, LogLevel } from './app-config.js';
 import { configFileSchema } from './config-file-schema.js';
 import { readSandboxConfig } from './sandbox-config.js';
+import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -184,10 +185,23 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       // What a command must never see: the bot's state, its own source, the folder of its .env, its home.
       hiddenPaths: [dataDirectory, options.rootDirectory, ...(existsSync(dotEnv) ? [options.workingDirectory] : []), ...(environment.HOME ? [path.resolve(environment.HOME)] : [])],
     }),
+    mcp: readMcpServers(setting('TSUKA_MCP_CONFIG', 'mcpConfig'), options.workingDirectory, problems),
     environment,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** `TSUKA_MCP_CONFIG` names the file (it must exist); without it `mcp.json` is read when present. */
+function readMcpServers(configured: string | undefined, directory: string, problems: string[]): { file?: string; servers: McpServerConfig[] } {
+  const file = path.resolve(directory, configured ?? 'mcp.json');
+  if (configured === undefined && !existsSync(file)) return { servers: [] };
+  try {
+    return { file, servers: loadMcpConfigFile(file) };
+  } catch (error) {
+    problems.push(`TSUKA_MCP_CONFIG: ${(error as Error).message}`);
+    return { file, servers: [] };
+  }
 }
 
 function readDotEnv(directory: string, problems: string[]): Record<string, string> {

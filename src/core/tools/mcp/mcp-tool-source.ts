@@ -1,0 +1,207 @@
+/**
+ * MCP servers as a tool source: one connection per configured server, their tools joined under
+ * `mcp__<server>__<tool>` names with the risk, tier and roles of their entry. The registry is rebuilt
+ * whenever a server's tools change (start, death, restart, `tools/list_changed`), so validation,
+ * risk, previews, errors and masking work exactly as for the engine's own tools.
+ */
+import { Ajv } from 'ajv';
+import { ToolInputError } from '../../errors.js';
+import { silentLogger, type Logger } from '../../logger.js';
+import { createToolRegistry, type AnyToolImplementation } from '../create-tool-registry.js';
+import type { ToolRegistry, ToolSchema } from '../tool.js';
+import type { ToolSource, ToolSourceGroup } from '../tool-source.js';
+import type { McpServerConfig } from './mcp-config.js';
+import { convertMcpResult } from './mcp-result.js';
+import { createMcpServerConnection, unavailableSentence, type McpBackoff, type McpServerConnection, type McpServerStatus, type McpToolInfo } from './mcp-server-connection.js';
+import { isMcpToolName, mcpToolName } from './mcp-tool-name.js';
+import type { LaunchStdioServer } from './launch-stdio-server.js';
+import { createSecretMasker } from '../../safety/secret-mask.js';
+import { isSecretName } from '../../safety/secret-patterns.js';
+
+/** Tool descriptions from servers can be long; the model sees at most this much of each. */
+const MCP_DESCRIPTION_MAX_CHARS = 1024;
+/** Arguments shown on an approval prompt. */
+const APPROVAL_ARGUMENTS_MAX_CHARS = 1500;
+
+export interface McpToolSourceOptions {
+  servers: McpServerConfig[];
+  /** The scrubbed child environment (`createChildEnv`). */
+  childEnv: NodeJS.ProcessEnv;
+  workingDirectory: string;
+  logger?: Logger;
+  launchStdio?: LaunchStdioServer;
+  fetch?: typeof fetch;
+  backoff?: McpBackoff;
+}
+
+export interface McpToolSource extends ToolSource {
+  /** Connects every server; resolves when each has answered or failed its first attempt. */
+  start(): Promise<void>;
+  statuses(): McpServerStatus[];
+  close(): Promise<void>;
+}
+
+interface CatalogueEntry {
+  server: McpServerConfig;
+  connection: McpServerConnection;
+  tool: McpToolInfo;
+}
+
+const schemaChecker = new Ajv({ strict: false, allErrors: false });
+
+export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
+  const logger = options.logger ?? silentLogger;
+  const listeners = new Set<() => void>();
+  const baseEnv = Object.fromEntries(Object.entries(options.childEnv).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const connections = options.servers.map((server) => ({
+    server,
+    connection: createMcpServerConnection({
+      config: server,
+      baseEnv,
+      workingDirectory: options.workingDirectory,
+      logger,
+      onChange: () => rebuild(),
+      ...(options.launchStdio ? { launchStdio: options.launchStdio } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+    }),
+  }));
+  let entries = new Map<string, CatalogueEntry>();
+  /** Every name ever offered, with its server: a call to a withdrawn tool gets a clear answer. */
+  const known = new Map<string, string>();
+  let registry: ToolRegistry = createToolRegistry({ schemas: new Map(), implementations: [] });
+
+  function rebuild(): void {
+    const next = new Map<string, CatalogueEntry>();
+    for (const { server, connection } of connections) {
+      for (const tool of connection.status().tools) {
+        const name = mcpToolName(server.name, tool.name);
+        if (next.has(name)) {
+          logger.warn('two MCP tools map to one name; the second is left out', { server: server.name, tool: tool.name, name });
+          continue;
+        }
+        next.set(name, { server, connection, tool });
+        known.set(name, server.name);
+      }
+    }
+    const schemas = new Map<string, ToolSchema>();
+    const implementations: AnyToolImplementation[] = [];
+    for (const [name, entry] of next) {
+      schemas.set(name, toolSchema(name, entry, logger));
+      implementations.push(toolImplementation(name, entry));
+    }
+    entries = next;
+    registry = createToolRegistry({ schemas, implementations, logger });
+    for (const listener of listeners) listener();
+  }
+
+  function withdrawnMessage(name: string): string {
+    const serverName = known.get(name) ?? name.split('__')[1] ?? '';
+    const connection = connections.find((candidate) => candidate.server.name === serverName)?.connection;
+    if (!connection) return `Unknown tool "${name}": no MCP server named "${serverName}" is configured.`;
+    const status = connection.status();
+    if (status.state === 'ready') return `The MCP server "${serverName}" no longer offers "${name}". Its tools now: ${status.tools.map((tool) => mcpToolName(serverName, tool.name)).join(', ') || 'none'}.`;
+    return unavailableSentence(serverName, status.error ?? (status.state === 'starting' ? 'it is starting' : undefined));
+  }
+
+  const liveRegistry: ToolRegistry = {
+    has: (name) => registry.has(name),
+    schema: (name) => registry.schema(name),
+    names: () => registry.names(),
+    definitionsFor: (names, tier) => registry.definitionsFor(names, tier),
+    validate(name, input) {
+      if (!registry.has(name)) throw new ToolInputError(name, withdrawnMessage(name));
+      return registry.validate(name, input);
+    },
+    classify: (name, input, context) => registry.classify(name, input, context),
+    preview: (name, input, context) => registry.preview(name, input, context),
+    async execute(name, input, context) {
+      if (!registry.has(name)) return { output: `Error: ${context.maskSecrets(withdrawnMessage(name))}`, isError: true, display: 'withdrawn' };
+      return registry.execute(name, input, context);
+    },
+  };
+
+  return {
+    id: 'mcp',
+    owns: isMcpToolName,
+    registry: liveRegistry,
+    toolsForRole: (role) => [...entries].filter(([, entry]) => !entry.server.roles || entry.server.roles.includes(role)).map(([name]) => name),
+    groups: (): ToolSourceGroup[] =>
+      connections.map(({ server, connection }) => {
+        const status = connection.status();
+        return {
+          label: `MCP server ${server.name}`,
+          state: status.state === 'closed' ? 'failed' : status.state,
+          tools: [...entries].filter(([, entry]) => entry.server.name === server.name).map(([name]) => name).sort(),
+          ...(status.error ? { error: status.error } : {}),
+        };
+      }),
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async start() {
+      await Promise.all(connections.map(({ connection }) => connection.start()));
+    },
+    statuses: () => connections.map(({ connection }) => connection.status()),
+    async close() {
+      await Promise.allSettled(connections.map(({ connection }) => connection.close()));
+      rebuild();
+    },
+  };
+}
+
+function toolSchema(name: string, entry: CatalogueEntry, logger: Logger): ToolSchema {
+  const description = `${entry.tool.description ?? entry.tool.name} (tool "${entry.tool.name}" of the MCP server "${entry.server.name}")`;
+  return {
+    name,
+    description: description.length > MCP_DESCRIPTION_MAX_CHARS ? `${description.slice(0, MCP_DESCRIPTION_MAX_CHARS - 1)}…` : description,
+    parameters: usableInputSchema(entry, logger),
+    riskLevel: entry.server.risk.tools[entry.tool.name] ?? entry.server.risk.default,
+    requiredTier: entry.server.requiredTier,
+  };
+}
+
+/** The server's input schema without `$schema` (ajv 8 knows draft-07 only); a schema ajv cannot compile becomes "any object". */
+function usableInputSchema(entry: CatalogueEntry, logger: Logger): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = entry.tool.inputSchema as Record<string, unknown>;
+  const withType = { type: 'object', ...schema };
+  try {
+    schemaChecker.compile(withType);
+    return withType;
+  } catch (error) {
+    logger.warn('an MCP tool has an input schema that cannot be compiled; its arguments are checked by the server only', { server: entry.server.name, tool: entry.tool.name, error: String(error) });
+    return { type: 'object' };
+  }
+}
+
+/**
+ * Secrets of the entry itself (its env values with secret names, credential headers) are not in the
+ * bot's environment, so the global masker does not know them; a server echoing its token is masked here.
+ */
+function entryMasker(server: McpServerConfig): (text: string) => string {
+  if (server.transport === 'stdio') return createSecretMasker(server.env);
+  const credentials = Object.entries(server.headers)
+    .filter(([header]) => /^(authorization|proxy-authorization|cookie)$/i.test(header) || isSecretName(header.replace(/-/g, '_')))
+    .flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic|Token)\s+/i, '')]);
+  return createSecretMasker({}, credentials);
+}
+
+function toolImplementation(name: string, entry: CatalogueEntry): AnyToolImplementation {
+  const mask = entryMasker(entry.server);
+  return {
+    name,
+    preview(input: Record<string, unknown>) {
+      const json = JSON.stringify(input) ?? '{}';
+      const argumentsText = json.length > APPROVAL_ARGUMENTS_MAX_CHARS ? `${json.slice(0, APPROVAL_ARGUMENTS_MAX_CHARS)}… (${json.length} characters)` : json;
+      return {
+        summary: `${entry.server.name}/${entry.tool.name} ${json.length > 80 ? `${json.slice(0, 79)}…` : json}`,
+        details: [`MCP server: ${entry.server.name} (${mask(entry.connection.status().endpoint)})`, `Tool: ${entry.tool.name}`, `Arguments: ${argumentsText}`],
+      };
+    },
+    async execute(input: Record<string, unknown>, context) {
+      const result = convertMcpResult(await entry.connection.callTool(entry.tool.name, input, context.signal));
+      return { output: mask(result.output), isError: result.isError, display: `${entry.server.name} · ${result.summary}` };
+    },
+  };
+}
