@@ -6,13 +6,14 @@ import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 import type { Logger } from '../core/logger.js';
 import type { LanguageModel } from '../core/model/language-model.js';
-import type { ModelTier, ToolRegistry, ToolSchema, Workspace } from '../core/tools/tool.js';
+import type { ModelTier, ToolImplementation, ToolRegistry, ToolSchema, Workspace } from '../core/tools/tool.js';
 import type { Roster } from '../core/data/types.js';
 import { loadRoster } from '../core/data/load-roster.js';
 import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
 import { createToolRegistry } from '../core/tools/create-tool-registry.js';
 import { builtinToolImplementations } from '../core/tools/builtin-tools.js';
 import { memoryToolImplementations } from '../core/tools/impl/memory-tools.js';
+import { reportStatusTool } from '../core/tools/impl/report-status.js';
 import { createWorkspace } from '../core/safety/workspace-jail.js';
 import { createChildEnv } from '../core/safety/child-env.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
@@ -73,6 +74,8 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const implementations = [
     ...builtinToolImplementations({ enableCreateTool: config.enableCreateTool, fetch: options.fetch, searchUrl: config.searchUrl }),
     ...memoryToolImplementations(),
+    // A closing summary in plain conversations and the CLI; workflows shadow it with their own.
+    reportStatusTool as ToolImplementation,
   ];
   const schemas = new Map([...toolSchemas].filter(([name]) => implementations.some((tool) => tool.name === name)));
   const tools = createToolRegistry({ schemas, implementations, logger });

@@ -18,6 +18,7 @@ import { recordAgentEvent } from './record-agent-event.js';
 import { isShutdown, RESET_REASON } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
+import { createConversationSpawner } from './conversation-spawner.js';
 
 export const STOP_ACTION = 'tsuka_stop';
 const QUEUE_WATCH_INTERVAL_MS = 500;
@@ -91,12 +92,23 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         }, QUEUE_WATCH_INTERVAL_MS)
       : undefined;
     let chain: Promise<void> = Promise.resolve();
-    const onEvent = (event: AgentEvent) => {
+    const record = (agent: string, event: AgentEvent, show?: (event: AgentEvent) => unknown) => {
       chain = chain
-        .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, character.name, event))
-        .then(() => renderer.handle(event))
+        .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, agent, event))
+        .then(async () => {
+          await show?.(event);
+        })
         .catch((error: unknown) => deps.logger.warn('could not record or render an event', { runId: run.id, error }));
     };
+    const onEvent = (event: AgentEvent) => record(character.name, event, (shown) => renderer.handle(shown));
+    const toolContext = {
+      workspace: deps.workspace,
+      childEnv: deps.childEnv,
+      maskSecrets: deps.maskSecrets,
+      logger: deps.logger.child({ runId: run.id }),
+      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },
+    };
+    const spawnAgent = createConversationSpawner({ deps, runner, runId: run.id, requesterId: request.user, toolContext, onEvent: (agent, event) => record(agent, event) });
     const sameCharacter = session?.character === character.name;
     const result = await runner.runTurn({
       character,
@@ -108,13 +120,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       activeRole: sameCharacter && session?.activeRole && character.roles.includes(session.activeRole) ? session.activeRole : undefined,
       runId: run.id,
       requesterId: request.user,
-      toolContext: {
-        workspace: deps.workspace,
-        childEnv: deps.childEnv,
-        maskSecrets: deps.maskSecrets,
-        logger: deps.logger.child({ runId: run.id }),
-        services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },
-      },
+      toolContext: { ...toolContext, services: { ...toolContext.services, spawnAgent } },
       memoryScope: deps.workspace.root,
       effort: { pin: pin as ReasoningEffort | undefined },
       signal: request.abort.signal,

@@ -10,7 +10,7 @@ import type { AgentEvent, TurnFinishReason } from './agent-events.js';
 import type { AgentRunner, AgentRunnerOptions, TurnInput, TurnResult, TurnUsage } from './agent-runner.js';
 import { resolveEffort } from './effort.js';
 import { runModelStep } from './model-step.js';
-import { offeredTools, type OfferedTools } from './offered-tools.js';
+import { formatOnDemandSection, offeredTools, unreachableReason, type OfferedTools } from './offered-tools.js';
 import { buildSystemPrompt, buildUserMessage } from './prompt-builder.js';
 import { pruneHistory } from './prune-history.js';
 import { firstStopCondition, hasNoToolCalls, toolRoundCountIs } from './stop-conditions.js';
@@ -18,7 +18,7 @@ import { formatTextToolCatalog } from './text-tool-calls.js';
 import { createTokenEstimator, type TokenEstimator } from './token-estimator.js';
 import { ABORTED_TOOL_RESULT, executeToolCall, type ToolCallRequest } from './tool-executor.js';
 
-const NO_TOOLS: OfferedTools = { definitions: [], names: new Set() };
+const NO_TOOLS: OfferedTools = { definitions: [], names: new Set(), onDemand: [] };
 
 /** The sentence appended when the loop hits its round limit. */
 export const maxRoundsNote = (rounds: number): string =>
@@ -171,6 +171,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
           memory: memoryText,
           extraSystemPrompt: input.extraSystemPrompt,
           toolCatalog: textMode && offered.definitions.length > 0 ? formatTextToolCatalog(offered.definitions) : undefined,
+          onDemandTools: formatOnDemandSection(offered.onDemand),
         }),
       };
       const pruned = pruneHistory({
@@ -233,6 +234,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
           tools,
           permissions,
           offeredNames: offered.names,
+          onDemand: { names: new Set(offered.onDemand.map((tool) => tool.name)), load: (name) => state.loadedTools.add(name) },
+          unreachableReason: (name) => unreachableReason(name, { role, tools, tier: settings.tier }),
           context: toolContext,
           requesterId: input.requesterId,
           maxToolResultTokens: settings.maxToolResultTokens,
