@@ -13,7 +13,7 @@ import { createAgentRunner } from '../core/agent/create-agent-runner.js';
 import { findCharacter, suggestCharacters } from '../core/data/character-lookup.js';
 import type { PermissionPrompt } from '../core/safety/permission-port.js';
 import { noModelMessage } from '../app/no-model-message.js';
-import { recordAgentEvent } from '../commands/record-agent-event.js';
+import { createTranscriptWriter } from '../commands/record-agent-event.js';
 
 export async function runAsk(args: string[], config: AppConfig, io: CliIo): Promise<number> {
   const yesFlag = args.find((arg) => arg === '--yes' || arg.startsWith('--yes='));
@@ -71,6 +71,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     process.once('SIGINT', onSignal);
     let wroteText = false;
     let events: Promise<void> = Promise.resolve();
+    const transcript = createTranscriptWriter(engine.runs, maskSecrets, run.id);
     const result = await runner.runTurn({
       character,
       roster: engine.roster,
@@ -82,7 +83,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       memoryScope: engine.workspace.root,
       signal: abort.signal,
       onEvent: (event) => {
-        events = events.then(() => recordAgentEvent(engine.runs, maskSecrets, run.id, character.name, event));
+        events = events.then(() => transcript.record(character.name, event));
         if (event.type === 'text-delta') {
           wroteText = true;
           io.stdout(maskSecrets(event.text));
@@ -95,7 +96,6 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     process.removeListener('SIGINT', onSignal);
     await events;
     if (wroteText) io.stdout('\n');
-    await engine.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: maskSecrets(result.text) });
     const status = result.finishReason === 'stop' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
     await engine.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage } }));
     logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });

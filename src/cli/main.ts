@@ -6,6 +6,8 @@ import type { AppConfig } from '../config/app-config.js';
 import { runAsk } from './ask-command.js';
 import { runDoctor } from './doctor-command.js';
 import { runStart } from './start-command.js';
+import { runRuns } from './runs-command.js';
+import { runExport } from './export-command.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -14,6 +16,8 @@ const USAGE = `Usage:
   tsuka ask <character> "<prompt>" [--yes[=all]] [--workspace DIR]
                                                 one headless run; reply on stdout, tool lines on stderr
   tsuka doctor                                  check configuration, data files and model servers
+  tsuka runs [N]                                recent runs: id, when, where, kind, outcome
+  tsuka export [RUN_ID] [--json]                one run's transcript on stdout (default: the latest)
 `;
 
 export interface CliIo {
@@ -36,7 +40,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     io.stdout(USAGE);
     return command === undefined ? 1 : 0;
   }
-  if (!['start', 'ask', 'doctor'].includes(command)) {
+  if (!['start', 'ask', 'doctor', 'runs', 'export'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
   }
@@ -55,6 +59,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
   if (command === 'ask') return runAsk(rest, config, io);
   if (command === 'doctor') return runDoctor({ io, config });
+  if (command === 'runs') return runRuns(rest, config, io);
+  if (command === 'export') return runExport(rest, config, io);
   return runStart(config, io);
 }
 

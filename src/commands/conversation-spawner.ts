@@ -45,9 +45,8 @@ export function createConversationSpawner(options: ConversationSpawnerOptions): 
     toolContext: options.toolContext,
     serviceFor,
     onEvent: options.onEvent,
-    onReport: async (agent, report) => {
-      await deps.runs.appendEvent(runId, { type: 'message', agent, text: deps.maskSecrets(report) });
-    },
+    // The sub-agent's text, reasoning and tools are already in the transcript through `onEvent`.
+    onReport: async () => undefined,
   });
   return spawn;
 }

@@ -14,7 +14,7 @@ import type { ApprovalFlow } from './approval-flow.js';
 import { createReplyRenderer } from './reply-renderer.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
-import { recordAgentEvent } from './record-agent-event.js';
+import { createTranscriptWriter } from './record-agent-event.js';
 import { isShutdown, RESET_REASON } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
@@ -92,9 +92,10 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         }, QUEUE_WATCH_INTERVAL_MS)
       : undefined;
     let chain: Promise<void> = Promise.resolve();
+    const transcript = createTranscriptWriter(deps.runs, deps.maskSecrets, run.id);
     const record = (agent: string, event: AgentEvent, show?: (event: AgentEvent) => unknown) => {
       chain = chain
-        .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, agent, event))
+        .then(() => transcript.record(agent, event))
         .then(async () => {
           await show?.(event);
         })
@@ -141,7 +142,6 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       history: result.history.map((message) => maskMessage(message, deps.maskSecrets)),
       updatedAt: Date.now(),
     });
-    await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
     const shutdown = isShutdown(request.abort.signal);
     const status = shutdown ? 'interrupted' : result.finishReason === 'stop' || result.finishReason === 'max-rounds' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
     await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage, finishReason: result.finishReason } }));

@@ -23,7 +23,7 @@ import type { ChatSurface, ThreadRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowServices } from '../create-command-layer.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
-import { recordAgentEvent } from '../record-agent-event.js';
+import { createTranscriptWriter } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
 import { createRunCard, type RunCard } from './run-card.js';
 import { workflowToolRegistry } from './workflow-registry.js';
@@ -130,12 +130,13 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names(), ...(request.cwd ? { cwd: request.cwd } : {}) },
   });
 
+  const transcript = createTranscriptWriter(deps.runs, deps.maskSecrets, run.id);
   const createRecorder = (): TurnRecorder => {
     let chain: Promise<void> = Promise.resolve();
     return {
       record(agent, agentEvent, show) {
         chain = chain
-          .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, agent, agentEvent))
+          .then(() => transcript.record(agent, agentEvent))
           .then(() => show?.(agentEvent))
           .catch((error: unknown) => logger.warn('could not record or render an event', { error }));
       },
@@ -162,9 +163,8 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       toolContext: turn.toolContext,
       serviceFor: (nextDepth) => serviceFor(nextDepth, {}, turn),
       onEvent: (agent, agentEvent) => turn.recorder.record(agent, agentEvent),
-      onReport: async (agent, report) => {
-        await deps.runs.appendEvent(run.id, { type: 'message', agent, text: deps.maskSecrets(report) });
-      },
+      // The sub-agent's text, reasoning and tools are already in the transcript through `onEvent`.
+      onReport: async () => undefined,
     }),
   });
 
@@ -220,7 +220,6 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       const trailer = [...(request.trailer?.(outcome) ?? [])];
       if (result.finishReason === 'aborted') trailer.push('⏹ Stopped.');
       if (result.finishReason === 'error') trailer.push(`⚠️ ${result.error?.message ?? 'The model failed.'}`);
-      await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
       if (trailer.length > 0) await deps.runs.appendEvent(run.id, { type: 'note', text: deps.maskSecrets(`${character.name}: ${trailer.join(' | ')}`) });
       await renderer.finish(trailer.length > 0 ? `\n${trailer.join('\n')}` : undefined);
       return outcome;

@@ -25,6 +25,8 @@ export type AgentEvent =
       outcome: 'ok' | 'error' | 'denied' | 'refused' | 'aborted';
       /** Short human detail, e.g. `1.2 KB`, `exit 1`, `denied by slack:U1`. */
       display: string;
+      /** The tool message the model reads back (capped, masked by the registry). */
+      output: string;
       durationMs: number;
     }
   | { type: 'tool-input-repaired'; toolCall: ToolCall }

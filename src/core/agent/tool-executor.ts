@@ -84,7 +84,7 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
   };
   const finish = (content: string, outcome: ToolCallOutcome, display: string): ToolExecution => {
     if (!startedEmitted) emitStarted(tools.schema(toolCall.name)?.riskLevel ?? 'SAFE');
-    emit({ type: 'tool-call-finished', toolCall, summary, outcome, display, durationMs: performance.now() - started });
+    emit({ type: 'tool-call-finished', toolCall, summary, outcome, display, output: content, durationMs: performance.now() - started });
     return { message: { role: 'tool', toolCallId: toolCall.id, name: toolCall.name, content }, outcome };
   };
 
