@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from '../core/agent/agent-events.js';
 import type { AgentRunner, TurnInput } from '../core/agent/agent-runner.js';
+import type { ReasoningEffort } from '../core/model/language-model.js';
 import { createBlackboard } from '../core/workflows/blackboard.js';
 import { createMemberInbox } from '../core/workflows/member-inbox.js';
 import { createSubAgentSpawner } from '../core/workflows/sub-agent.js';
@@ -18,6 +19,7 @@ export interface ConversationSpawnerOptions {
   requesterId: string;
   toolContext: TurnInput['toolContext'];
   onEvent(agent: string, event: AgentEvent): void;
+  effortPin?: ReasoningEffort;
 }
 
 export function createConversationSpawner(options: ConversationSpawnerOptions): SubAgentSpawner {
@@ -45,6 +47,7 @@ export function createConversationSpawner(options: ConversationSpawnerOptions): 
     toolContext: options.toolContext,
     serviceFor,
     onEvent: options.onEvent,
+    ...(options.effortPin ? { effortPin: options.effortPin } : {}),
     // The sub-agent's text, reasoning and tools are already in the transcript through `onEvent`.
     onReport: async () => undefined,
   });

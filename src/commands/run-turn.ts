@@ -109,7 +109,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       logger: deps.logger.child({ runId: run.id }),
       services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },
     };
-    const spawnAgent = createConversationSpawner({ deps, runner, runId: run.id, requesterId: request.user, toolContext, onEvent: (agent, event) => record(agent, event) });
+    const spawnAgent = createConversationSpawner({ deps, runner, runId: run.id, requesterId: request.user, toolContext, onEvent: (agent, event) => record(agent, event), ...(pin ? { effortPin: pin as ReasoningEffort } : {}) });
     const sameCharacter = session?.character === character.name;
     const result = await runner.runTurn({
       character,

@@ -27,6 +27,23 @@ import { createTranscriptWriter } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
 import { createRunCard, type RunCard } from './run-card.js';
 import { workflowToolRegistry } from './workflow-registry.js';
+import { readEffortPin } from '../settings-store.js';
+import { resolveEffort } from '../../core/agent/effort.js';
+import type { ReasoningEffort } from '../../core/model/language-model.js';
+import { MAX_SPAWN_DEPTH } from '../../core/workflows/workflow-services.js';
+
+/**
+ * Coordination tools a member is offered from its first round when its role allows them (the
+ * agent loop drops those the role does not list); `spawn_agent` only while the depth allows.
+ */
+const MEMBER_COORDINATION_TOOLS = ['report_status', 'post_note', 'read_notes', 'send_message'];
+const EFFORTS: readonly string[] = ['none', 'low', 'medium', 'xhigh'];
+
+/** The `/tsuka effort` pin as an effort, or undefined when none is set (`auto`). */
+export async function currentEffortPin(deps: Pick<CommandDependencies, 'store'>): Promise<ReasoningEffort | undefined> {
+  const pin = await readEffortPin(deps.store);
+  return pin !== undefined && EFFORTS.includes(pin) ? (pin as ReasoningEffort) : undefined;
+}
 
 export interface WorkflowSessionOptions {
   deps: CommandDependencies;
@@ -61,6 +78,11 @@ export interface WorkflowSession {
   permissions: PermissionManager;
   stats: RunStatsCollector;
   abort: AbortController;
+  /**
+   * The effort of a model call outside member turns (the planner, summaries): the pin, else
+   * `caller`, else the configured default.
+   */
+  effortFor(caller?: ReasoningEffort): ReasoningEffort | undefined;
   /** Who `send_message` may reach from the next turn on (/goal learns its agents from the plan). */
   setMembers(names: readonly string[]): void;
   /** Stores the outcome, posts it with the stats table, settles the card, unregisters the run. */
@@ -84,6 +106,8 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   }
   // Built before anything is posted, so a misconfigured registry fails without leaving a dangling run.
   const tools = workflowToolRegistry(deps);
+  // Read once per run: a pin set while the run goes on applies from the next run.
+  const effortPin = await currentEffortPin(deps);
   const root = await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) });
   const thread = root.thread;
   const run = await deps.runs.create({ kind: options.kind, title: deps.maskSecrets(options.title), startedBy: event.user, where: { platform: surface.platform, channelId: event.channel, threadId: thread } });
@@ -162,6 +186,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       memoryScope: deps.workspace.root,
       toolContext: turn.toolContext,
       serviceFor: (nextDepth) => serviceFor(nextDepth, {}, turn),
+      ...(effortPin ? { effortPin } : {}),
       onEvent: (agent, agentEvent) => turn.recorder.record(agent, agentEvent),
       // The sub-agent's text, reasoning and tools are already in the transcript through `onEvent`.
       onReport: async () => undefined,
@@ -195,7 +220,8 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         userMessage: prompt,
         runId: run.id,
         requesterId: event.user,
-        ...(request.loadedTools ? { loadedTools: request.loadedTools } : {}),
+        loadedTools: [...MEMBER_COORDINATION_TOOLS, ...(workflow.depth < MAX_SPAWN_DEPTH ? ['spawn_agent'] : []), ...(request.loadedTools ?? [])],
+        effort: { ...(effortPin ? { pin: effortPin } : {}), ...(request.effort ? { caller: request.effort } : {}) },
         toolContext: { ...toolContext, services: { ...toolContext.services, workflow } },
         memoryScope: deps.workspace.root,
         signal: abort.signal,
@@ -233,6 +259,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     permissions,
     stats,
     abort,
+    effortFor: (caller) => resolveEffort({ pin: effortPin, caller, configDefault: deps.settings.agent.defaultEffort }),
     setMembers(names) {
       memberNames = [...names];
     },

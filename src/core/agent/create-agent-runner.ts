@@ -110,7 +110,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       ...input.history.filter((message) => message.role !== 'system'),
       buildUserMessage(input.userMessage, input.userName),
     ];
-    const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, peakContextTokens: 0, modelCalls: 0, toolCalls: 0 };
+    const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, peakContextTokens: 0, modelCalls: 0, toolCalls: 0, modelTimeMs: 0 };
     const toolContext: ToolContext = {
       ...input.toolContext,
       signal,
@@ -193,6 +193,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
 
       emit({ type: 'model-call-started', round });
       blockStarted = false;
+      const modelStartedAt = performance.now();
       const step = await runModelStep({
         model,
         request: { messages, ...(requestTools ? { tools: requestTools } : {}), ...(effort ? { effort } : {}), signal },
@@ -203,6 +204,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         logger: turnLogger,
       });
       usage.modelCalls++;
+      usage.modelTimeMs += performance.now() - modelStartedAt;
       for (const part of step.usage) {
         usage.promptTokens += part.promptTokens;
         usage.completionTokens += part.completionTokens;

@@ -8,6 +8,8 @@ export interface AgentStats {
   peakContextTokens: number;
   totalTokens: number;
   durationMs: number;
+  /** Time inside model calls: tokens/s divides output tokens by this, not by wall time. */
+  modelTimeMs: number;
 }
 
 export interface RunStatsCollector {
@@ -25,12 +27,13 @@ export function createRunStats(): RunStatsCollector {
   const byAgent = new Map<string, AgentStats>();
   return {
     add(agent, usage, durationMs) {
-      const entry = byAgent.get(agent) ?? { agent, turns: 0, outputTokens: 0, peakContextTokens: 0, totalTokens: 0, durationMs: 0 };
+      const entry = byAgent.get(agent) ?? { agent, turns: 0, outputTokens: 0, peakContextTokens: 0, totalTokens: 0, durationMs: 0, modelTimeMs: 0 };
       entry.turns++;
       entry.outputTokens += usage.completionTokens;
       entry.peakContextTokens = Math.max(entry.peakContextTokens, usage.peakContextTokens);
       entry.totalTokens += usage.promptTokens + usage.completionTokens;
       entry.durationMs += durationMs;
+      entry.modelTimeMs += usage.modelTimeMs;
       byAgent.set(agent, entry);
     },
     all: () => [...byAgent.values()],
@@ -50,7 +53,7 @@ export function createRunStats(): RunStatsCollector {
         flat[`${entry.agent}.peakContextTokens`] = entry.peakContextTokens;
         flat[`${entry.agent}.totalTokens`] = entry.totalTokens;
         flat[`${entry.agent}.durationMs`] = entry.durationMs;
-        flat[`${entry.agent}.tokensPerSecond`] = entry.durationMs > 0 ? Math.round((entry.outputTokens / entry.durationMs) * 10_000) / 10 : 0;
+        flat[`${entry.agent}.tokensPerSecond`] = entry.modelTimeMs > 0 ? Math.round((entry.outputTokens / entry.modelTimeMs) * 10_000) / 10 : 0;
       }
       return flat;
     },
@@ -58,7 +61,8 @@ export function createRunStats(): RunStatsCollector {
       const header = ['agent', 'output tok', 'peak ctx', 'total tok', 'time', 'tok/s'];
       const rows = [...byAgent.values()].map((entry) => {
         const seconds = entry.durationMs / 1000;
-        return [entry.agent, String(entry.outputTokens), String(entry.peakContextTokens), String(entry.totalTokens), `${seconds.toFixed(1)} s`, seconds > 0 ? (entry.outputTokens / seconds).toFixed(1) : '—'];
+        const generationSeconds = entry.modelTimeMs / 1000;
+        return [entry.agent, String(entry.outputTokens), String(entry.peakContextTokens), String(entry.totalTokens), `${seconds.toFixed(1)} s`, generationSeconds > 0 ? (entry.outputTokens / generationSeconds).toFixed(1) : '—'];
       });
       const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
       const format = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
