@@ -28,6 +28,9 @@ import { discoverModel, type DiscoveryResult } from '../core/provider/discovery.
 import { createOpenAICompatibleModel } from '../core/provider/openai-compatible-model.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
+import { createCreatedToolCatalog, type CreatedToolCatalog } from '../core/tools/created-tools.js';
+import { CREATED_ROLES_FOLDER } from '../core/tools/impl/create-role.js';
+import { combineRegistries } from '../core/workflows/combine-registries.js';
 import { createQueuedModel, defaultMaxConcurrent } from '../core/model/queued-model.js';
 import { createSwitchableModel, type SwitchableModel } from '../core/model/switchable-model.js';
 
@@ -42,6 +45,8 @@ export interface Engine {
   dedupe: ReturnType<typeof createDedupeStore>;
   roster: Roster;
   tools: ToolRegistry;
+  /** Tools made with `create_tool` (also inside `tools`): `/tsuka tools` lists them, an admin removes them. */
+  createdTools: CreatedToolCatalog;
   /** Every schema in tools_schemas/, including tools only workflows implement. */
   toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;
@@ -78,9 +83,14 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     reportStatusTool as ToolImplementation,
   ];
   const schemas = new Map([...toolSchemas].filter(([name]) => implementations.some((tool) => tool.name === name)));
-  const tools = createToolRegistry({ schemas, implementations, logger });
-  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]) });
+  const builtinTools = createToolRegistry({ schemas, implementations, logger });
   const workspace = await createWorkspace(config.workspace);
+  const reservedNames = new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]);
+  // Tools made with create_tool are a tool source of their own, kept with the workspace.
+  const createdTools = await createCreatedToolCatalog({ workspaceRoot: workspace.root, reservedNames, logger });
+  const tools = combineRegistries(builtinTools, createdTools.registry);
+  // Roles made with create_role are kept with the workspace too, and load with the roster.
+  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: reservedNames, extraRoleDirectories: [path.join(workspace.root, CREATED_ROLES_FOLDER)] });
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
   const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });
 
@@ -130,6 +140,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     dedupe: createDedupeStore(store),
     roster,
     tools,
+    createdTools,
     toolSchemas,
     workspace,
     childEnv: createChildEnv(config.environment),

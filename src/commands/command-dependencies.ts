@@ -12,6 +12,7 @@ import type { RunStore } from '../core/store/run-store.js';
 import type { ApprovalStore } from '../core/store/approval-store.js';
 import type { Store } from '../core/store/open-store.js';
 import type { AgentSettings } from '../core/agent/agent-defaults.js';
+import type { CreatedToolCatalog } from '../core/tools/created-tools.js';
 
 /** The model currently in use, switchable with `/tsuka model`. */
 export interface ModelControl {
@@ -40,6 +41,8 @@ export interface CommandDependencies {
   roster: Roster;
   /** The tools of plain conversations (no coordination tools). */
   tools: ToolRegistry;
+  /** Tools made with `create_tool` (already inside `tools`), for `/tsuka tools`. */
+  createdTools?: CreatedToolCatalog;
   /** Every tool schema, for workflows that add their own tools (coordination, escalation). */
   toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;

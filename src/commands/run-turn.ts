@@ -19,6 +19,7 @@ import { isShutdown, RESET_REASON } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
 import { createConversationSpawner } from './conversation-spawner.js';
+import { extensionServices } from './extension-services.js';
 
 export const STOP_ACTION = 'tsuka_stop';
 const QUEUE_WATCH_INTERVAL_MS = 500;
@@ -107,7 +108,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       childEnv: deps.childEnv,
       maskSecrets: deps.maskSecrets,
       logger: deps.logger.child({ runId: run.id }),
-      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },
+      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...extensionServices(deps), ...request.services },
     };
     const spawnAgent = createConversationSpawner({ deps, runner, runId: run.id, requesterId: request.user, toolContext, onEvent: (agent, event) => record(agent, event), ...(pin ? { effortPin: pin as ReasoningEffort } : {}) });
     const sameCharacter = session?.character === character.name;

@@ -17,7 +17,7 @@ export const TSUKA_HELP = [
   '*TSUKA* — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
   'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
   '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
-  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | stop [run] | default <character> | reset`',
+  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset`',
 ].join('\n');
 
 const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
@@ -92,6 +92,23 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       const fact = subcommand === 'pin' ? await deps.memory.pin(argument) : await deps.memory.unpin(argument);
       return reply(fact ? `${subcommand === 'pin' ? 'Pinned' : 'Unpinned'} ${argument}.` : `No fact with id ${argument}.`);
     }
+    case 'tools': {
+      const catalog = deps.createdTools;
+      if (args[0]?.toLowerCase() === 'remove') {
+        if (!args[1]) return reply('Usage: /tsuka tools remove <name>');
+        if (!isAdmin) return reply('Only an admin can remove a created tool.');
+        return reply((await catalog?.remove(args[1])) ? `Removed the tool ${args[1]}.` : `No created tool ${args[1]}.`);
+      }
+      const created = catalog?.list() ?? [];
+      if (created.length === 0) return reply('No tools were made with create_tool in this workspace.');
+      return reply(
+        ['*Tools made with create_tool* (DANGEROUS: every call asks)', ...created.map((tool) => `\`${tool.name}\` — ${tool.description} · \`${tool.command}\` · by ${tool.createdBy}`)].join('\n'),
+      );
+    }
+    case 'roles':
+      return reply(
+        ['*Roles*', ...[...deps.roster.roles.values()].map((role) => `\`${role.name}\` ${role.displayName} — ${role.description}`)].join('\n'),
+      );
     case 'runs': {
       const runs = await deps.runs.list({ limit: 10 });
       if (runs.length === 0) return reply('No runs yet.');

@@ -28,6 +28,7 @@ import { createReplyRenderer } from '../reply-renderer.js';
 import { createRunCard, type RunCard } from './run-card.js';
 import { workflowToolRegistry } from './workflow-registry.js';
 import { readEffortPin } from '../settings-store.js';
+import { extensionServices } from '../extension-services.js';
 import { resolveEffort } from '../../core/agent/effort.js';
 import type { ReasoningEffort } from '../../core/model/language-model.js';
 import { MAX_SPAWN_DEPTH } from '../../core/workflows/workflow-services.js';
@@ -151,7 +152,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     childEnv: deps.childEnv,
     maskSecrets: deps.maskSecrets,
     logger,
-    services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names(), ...(request.cwd ? { cwd: request.cwd } : {}) },
+    services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names(), ...extensionServices(deps), ...(request.cwd ? { cwd: request.cwd } : {}) },
   });
 
   const transcript = createTranscriptWriter(deps.runs, deps.maskSecrets, run.id);

@@ -31,6 +31,16 @@ export interface OfferedTools {
   onDemand: OnDemandTool[];
 }
 
+/**
+ * The tools a role may use: its `allowedTools`, plus every tool made with `create_tool` when the
+ * role allows `create_tool` (the role that may make tools may use what it made).
+ */
+export function roleToolNames(role: Role, tools: ToolRegistry): string[] {
+  if (!role.allowedTools.includes('create_tool')) return role.allowedTools;
+  const created = tools.names().filter((name) => tools.schema(name)?.origin === 'created');
+  return [...new Set([...role.allowedTools, ...created])];
+}
+
 /** Whether a role's prompt asks for long-term memory (a memory tool by name, or the word). */
 export function speaksOfMemory(role: Role): boolean {
   return /\bmemory\b|_memory\b/i.test(role.systemPrompt);
@@ -49,7 +59,7 @@ function purposeOf(description: string): string {
  */
 export function offeredTools(input: OfferedToolsInput): OfferedTools {
   const { role, loadedTools, tools, tier } = input;
-  const allowed = new Set(role.allowedTools);
+  const allowed = new Set(roleToolNames(role, tools));
   const wanted = new Set<string>();
   const base = role.coreTools ?? role.allowedTools;
   for (const name of base) if (allowed.has(name)) wanted.add(name);
@@ -60,7 +70,7 @@ export function offeredTools(input: OfferedToolsInput): OfferedTools {
   const definitions = tools.definitionsFor(known, tier).filter((definition) => wanted.has(definition.name));
   const names = new Set(definitions.map((definition) => definition.name));
   const onDemand = tools
-    .definitionsFor(role.allowedTools.filter((name) => !names.has(name) && tools.has(name)), tier)
+    .definitionsFor([...allowed].filter((name) => !names.has(name) && tools.has(name)), tier)
     .map((definition) => ({ name: definition.name, purpose: purposeOf(definition.description) }));
   return { definitions, names, onDemand };
 }
@@ -68,7 +78,7 @@ export function offeredTools(input: OfferedToolsInput): OfferedTools {
 /** Why a tool cannot be called at all: not in this registry, not in the role, or above the tier. */
 export function unreachableReason(name: string, input: Omit<OfferedToolsInput, 'loadedTools'>): string {
   if (!input.tools.has(name)) return `there is no tool ${name} here`;
-  if (!input.role.allowedTools.includes(name)) return `your role (${input.role.name}) does not allow ${name}`;
+  if (!roleToolNames(input.role, input.tools).includes(name)) return `your role (${input.role.name}) does not allow ${name}`;
   if (input.tools.definitionsFor([name], input.tier).length === 0) return `${name} needs a larger model than this one (tier ${input.tier})`;
   return `${name} is not offered`;
 }
