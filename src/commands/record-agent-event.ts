@@ -80,6 +80,12 @@ export function createTranscriptWriter(runs: RunStore, maskSecrets: (text: strin
             output: maskSecrets(event.output),
           });
           return;
+        case 'tool-input-repaired':
+          await runs.appendEvent(runId, {
+            type: 'note',
+            text: maskSecrets(`${agent}: the arguments of ${event.toolCall.name} were repaired${event.notes && event.notes.length > 0 ? ` (${event.notes.join('; ')})` : ''}`),
+          });
+          return;
         case 'finish':
           await flush(agent, entry);
           if (event.error) await runs.appendEvent(runId, { type: 'error', agent, message: maskSecrets(event.error.message) });

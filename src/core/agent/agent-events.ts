@@ -29,7 +29,8 @@ export type AgentEvent =
       output: string;
       durationMs: number;
     }
-  | { type: 'tool-input-repaired'; toolCall: ToolCall }
+  /** The model's arguments were near-JSON and were repaired; `notes` say how. */
+  | { type: 'tool-input-repaired'; toolCall: ToolCall; notes?: string[] }
   | { type: 'usage'; usage: ModelUsage }
   | { type: 'history-pruned'; removedMessages: number }
   | { type: 'finish'; reason: TurnFinishReason; text: string; error?: Error };

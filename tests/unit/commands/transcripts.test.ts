@@ -60,4 +60,17 @@ describe('complete transcripts', () => {
     expect(trace).not.toContain(SECRET);
     expect(harness.surface.messages.length).toBe(posted);
   });
+
+  it('keeps the note of how near-JSON tool arguments were repaired', async () => {
+    const repairedCall: ModelStreamPart[] = [
+      { type: 'tool-call', toolCall: { id: 'c1', name: 'list_dir', arguments: '{"path":"."}' }, input: { path: '.' }, repaired: true, repairNotes: ['removed a code fence'] },
+      { type: 'finish', reason: 'tool-calls' },
+    ];
+    harness = await startCommandHarness({ steps: [repairedCall, say('Listed.')] });
+    await harness.mention('geordi list the workspace', { message: 'root' });
+    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => message.text.includes('Listed.') && message.buttons.length === 0));
+    const [run] = await harness.engine.runs.list({ limit: 1 });
+    const events = await harness.engine.runs.events(run!.id);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'note', text: 'geordi: the arguments of list_dir were repaired (removed a code fence)' }));
+  });
 });
