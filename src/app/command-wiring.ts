@@ -9,6 +9,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
     roster: engine.roster,
     tools: engine.tools,
     toolSchemas: engine.toolSchemas,
+    createdTools: engine.createdTools,
     workspace: engine.workspace,
     childEnv: engine.childEnv,
     sandbox: engine.sandbox,

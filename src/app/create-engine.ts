@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 import type { Logger } from '../core/logger.js';
 import type { LanguageModel } from '../core/model/language-model.js';
-import type { ModelTier, ToolSchema, Workspace } from '../core/tools/tool.js';
+import type { ModelTier, ToolImplementation, ToolRegistry, ToolSchema, Workspace } from '../core/tools/tool.js';
 import type { Roster } from '../core/data/types.js';
 import { loadRoster } from '../core/data/load-roster.js';
 import { dataFingerprint, recordChecked, wasChecked } from './data-fingerprint.js';
@@ -14,6 +14,7 @@ import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
 import { createToolRegistry } from '../core/tools/create-tool-registry.js';
 import { builtinToolImplementations } from '../core/tools/builtin-tools.js';
 import { memoryToolImplementations } from '../core/tools/impl/memory-tools.js';
+import { reportStatusTool } from '../core/tools/impl/report-status.js';
 import { createWorkspace } from '../core/safety/workspace-jail.js';
 import { createChildEnv } from '../core/safety/child-env.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
@@ -37,6 +38,9 @@ import { createModelTiers, type ModelTiers } from './model-tiers.js';
 
 /** How long start waits for MCP servers before going on without the slow ones (they join when ready). */
 const MCP_START_WAIT_MS = 10_000;
+import { createCreatedToolCatalog, type CreatedToolCatalog } from '../core/tools/created-tools.js';
+import { CREATED_ROLES_FOLDER } from '../core/tools/impl/create-role.js';
+import { combineRegistries } from '../core/workflows/combine-registries.js';
 
 export interface Engine {
   config: AppConfig;
@@ -54,6 +58,8 @@ export interface Engine {
   mcp?: McpToolSource;
   /** Tier per model id: TSUKA_LLM_TIER, else the measured profile, else the name. */
   tiers: ModelTiers;
+  /** Tools made with `create_tool` (also inside `tools`): `/tsuka tools` lists them, an admin removes them. */
+  createdTools: CreatedToolCatalog;
   /** Every schema in tools_schemas/, including tools only workflows implement. */
   toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;
@@ -98,15 +104,21 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const implementations = [
     ...builtinToolImplementations({ enableCreateTool: config.enableCreateTool, fetch: options.fetch, searchUrl: config.searchUrl }),
     ...memoryToolImplementations(),
+    // A closing summary in plain conversations and the CLI; workflows shadow it with their own.
+    reportStatusTool as ToolImplementation,
   ];
   const schemas = new Map([...toolSchemas].filter(([name]) => implementations.some((tool) => tool.name === name)));
   const builtinTools = createToolRegistry({ schemas, implementations, logger });
-  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]), schemaChecked });
+  const workspace = await createWorkspace(config.workspace);
+  const reservedNames = new Set([...toolSchemas.keys(), ...WORKFLOW_TOOL_NAMES]);
+  // Tools made with create_tool are a tool source of their own, kept with the workspace.
+  const createdTools = await createCreatedToolCatalog({ workspaceRoot: workspace.root, reservedNames, logger });
+  // Roles made with create_role are kept with the workspace too, and load with the roster.
+  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: reservedNames, extraRoleDirectories: [path.join(workspace.root, CREATED_ROLES_FOLDER)], schemaChecked });
   if (!schemaChecked) await recordChecked(config.dataDirectory, fingerprint).catch((error: unknown) => logger.debug('could not record the checked data fingerprint', { error }));
   if (options.checkDefaultCharacter && !roster.characters.has(config.defaultCharacter)) {
     throw new TsukaError('unknown_character', `TSUKA_DEFAULT_CHARACTER="${config.defaultCharacter}" is not a character: use one of ${[...roster.characters.keys()].join(', ')}.`);
   }
-  const workspace = await createWorkspace(config.workspace);
   // Chosen once, before anything can run a command; `bubblewrap` that does not work stops the start.
   const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));
   logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
@@ -116,7 +128,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     config.mcp.servers.length > 0 && options.connectMcp !== false
       ? createMcpToolSource({ servers: config.mcp.servers, childEnv, workingDirectory: workspace.root, logger, fetch: options.fetch })
       : undefined;
-  const tools = createToolCatalogue(builtinTools, mcp ? [mcp] : []);
+  const tools = createToolCatalogue(combineRegistries(builtinTools, createdTools.registry), mcp ? [mcp] : []);
   attachToolSourcesToRoster(roster, tools.sources);
   if (mcp) await waitAtMost(mcp.start(), MCP_START_WAIT_MS);
   const tiers = createModelTiers({ configured: config.llm.tier, profiles: createModelProfileStore(store), logger });
@@ -149,6 +161,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     tools,
     ...(mcp ? { mcp } : {}),
     tiers,
+    createdTools,
     toolSchemas,
     workspace,
     childEnv,

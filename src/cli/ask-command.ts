@@ -15,7 +15,7 @@ import type { PermissionPrompt } from '../core/safety/permission-port.js';
 import { noModelMessage } from '../app/no-model-message.js';
 import { connectModelServer, findModelServer } from '../app/model-connection.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
-import { recordAgentEvent } from '../commands/record-agent-event.js';
+import { createTranscriptWriter } from '../commands/record-agent-event.js';
 import { createTerminalOutput } from './terminal-output.js';
 
 export async function runAsk(args: string[], config: AppConfig, io: CliIo): Promise<number> {
@@ -77,6 +77,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     process.once('SIGINT', onSignal);
     const terminal = createTerminalOutput({ stdout: io.stdout, stderr: io.stderr, interactive: io.interactive ?? false, maskSecrets });
     let events: Promise<void> = Promise.resolve();
+    const transcript = createTranscriptWriter(engine.runs, maskSecrets, run.id);
     const result = await runner.runTurn({
       character,
       roster: engine.roster,
@@ -88,14 +89,13 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       memoryScope: engine.workspace.root,
       signal: abort.signal,
       onEvent: (event) => {
-        events = events.then(() => recordAgentEvent(engine.runs, maskSecrets, run.id, character.name, event));
+        events = events.then(() => transcript.record(character.name, event));
         terminal.onEvent(event);
       },
     });
     process.removeListener('SIGINT', onSignal);
     terminal.close();
     await events;
-    await engine.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: maskSecrets(result.text) });
     const status = result.finishReason === 'stop' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
     await engine.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage } }));
     logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });

@@ -24,6 +24,8 @@ const USAGE = `Usage:
   tsuka backup FILE                             a consistent copy of the store, safe while TSUKA runs
   tsuka benchmark                               measure the model (speed, quality) and store its profile and tier
   tsuka --version                               print the version
+  tsuka runs [N]                                recent runs: id, when, where, kind, outcome
+  tsuka export [RUN_ID] [--json]                one run's transcript on stdout (default: the latest)
 `;
 
 /** The command line's io (the process's streams, or a test's). */
@@ -58,7 +60,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`tsuka ${packageVersion()}\n`);
     return 0;
   }
-  if (!['start', 'ask', 'doctor', 'backup', 'benchmark'].includes(command)) {
+  if (!['start', 'ask', 'doctor', 'backup', 'benchmark', 'runs', 'export'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
   }
@@ -82,6 +84,8 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (command === 'doctor') return (await import('./doctor-command.js')).runDoctor({ io, config });
   if (command === 'backup') return (await import('./backup-command.js')).runBackup(rest, config, io);
   if (command === 'benchmark') return (await import('./benchmark-command.js')).runBenchmarkCommand(config, io);
+  if (command === 'runs') return (await import('./runs-command.js')).runRuns(rest, config, io);
+  if (command === 'export') return (await import('./export-command.js')).runExport(rest, config, io);
   return (await import('./start-command.js')).runStart(config, io);
 }
 

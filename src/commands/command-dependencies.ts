@@ -22,6 +22,7 @@ export interface BenchmarkControl {
   run(onProgress: (progress: BenchmarkProgress) => void): Promise<ModelProfile>;
   running(): boolean;
 }
+import type { CreatedToolCatalog } from '../core/tools/created-tools.js';
 
 /** The model currently in use, switchable with `/tsuka model`. */
 export interface ModelControl {
@@ -54,6 +55,8 @@ export interface CommandDependencies {
   roster: Roster;
   /** The tools of plain conversations (no coordination tools). */
   tools: ToolRegistry;
+  /** Tools made with `create_tool` (already inside `tools`), for `/tsuka tools`. */
+  createdTools?: CreatedToolCatalog;
   /** Every tool schema, for workflows that add their own tools (coordination, escalation). */
   toolSchemas: Map<string, ToolSchema>;
   workspace: Workspace;

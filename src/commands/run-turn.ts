@@ -14,12 +14,14 @@ import type { ApprovalFlow } from './approval-flow.js';
 import { createReplyRenderer } from './reply-renderer.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
-import { recordAgentEvent } from './record-agent-event.js';
+import { createTranscriptWriter } from './record-agent-event.js';
 import { isShutdown, RESET_REASON } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
 import { TsukaError } from '../core/errors.js';
 import { STOP_ACTION } from './action-ids.js';
+import { createConversationSpawner } from './conversation-spawner.js';
+import { extensionServices } from './extension-services.js';
 
 const QUEUE_WATCH_INTERVAL_MS = 500;
 /** Calibrated chars-per-token per model id, shared by every turn of this process. */
@@ -95,12 +97,25 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         }, QUEUE_WATCH_INTERVAL_MS)
       : undefined;
     let chain: Promise<void> = Promise.resolve();
-    const onEvent = (event: AgentEvent) => {
+    const transcript = createTranscriptWriter(deps.runs, deps.maskSecrets, run.id);
+    const record = (agent: string, event: AgentEvent, show?: (event: AgentEvent) => unknown) => {
       chain = chain
-        .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, character.name, event))
-        .then(() => renderer.handle(event))
+        .then(() => transcript.record(agent, event))
+        .then(async () => {
+          await show?.(event);
+        })
         .catch((error: unknown) => deps.logger.warn('could not record or render an event', { runId: run.id, error }));
     };
+    const onEvent = (event: AgentEvent) => record(character.name, event, (shown) => renderer.handle(shown));
+    const toolContext = {
+      workspace: deps.workspace,
+      childEnv: deps.childEnv,
+      sandbox: deps.sandbox,
+      maskSecrets: deps.maskSecrets,
+      logger: deps.logger.child({ runId: run.id }),
+      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...extensionServices(deps), ...request.services },
+    };
+    const spawnAgent = createConversationSpawner({ deps, runner, runId: run.id, requesterId: request.user, toolContext, onEvent: (agent, event) => record(agent, event), ...(pin ? { effortPin: pin as ReasoningEffort } : {}) });
     const sameCharacter = session?.character === character.name;
     const storedMessages = new Set<ChatMessage>(session?.history ?? []);
     const result = await runner.runTurn({
@@ -113,14 +128,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       activeRole: sameCharacter && session?.activeRole && character.roles.includes(session.activeRole) ? session.activeRole : undefined,
       runId: run.id,
       requesterId: request.user,
-      toolContext: {
-        workspace: deps.workspace,
-        childEnv: deps.childEnv,
-        sandbox: deps.sandbox,
-        maskSecrets: deps.maskSecrets,
-        logger: deps.logger.child({ runId: run.id }),
-        services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...request.services },
-      },
+      toolContext: { ...toolContext, services: { ...toolContext.services, spawnAgent } },
       memoryScope: deps.workspace.root,
       effort: { pin: pin as ReasoningEffort | undefined },
       signal: request.abort.signal,
@@ -142,7 +150,6 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       history: result.history.map((message) => (storedMessages.has(message) ? message : maskMessage(message, deps.maskSecrets))),
       updatedAt: Date.now(),
     });
-    await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
     if (result.finishReason === 'stop' && result.text.trim() === '') {
       deps.logger.warn('the model returned an empty answer', { runId: run.id, model: current.model.modelId });
       await deps.runs.appendEvent(run.id, { type: 'note', text: 'The model returned an empty answer.' });

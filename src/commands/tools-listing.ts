@@ -6,7 +6,7 @@ const STATE_MARK: Record<ToolSourceGroup['state'], string> = { ready: '✓', sta
 export function formatToolListing(groups: readonly ToolSourceGroup[]): string {
   return groups
     .map((group) => {
-      const head = `${STATE_MARK[group.state]} *${group.label}* (${group.tools.length})${group.error ? ` — ${group.error}` : group.state === 'starting' ? ' — starting' : ''}`;
+      const head = `${STATE_MARK[group.state]} **${group.label}** (${group.tools.length})${group.error ? ` — ${group.error}` : group.state === 'starting' ? ' — starting' : ''}`;
       return group.tools.length > 0 ? `${head}\n${group.tools.map((name) => `\`${name}\``).join(' ')}` : head;
     })
     .join('\n');

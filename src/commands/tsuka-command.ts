@@ -9,7 +9,8 @@ import type { Conversations } from './conversations.js';
 import type { ActiveRuns } from './active-runs.js';
 import { findCharacter } from '../core/data/character-lookup.js';
 import { characterCatalogue, teamCatalogue } from '../core/data/roster-summary.js';
-import { exportRunMarkdown } from '../core/store/run-export.js';
+import { exportRunJson, exportRunMarkdown, formatRunTrace } from '../core/store/run-export.js';
+import type { RunRecord } from '../core/store/run-types.js';
 import { readEffortPin, writeChannelDefault, writeEffortPin } from './settings-store.js';
 import { formatToolListing } from './tools-listing.js';
 import { handleBenchmarkSubcommand } from './benchmark-subcommand.js';
@@ -18,10 +19,13 @@ export const TSUKA_HELP = [
   '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
   'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
   '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
-  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] | stop [run] | default <character> | reset | tools | benchmark`',
+  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
 ].join('\n');
 
 const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
+const EXPORT_FORMATS = ['md', 'json'];
+/** A trace fits one chat message on every platform (Discord's 2,000 characters is the smallest). */
+const TRACE_LIMITS = { perItemChars: 400, maxChars: 1900 };
 
 export interface TsukaCommandContext {
   deps: CommandDependencies;
@@ -36,6 +40,9 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
   const argument = args.join(' ');
   const isAdmin = deps.settings.admins.includes(event.user);
   const reply = (text: string) => event.reply(deps.maskSecrets(text));
+  // A named run, else the latest run of this channel.
+  const findRun = async (runId: string | undefined): Promise<RunRecord | undefined> =>
+    runId ? deps.runs.get(runId) : (await deps.runs.list({ limit: 50 })).find((candidate) => candidate.where.channelId === event.channel);
 
   switch (subcommand.toLowerCase()) {
     case 'help':
@@ -87,17 +94,30 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       const fact = subcommand === 'pin' ? await deps.memory.pin(argument) : await deps.memory.unpin(argument);
       return reply(fact ? `${subcommand === 'pin' ? 'Pinned' : 'Unpinned'} ${argument}.` : `No fact with id ${argument}.`);
     }
+    case 'roles':
+      return reply(
+        ['**Roles**', ...[...deps.roster.roles.values()].map((role) => `\`${role.name}\` ${role.displayName} — ${role.description}`)].join('\n'),
+      );
     case 'runs': {
       const runs = await deps.runs.list({ limit: 10 });
       if (runs.length === 0) return reply('No runs yet.');
       return reply(runs.map((run) => `\`${run.id}\` ${run.kind} · ${run.status} · ${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} · ${run.title}`).join('\n'));
     }
     case 'export': {
-      const run = argument ? await deps.runs.get(argument) : (await deps.runs.list({ limit: 50 })).find((candidate) => candidate.where.channelId === event.channel);
+      const format = args.find((word) => EXPORT_FORMATS.includes(word.toLowerCase()))?.toLowerCase() ?? 'md';
+      const runId = args.find((word) => !EXPORT_FORMATS.includes(word.toLowerCase()));
+      const run = await findRun(runId);
+      if (!run) return reply(runId ? `No run ${runId}.` : 'No run in this channel yet.');
+      const events = await deps.runs.events(run.id);
+      const content = deps.maskSecrets(format === 'json' ? exportRunJson(run, events) : exportRunMarkdown(run, events));
+      await surface.uploadFile({ channel: event.channel, fileName: `${run.id}.${format}`, title: `Transcript of ${run.id}`, content });
+      return reply(`Uploaded the transcript of ${run.id} (${format === 'json' ? 'JSON' : 'Markdown'}).`);
+    }
+    case 'trace': {
+      const run = await findRun(argument || undefined);
       if (!run) return reply(argument ? `No run ${argument}.` : 'No run in this channel yet.');
-      const markdown = deps.maskSecrets(exportRunMarkdown(run, await deps.runs.events(run.id)));
-      await surface.uploadFile({ channel: event.channel, fileName: `${run.id}.md`, title: `Transcript of ${run.id}`, content: markdown });
-      return reply(`Uploaded the transcript of ${run.id}.`);
+      // An ephemeral reply: the requester alone sees the reasoning and the tool outputs.
+      return reply(formatRunTrace(run, await deps.runs.events(run.id), TRACE_LIMITS));
     }
     case 'stop': {
       if (argument) {
@@ -119,8 +139,18 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       await writeChannelDefault(deps.store, event.channel, undefined);
       return reply('This channel is back to the configured default character. (To reset a conversation, write `reset` in its thread.)');
     }
-    case 'tools':
-      return reply(deps.toolGroups ? `*Tools by source*\n${formatToolListing(deps.toolGroups())}` : `*Tools*\n${deps.tools.names().map((name) => `\`${name}\``).join(' ')}`);
+    case 'tools': {
+      const catalog = deps.createdTools;
+      if (args[0]?.toLowerCase() === 'remove') {
+        if (!args[1]) return reply('Usage: /tsuka tools remove <name>');
+        if (!isAdmin) return reply('Only an admin can remove a created tool.');
+        return reply((await catalog?.remove(args[1])) ? `Removed the tool ${args[1]}.` : `No created tool ${args[1]}.`);
+      }
+      const bySource = deps.toolGroups ? `**Tools by source**\n${formatToolListing(deps.toolGroups())}` : `**Tools**\n${deps.tools.names().map((name) => `\`${name}\``).join(' ')}`;
+      const created = catalog?.list() ?? [];
+      const made = created.length === 0 ? 'No tools were made with create_tool in this workspace.' : ['**Tools made with create_tool** (DANGEROUS: every call asks)', ...created.map((tool) => `\`${tool.name}\` — ${tool.description} · \`${tool.command}\` · by ${tool.createdBy}`)].join('\n');
+      return reply(`${bySource}\n${made}`);
+    }
     case 'benchmark':
       return handleBenchmarkSubcommand(event, deps);
     default:

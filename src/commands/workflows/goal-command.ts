@@ -42,6 +42,11 @@ interface GoalContext {
   reviewRows: GoalStatsRow[];
   /** The planner and summary calls: no agent's turn, but part of what the goal cost. */
   modelCalls: ModelCallMeter;
+  /**
+   * Who reviews every step, fixed once the plan is known: the supervisor the plan names (its first
+   * step by a supervisor-role character), else the roster's first supervisor; none without one.
+   */
+  reviewer?: string;
 }
 
 export async function handleGoalCommand(deps: CommandDependencies, services: WorkflowServices, event: SlashCommandEvent, surface: ChatSurface, options: GoalCommandOptions = {}): Promise<void> {
@@ -75,7 +80,6 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
       reviewRows: [],
       modelCalls: createModelCallMeter(),
     };
-    const supervisor = supervisorOf(deps.roster);
     let outcome: GoalOutcome;
     try {
       outcome = await runGoal({
@@ -84,14 +88,16 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
         ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
         planner: (prompt) => {
           session.io.activity('🧭 planning');
-          return planWithModel(current.model, prompt, session.abort.signal, context.modelCalls);
+          return planWithModel(current.model, prompt, session.abort.signal, context.modelCalls, session.effortFor());
         },
         runStep: (step, stepContext) => runStep(context, step, stepContext),
-        ...(supervisor ? { supervisorReview: (step: PlanStep, result: StepResult) => review(context, supervisor.name, step, result) } : {}),
+        supervisorReview: (step: PlanStep, result: StepResult) => (context.reviewer ? review(context, context.reviewer, step, result) : Promise.resolve('accept' as const)),
         onEvent: async (goalEvent) => {
           if (goalEvent.type === 'plan') {
             session.setMembers([...new Set(planSteps(goalEvent.plan).map((step) => step.agent).filter((agent) => deps.roster.characters.has(agent)))]);
             context.totalSteps = planSteps(goalEvent.plan).length;
+            const reviewer = supervisorOf(deps.roster, planSteps(goalEvent.plan).map((step) => step.agent)) ?? supervisorOf(deps.roster, [...deps.roster.characters.keys()]);
+            if (reviewer) context.reviewer = reviewer.name;
           }
           await show(context, goalEvent);
         },
@@ -177,6 +183,7 @@ async function runStep(context: GoalContext, step: PlanStep, where: StepRunConte
       peakContextTokens: turn.usage.peakContextTokens,
       totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
       durationMs: turn.durationMs,
+      modelTimeMs: turn.usage.modelTimeMs,
     },
   };
 }
@@ -187,7 +194,7 @@ async function condense(context: GoalContext, step: PlanStep, author: string, te
   try {
     const startedAt = Date.now();
     let usage: ModelUsage | undefined;
-    const summary = await condenseStepOutput({ model: context.model, text, signal, onUsage: (reported) => (usage = reported) }).finally(() =>
+    const summary = await condenseStepOutput({ model: context.model, text, signal, onUsage: (reported) => (usage = reported), effort: session.effortFor('none') }).finally(() =>
       context.modelCalls.add(SUMMARIES_ROW, usage, Date.now() - startedAt),
     );
     await deps.memory.save({
@@ -239,6 +246,7 @@ async function review(context: GoalContext, supervisorName: string, step: PlanSt
     peakContextTokens: turn.usage.peakContextTokens,
     totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
     durationMs: turn.durationMs,
+    modelTimeMs: turn.usage.modelTimeMs,
   });
   if (turn.finishReason === 'aborted' || session.abort.signal.aborted) throw new AbortedError();
   if (turn.finishReason === 'error') throw new WorkflowTurnError(supervisor.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });

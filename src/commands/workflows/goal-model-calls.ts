@@ -3,7 +3,7 @@
  * turn: the planner call itself, and a meter that turns their usage into rows of the stats table.
  */
 import { AbortedError, ModelError, TsukaError } from '../../core/errors.js';
-import type { ChatMessage, LanguageModel, ModelUsage } from '../../core/model/language-model.js';
+import type { ChatMessage, LanguageModel, ModelUsage, ReasoningEffort } from '../../core/model/language-model.js';
 import type { GoalStatsRow } from '../../core/workflows/goal/goal-stats.js';
 
 /** The planner writes a plan, not an essay. */
@@ -39,7 +39,7 @@ export function createModelCallMeter(): ModelCallMeter {
 }
 
 /** The planner's one model call, without tools; its usage and time go to `meter` even when it fails. */
-export async function planWithModel(model: LanguageModel, prompt: { system: string; user: string }, signal: AbortSignal, meter: ModelCallMeter): Promise<string> {
+export async function planWithModel(model: LanguageModel, prompt: { system: string; user: string }, signal: AbortSignal, meter: ModelCallMeter, effort?: ReasoningEffort): Promise<string> {
   const messages: ChatMessage[] = [
     { role: 'system', content: prompt.system },
     { role: 'user', content: prompt.user },
@@ -48,7 +48,7 @@ export async function planWithModel(model: LanguageModel, prompt: { system: stri
   let usage: ModelUsage | undefined;
   const startedAt = Date.now();
   try {
-    for await (const part of model.stream({ messages, maxOutputTokens: PLANNER_MAX_OUTPUT_TOKENS, signal })) {
+    for await (const part of model.stream({ messages, maxOutputTokens: PLANNER_MAX_OUTPUT_TOKENS, ...(effort ? { effort } : {}), signal })) {
       if (part.type === 'text-delta') text += part.text;
       else if (part.type === 'usage') usage = part.usage;
     }

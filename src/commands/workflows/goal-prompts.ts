@@ -9,8 +9,13 @@ const EARLIER_OUTPUT_CHARS = 1_500;
 const REVIEW_OUTPUT_CHARS = 4_000;
 
 /** The first character whose active role is the supervisor, in roster order; none means no review. */
-export function supervisorOf(roster: Roster): Character | undefined {
-  return [...roster.characters.values()].find((character) => character.activeRole === 'supervisor');
+/** The first agent of the plan whose active role is supervisor: the goal's reviewer, if any. */
+export function supervisorOf(roster: Roster, planAgents: readonly string[]): Character | undefined {
+  for (const name of planAgents) {
+    const character = roster.characters.get(name);
+    if (character?.activeRole === 'supervisor') return character;
+  }
+  return undefined;
 }
 
 export function stepPrompt(input: {

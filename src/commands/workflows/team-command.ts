@@ -9,6 +9,7 @@ import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { parseTeamCommand } from './parse-team.js';
+import { workspaceFingerprint } from '../../core/workflows/team/workspace-fingerprint.js';
 import { runSafely } from './run-safely.js';
 import { openWorkflowSession } from './workflow-session.js';
 
@@ -61,6 +62,7 @@ export async function handleTeamCommand(deps: CommandDependencies, services: Wor
           requesterId: event.user,
           signal: session.abort.signal,
         }),
+      workspaceFingerprint: () => workspaceFingerprint(deps.workspace.root, session.abort.signal),
     });
     const [status, headline] = HEADLINES[outcome.status];
     return { status, headline, summary: outcome.summary };

@@ -25,10 +25,28 @@ import type { ChatSurface, ThreadRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
-import { recordAgentEvent } from '../record-agent-event.js';
+import { createTranscriptWriter } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
 import { createRunCard, type RunCard } from './run-card.js';
 import { workflowToolRegistry } from './workflow-registry.js';
+import { readEffortPin } from '../settings-store.js';
+import { extensionServices } from '../extension-services.js';
+import { resolveEffort } from '../../core/agent/effort.js';
+import type { ReasoningEffort } from '../../core/model/language-model.js';
+import { MAX_SPAWN_DEPTH } from '../../core/workflows/workflow-services.js';
+
+/**
+ * Coordination tools a member is offered from its first round when its role allows them (the
+ * agent loop drops those the role does not list); `spawn_agent` only while the depth allows.
+ */
+const MEMBER_COORDINATION_TOOLS = ['report_status', 'post_note', 'read_notes', 'send_message'];
+const EFFORTS: readonly string[] = ['none', 'low', 'medium', 'xhigh'];
+
+/** The `/tsuka effort` pin as an effort, or undefined when none is set (`auto`). */
+export async function currentEffortPin(deps: Pick<CommandDependencies, 'store'>): Promise<ReasoningEffort | undefined> {
+  const pin = await readEffortPin(deps.store);
+  return pin !== undefined && EFFORTS.includes(pin) ? (pin as ReasoningEffort) : undefined;
+}
 
 export interface WorkflowSessionOptions {
   deps: CommandDependencies;
@@ -65,6 +83,11 @@ export interface WorkflowSession {
   permissions: PermissionManager;
   stats: RunStatsCollector;
   abort: AbortController;
+  /**
+   * The effort of a model call outside member turns (the planner, summaries): the pin, else
+   * `caller`, else the configured default.
+   */
+  effortFor(caller?: ReasoningEffort): ReasoningEffort | undefined;
   /** Who `send_message` may reach from the next turn on (/goal learns its agents from the plan). */
   setMembers(names: readonly string[]): void;
   /** Stores the outcome, posts it with the stats table and chart, settles the card, unregisters the run. */
@@ -91,6 +114,8 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   }
   // Built before anything is posted, so a misconfigured registry fails without leaving a dangling run.
   const tools = workflowToolRegistry(deps);
+  // Read once per run: a pin set while the run goes on applies from the next run.
+  const effortPin = await currentEffortPin(deps);
   const root = await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) });
   const thread = root.thread;
   const run = await deps.runs.create({ kind: options.kind, title: deps.maskSecrets(options.title), startedBy: event.user, where: { platform: surface.platform, channelId: event.channel, threadId: thread } });
@@ -135,15 +160,16 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     sandbox: deps.sandbox,
     maskSecrets: deps.maskSecrets,
     logger,
-    services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names(), ...(request.cwd ? { cwd: request.cwd } : {}) },
+    services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names(), ...extensionServices(deps), ...(request.cwd ? { cwd: request.cwd } : {}) },
   });
 
+  const transcript = createTranscriptWriter(deps.runs, deps.maskSecrets, run.id);
   const createRecorder = (): TurnRecorder => {
     let chain: Promise<void> = Promise.resolve();
     return {
       record(agent, agentEvent, show) {
         chain = chain
-          .then(() => recordAgentEvent(deps.runs, deps.maskSecrets, run.id, agent, agentEvent))
+          .then(() => transcript.record(agent, agentEvent))
           .then(() => show?.(agentEvent))
           .catch((error: unknown) => logger.warn('could not record or render an event', { error }));
       },
@@ -169,10 +195,10 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       memoryScope: deps.workspace.root,
       toolContext: turn.toolContext,
       serviceFor: (nextDepth) => serviceFor(nextDepth, {}, turn),
+      ...(effortPin ? { effortPin } : {}),
       onEvent: (agent, agentEvent) => turn.recorder.record(agent, agentEvent),
-      onReport: async (agent, report) => {
-        await deps.runs.appendEvent(run.id, { type: 'message', agent, text: deps.maskSecrets(report) });
-      },
+      // The sub-agent's text, reasoning and tools are already in the transcript through `onEvent`.
+      onReport: async () => undefined,
     }),
   });
 
@@ -203,7 +229,8 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         userMessage: prompt,
         runId: run.id,
         requesterId: event.user,
-        ...(request.loadedTools ? { loadedTools: request.loadedTools } : {}),
+        loadedTools: [...MEMBER_COORDINATION_TOOLS, ...(workflow.depth < MAX_SPAWN_DEPTH ? ['spawn_agent'] : []), ...(request.loadedTools ?? [])],
+        effort: { ...(effortPin ? { pin: effortPin } : {}), ...(request.effort ? { caller: request.effort } : {}) },
         toolContext: { ...toolContext, services: { ...toolContext.services, workflow } },
         memoryScope: deps.workspace.root,
         signal: abort.signal,
@@ -228,7 +255,6 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       const trailer = [...(request.trailer?.(outcome) ?? [])];
       if (result.finishReason === 'aborted') trailer.push('⏹ Stopped.');
       if (result.finishReason === 'error') trailer.push(`⚠️ ${result.error?.message ?? 'The model failed.'}`);
-      await deps.runs.appendEvent(run.id, { type: 'message', agent: character.name, text: deps.maskSecrets(result.text) });
       if (trailer.length > 0) await deps.runs.appendEvent(run.id, { type: 'note', text: deps.maskSecrets(`${character.name}: ${trailer.join(' | ')}`) });
       await renderer.finish(trailer.length > 0 ? `\n${trailer.join('\n')}` : undefined);
       return outcome;
@@ -248,6 +274,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     permissions,
     stats,
     abort,
+    effortFor: (caller) => resolveEffort({ pin: effortPin, caller, configDefault: deps.settings.agent.defaultEffort }),
     setMembers(names) {
       memberNames = [...names];
     },
@@ -258,7 +285,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         const headline = isShutdown(abort.signal) ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.' : abort.signal.aborted ? '⏹ Stopped by request.' : outcome.headline;
         await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), ...stats.perAgent(), outcome: outcome.summary, ...outcome.stats } }));
         await deps.runs.appendEvent(run.id, { type: 'status', status, note: deps.maskSecrets(outcome.summary) });
-        const rows = outcome.chartRows ?? stats.all().map(({ agent, outputTokens, peakContextTokens, totalTokens, durationMs }) => ({ agent, outputTokens, peakContextTokens, totalTokens, durationMs }));
+        const rows = outcome.chartRows ?? stats.all().map(({ agent, outputTokens, peakContextTokens, totalTokens, durationMs, modelTimeMs }) => ({ agent, outputTokens, peakContextTokens, totalTokens, durationMs, modelTimeMs }));
         // /goal writes its own table (planner and summary rows, wall-clock total); the others get the same columns here.
         const table = !outcome.chartRows && rows.length > 0 ? `\n${formatStatsTable(rows)}` : '';
         await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);

@@ -1,5 +1,6 @@
 import type { Character, Role, Roster } from '../data/types.js';
 import type { AgentControlService, ModelTier, ToolRegistry } from '../tools/tool.js';
+import { roleToolNames } from './offered-tools.js';
 
 /** The part of a turn that tools may change: the active role and the loaded tools. */
 export interface AgentSessionState {
@@ -41,7 +42,7 @@ export function createAgentControl(state: AgentSessionState): AgentControlServic
       const rejected: { name: string; reason: string }[] = [];
       for (const name of names) {
         if (!state.tools.has(name)) rejected.push({ name, reason: 'no such tool' });
-        else if (!role?.allowedTools.includes(name)) rejected.push({ name, reason: `not allowed for the role ${state.activeRole}` });
+        else if (!role || !roleToolNames(role, state.tools).includes(name)) rejected.push({ name, reason: `not allowed for the role ${state.activeRole}` });
         else if (state.tools.definitionsFor([name], state.tier).length === 0) rejected.push({ name, reason: 'needs a larger model' });
         else {
           state.loadedTools.add(name);

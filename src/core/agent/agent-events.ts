@@ -25,9 +25,12 @@ export type AgentEvent =
       outcome: 'ok' | 'error' | 'denied' | 'refused' | 'aborted';
       /** Short human detail, e.g. `1.2 KB`, `exit 1`, `denied by slack:U1`. */
       display: string;
+      /** The tool message the model reads back (capped, masked by the registry). */
+      output: string;
       durationMs: number;
     }
-  | { type: 'tool-input-repaired'; toolCall: ToolCall }
+  /** The model's arguments were near-JSON and were repaired; `notes` say how. */
+  | { type: 'tool-input-repaired'; toolCall: ToolCall; notes?: string[] }
   | { type: 'usage'; usage: ModelUsage }
   | { type: 'history-pruned'; removedMessages: number }
   | { type: 'finish'; reason: TurnFinishReason; text: string; error?: Error };

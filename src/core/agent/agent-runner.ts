@@ -49,6 +49,8 @@ export interface TurnUsage {
   peakContextTokens: number;
   modelCalls: number;
   toolCalls: number;
+  /** Time spent in model calls (streaming), without tool runs or approval waits: what tokens/s divides by. */
+  modelTimeMs: number;
 }
 
 export interface TurnResult {

@@ -10,7 +10,7 @@ import type { AgentEvent, TurnFinishReason } from './agent-events.js';
 import type { AgentRunner, AgentRunnerOptions, TurnInput, TurnResult, TurnUsage } from './agent-runner.js';
 import { resolveEffort } from './effort.js';
 import { runModelStep } from './model-step.js';
-import { offeredTools, type OfferedTools } from './offered-tools.js';
+import { formatOnDemandSection, offeredTools, unreachableReason, type OfferedTools } from './offered-tools.js';
 import { buildSystemPrompt, buildUserMessage } from './prompt-builder.js';
 import { pruneHistory } from './prune-history.js';
 import { firstStopCondition, hasNoToolCalls, toolRoundCountIs } from './stop-conditions.js';
@@ -18,7 +18,7 @@ import { formatTextToolCatalog } from './text-tool-calls.js';
 import { createTokenEstimator, type TokenEstimator } from './token-estimator.js';
 import { ABORTED_TOOL_RESULT, executeToolCall, type ToolCallRequest } from './tool-executor.js';
 
-const NO_TOOLS: OfferedTools = { definitions: [], names: new Set() };
+const NO_TOOLS: OfferedTools = { definitions: [], names: new Set(), onDemand: [] };
 
 /** The sentence appended when the loop hits its round limit. */
 export const maxRoundsNote = (rounds: number): string =>
@@ -110,7 +110,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       ...input.history.filter((message) => message.role !== 'system'),
       buildUserMessage(input.userMessage, input.userName),
     ];
-    const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, peakContextTokens: 0, modelCalls: 0, toolCalls: 0 };
+    const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, peakContextTokens: 0, modelCalls: 0, toolCalls: 0, modelTimeMs: 0 };
     const toolContext: ToolContext = {
       ...input.toolContext,
       signal,
@@ -173,6 +173,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
           memory: memoryText,
           extraSystemPrompt: input.extraSystemPrompt,
           toolCatalog: textMode && offered.definitions.length > 0 ? formatTextToolCatalog(offered.definitions) : undefined,
+          onDemandTools: formatOnDemandSection(offered.onDemand),
         }),
       };
       const pruned = pruneHistory({
@@ -194,6 +195,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
 
       emit({ type: 'model-call-started', round });
       blockStarted = false;
+      const modelStartedAt = performance.now();
       const step = await runModelStep({
         model,
         request: { messages, ...(requestTools ? { tools: requestTools } : {}), ...(effort ? { effort } : {}), signal },
@@ -204,6 +206,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         logger: turnLogger,
       });
       usage.modelCalls++;
+      usage.modelTimeMs += performance.now() - modelStartedAt;
       for (const part of step.usage) {
         usage.promptTokens += part.promptTokens;
         usage.completionTokens += part.completionTokens;
@@ -235,6 +238,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
           tools,
           permissions,
           offeredNames: offered.names,
+          onDemand: { names: new Set(offered.onDemand.map((tool) => tool.name)), load: (name) => state.loadedTools.add(name) },
+          unreachableReason: (name) => unreachableReason(name, { role, tools, tier: settings.tier }),
           context: toolContext,
           requesterId: input.requesterId,
           maxToolResultTokens: settings.maxToolResultTokens,

@@ -105,7 +105,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
         emit({ type: 'reasoning-delta', text: part.text });
         break;
       case 'tool-call':
-        if (part.repaired) emit({ type: 'tool-input-repaired', toolCall: part.toolCall });
+        if (part.repaired) emit({ type: 'tool-input-repaired', toolCall: part.toolCall, ...(part.repairNotes ? { notes: part.repairNotes } : {}) });
         result.toolCalls.push(
           part.inputError === undefined
             ? { toolCall: part.toolCall, input: part.input }

@@ -11,11 +11,13 @@ export interface SystemPromptParts {
   extraSystemPrompt?: string;
   /** The text tool catalogue, for models without native tool calling. */
   toolCatalog?: string;
+  /** The section naming the role's tools that are not offered yet but load on a direct call. */
+  onDemandTools?: string;
 }
 
 /** The system prompt: identity, role, style, memory, extra instructions, then (text mode) the tools. */
 export function buildSystemPrompt(parts: SystemPromptParts): string {
-  const { character, role, trait, memory, extraSystemPrompt, toolCatalog } = parts;
+  const { character, role, trait, memory, extraSystemPrompt, toolCatalog, onDemandTools } = parts;
   const sections = [
     `You are ${character.displayName} (people address you as @${character.aiName}). ${character.description}`.trim(),
     `## Your role: ${role.displayName}\n${role.systemPrompt}`,
@@ -24,6 +26,7 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
   if (memory.trim() !== '') sections.push(`## Relevant memory\n${memory}`);
   if (extraSystemPrompt && extraSystemPrompt.trim() !== '') sections.push(extraSystemPrompt);
   if (toolCatalog) sections.push(toolCatalog);
+  if (onDemandTools) sections.push(onDemandTools);
   return sections.join('\n\n');
 }
 

@@ -21,8 +21,15 @@ export interface ToolCallRequest {
 export interface ToolExecutorOptions {
   tools: ToolRegistry;
   permissions: PermissionGate;
-  /** Names of the tools offered this round; anything else is refused. */
+  /** Names of the tools offered this round. */
   offeredNames: ReadonlySet<string>;
+  /**
+   * Tools the role allows that are not offered yet: a direct call loads the tool (from the next
+   * round it is offered) and runs it like any other call. Anything else is refused.
+   */
+  onDemand?: { names: ReadonlySet<string>; load(name: string): void };
+  /** Why a tool that is neither offered nor on demand cannot be called (for the refusal). */
+  unreachableReason?(name: string): string;
   /** The context tools run with; its `signal` is the turn's. */
   context: ToolContext;
   requesterId?: string;
@@ -77,17 +84,22 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
   };
   const finish = (content: string, outcome: ToolCallOutcome, display: string): ToolExecution => {
     if (!startedEmitted) emitStarted(tools.schema(toolCall.name)?.riskLevel ?? 'SAFE');
-    emit({ type: 'tool-call-finished', toolCall, summary, outcome, display, durationMs: performance.now() - started });
+    emit({ type: 'tool-call-finished', toolCall, summary, outcome, display, output: content, durationMs: performance.now() - started });
     return { message: { role: 'tool', toolCallId: toolCall.id, name: toolCall.name, content }, outcome };
   };
 
   if (!offeredNames.has(toolCall.name)) {
-    const available = offeredNames.size > 0 ? [...offeredNames].join(', ') : 'none';
-    return finish(
-      `Error: the tool ${toolCall.name} is not available to you. Available tools: ${available}.`,
-      'refused',
-      'not available',
-    );
+    if (options.onDemand?.names.has(toolCall.name)) {
+      options.onDemand.load(toolCall.name);
+    } else {
+      const available = [...offeredNames, ...(options.onDemand?.names ?? [])];
+      const reason = options.unreachableReason ? ` (${options.unreachableReason(toolCall.name)})` : '';
+      return finish(
+        `Error: the tool ${toolCall.name} is not available to you${reason}. Available tools: ${available.length > 0 ? available.join(', ') : 'none'}.`,
+        'refused',
+        'not available',
+      );
+    }
   }
   if (request.inputError !== undefined || request.input === undefined) {
     const reason = request.inputError ?? 'no arguments were given';

@@ -51,7 +51,7 @@ export type ModelStreamPart =
    * A complete tool call. `input` is the parsed (and, if needed, repaired) arguments;
    * when the arguments could not be parsed at all, `input` is undefined and `inputError` says why.
    */
-  | { type: 'tool-call'; toolCall: ToolCall; input: unknown; inputError?: string; repaired?: boolean }
+  | { type: 'tool-call'; toolCall: ToolCall; input: unknown; inputError?: string; repaired?: boolean; repairNotes?: string[] }
   | { type: 'usage'; usage: ModelUsage }
   | { type: 'finish'; reason: FinishReason };
 

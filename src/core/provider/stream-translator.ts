@@ -118,7 +118,7 @@ function toToolCallPart(call: AssembledToolCall): ModelStreamPart {
   }
   if (!result.repaired) return { type: 'tool-call', toolCall, input: result.value };
   // The repaired text goes back into the history, so servers that re-parse it there do not choke.
-  return { type: 'tool-call', toolCall: { ...toolCall, arguments: JSON.stringify(result.value) }, input: result.value, repaired: true };
+  return { type: 'tool-call', toolCall: { ...toolCall, arguments: JSON.stringify(result.value) }, input: result.value, repaired: true, repairNotes: result.notes };
 }
 
 function toParts(pieces: SplitPiece[]): ModelStreamPart[] {

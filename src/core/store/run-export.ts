@@ -33,8 +33,21 @@ function escapeHtml(text: string): string {
 function toolBlock(call: Extract<RunEvent, { type: 'tool-call' }>, result?: Extract<RunEvent, { type: 'tool-result' }>): string {
   const outcome = result ? ` — ${result.outcome}${result.display ? ` · ${result.display}` : ''}` : ' — no result';
   const summary = escapeHtml(`🔧 ${call.agent}: ${call.summary}${outcome}`);
-  const body = result?.output ? `\n\n${fenced(result.output)}\n` : '\n\n(no output recorded)\n';
-  return `<details><summary>${summary}</summary>${body}\n</details>`;
+  const input = call.arguments ? `\n\nArguments:\n\n${fenced(call.arguments)}` : '';
+  const output = result?.output !== undefined ? `\n\nOutput:\n\n${fenced(result.output)}\n` : '\n\n(no output recorded)\n';
+  return `<details><summary>${summary}</summary>${input}${output}\n</details>`;
+}
+
+/** The index of the result of the call at `index`: the same call id, else the next result of that tool by that agent. */
+function resultIndexOf(events: readonly RunEvent[], index: number, taken: ReadonlySet<number>): number {
+  const call = events[index] as Extract<RunEvent, { type: 'tool-call' }>;
+  return events.findIndex(
+    (candidate, at) =>
+      at > index &&
+      !taken.has(at) &&
+      candidate.type === 'tool-result' &&
+      (call.callId !== undefined && candidate.callId !== undefined ? candidate.callId === call.callId : candidate.tool === call.tool && candidate.agent === call.agent),
+  );
 }
 
 function eventBlock(event: RunEvent): string | undefined {
@@ -47,6 +60,12 @@ function eventBlock(event: RunEvent): string | undefined {
       return `> ${STATUS_ICONS[event.status] ?? ''} Status: **${event.status}**${event.note ? ` — ${event.note}` : ''} · ${time(event.at)}`;
     case 'note':
       return `> 📝 ${event.text}`;
+    case 'reasoning':
+      return `<details><summary>${escapeHtml(`💭 ${event.agent}: reasoning`)}</summary>\n\n${fenced(event.text)}\n\n</details>`;
+    case 'error':
+      return `> ⚠️ ${event.agent}: ${event.message} · ${time(event.at)}`;
+    case 'usage':
+      return `> 📊 ${event.agent}: ${event.promptTokens} prompt + ${event.completionTokens} completion tokens in ${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}`;
     case 'tool-result':
       // Reached only when its call is missing from the log.
       return `<details><summary>${escapeHtml(`🔧 ${event.agent}: ${event.tool} — ${event.outcome}`)}</summary>\n\n${fenced(event.output ?? '')}\n\n</details>`;
@@ -77,10 +96,7 @@ export function exportRunMarkdown(record: RunRecord, events: readonly RunEvent[]
   events.forEach((event, index) => {
     if (pairedResults.has(index)) return;
     if (event.type === 'tool-call') {
-      const resultIndex = events.findIndex(
-        (candidate, at) =>
-          at > index && !pairedResults.has(at) && candidate.type === 'tool-result' && candidate.tool === event.tool && candidate.agent === event.agent,
-      );
+      const resultIndex = resultIndexOf(events, index, pairedResults);
       const result = resultIndex >= 0 ? (events[resultIndex] as Extract<RunEvent, { type: 'tool-result' }>) : undefined;
       if (resultIndex >= 0) pairedResults.add(resultIndex);
       blocks.push(toolBlock(event, result));
@@ -95,4 +111,29 @@ export function exportRunMarkdown(record: RunRecord, events: readonly RunEvent[]
 /** The run as JSON: `{ version, run, events }`, pretty-printed. */
 export function exportRunJson(record: RunRecord, events: readonly RunEvent[]): string {
   return `${JSON.stringify({ version: RUN_EXPORT_JSON_VERSION, run: record, events }, null, 2)}\n`;
+}
+
+/**
+ * What `/tsuka trace` shows the requester: the run's reasoning and tool outputs, in order, each
+ * cut to `perItemChars`, the whole cut to `maxChars` with a pointer to the full export.
+ */
+export function formatRunTrace(record: RunRecord, events: readonly RunEvent[], limits: { perItemChars: number; maxChars: number }): string {
+  const cut = (text: string) => (text.length > limits.perItemChars ? `${text.slice(0, limits.perItemChars)}…` : text);
+  const items: string[] = [];
+  for (const event of events) {
+    if (event.type === 'reasoning') items.push(`💭 ${event.agent}:\n${fenced(cut(event.text))}`);
+    else if (event.type === 'tool-call') items.push(`🔧 ${event.agent}: ${event.summary}${event.arguments ? ` ${cut(event.arguments)}` : ''}`);
+    else if (event.type === 'tool-result' && event.output !== undefined) items.push(`↳ ${event.outcome}:\n${fenced(cut(event.output))}`);
+    else if (event.type === 'error') items.push(`⚠️ ${event.agent}: ${event.message}`);
+  }
+  const header = `Trace of \`${record.id}\` (${record.kind}: ${record.title})`;
+  if (items.length === 0) return `${header}: no reasoning or tool calls were recorded.`;
+  let text = header;
+  for (const [index, item] of items.entries()) {
+    if (text.length + item.length + 2 > limits.maxChars) {
+      return `${text}\n\n… ${items.length - index} more — the whole run: \`/tsuka export ${record.id}\``;
+    }
+    text += `\n\n${item}`;
+  }
+  return text;
 }

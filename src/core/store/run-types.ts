@@ -33,8 +33,14 @@ export type ToolResultOutcome = 'success' | 'error' | 'denied' | 'aborted';
 /** One entry of a run's log, before the store gives it `seq` and `at`. */
 export type RunEventInput =
   | { type: 'message'; agent: string; text: string }
-  | { type: 'tool-call'; agent: string; tool: string; summary: string }
-  | { type: 'tool-result'; agent: string; tool: string; outcome: ToolResultOutcome; display: string; output?: string }
+  /** `arguments` is the call's JSON as the model wrote it, masked; `callId` pairs it with its result. */
+  | { type: 'tool-call'; agent: string; tool: string; summary: string; callId?: string; arguments?: string }
+  /** `output` is what the model read back: capped like the model sees it, masked. */
+  | { type: 'tool-result'; agent: string; tool: string; outcome: ToolResultOutcome; display: string; output?: string; callId?: string }
+  /** The model's reasoning before the text or calls that follow it: stored, never posted. */
+  | { type: 'reasoning'; agent: string; text: string }
+  | { type: 'error'; agent: string; message: string }
+  | { type: 'usage'; agent: string; promptTokens: number; completionTokens: number; modelCalls: number }
   | { type: 'approval'; tool: string; outcome: ApprovalOutcome; decidedBy?: string }
   | { type: 'status'; status: RunStatus; note?: string }
   | { type: 'note'; text: string };

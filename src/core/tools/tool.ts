@@ -16,6 +16,8 @@ export interface ToolSchema {
   parameters: JsonSchema;
   riskLevel: RiskLevel;
   requiredTier: ModelTier;
+  /** Where the tool comes from when not a built-in schema file; `created` = made with `create_tool`. */
+  origin?: string;
 }
 
 /** The risk of one particular call (execute_command classifies each command line). */

@@ -8,6 +8,8 @@ export interface AgentStats {
   peakContextTokens: number;
   totalTokens: number;
   durationMs: number;
+  /** Time inside model calls: tokens/s divides output tokens by this, not by wall time. */
+  modelTimeMs: number;
 }
 
 export interface RunStatsCollector {
@@ -23,12 +25,13 @@ export function createRunStats(): RunStatsCollector {
   const byAgent = new Map<string, AgentStats>();
   return {
     add(agent, usage, durationMs) {
-      const entry = byAgent.get(agent) ?? { agent, turns: 0, outputTokens: 0, peakContextTokens: 0, totalTokens: 0, durationMs: 0 };
+      const entry = byAgent.get(agent) ?? { agent, turns: 0, outputTokens: 0, peakContextTokens: 0, totalTokens: 0, durationMs: 0, modelTimeMs: 0 };
       entry.turns++;
       entry.outputTokens += usage.completionTokens;
       entry.peakContextTokens = Math.max(entry.peakContextTokens, usage.peakContextTokens);
       entry.totalTokens += usage.promptTokens + usage.completionTokens;
       entry.durationMs += durationMs;
+      entry.modelTimeMs += usage.modelTimeMs;
       byAgent.set(agent, entry);
     },
     all: () => [...byAgent.values()],
@@ -48,7 +51,7 @@ export function createRunStats(): RunStatsCollector {
         flat[`${entry.agent}.peakContextTokens`] = entry.peakContextTokens;
         flat[`${entry.agent}.totalTokens`] = entry.totalTokens;
         flat[`${entry.agent}.durationMs`] = entry.durationMs;
-        flat[`${entry.agent}.tokensPerSecond`] = entry.durationMs > 0 ? Math.round((entry.outputTokens / entry.durationMs) * 10_000) / 10 : 0;
+        flat[`${entry.agent}.tokensPerSecond`] = entry.modelTimeMs > 0 ? Math.round((entry.outputTokens / entry.modelTimeMs) * 10_000) / 10 : 0;
       }
       return flat;
     },

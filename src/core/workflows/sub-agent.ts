@@ -7,6 +7,7 @@
 import type { AgentEvent } from '../agent/agent-events.js';
 import type { AgentRunner, TurnInput } from '../agent/agent-runner.js';
 import type { Character, Role, Roster } from '../data/types.js';
+import type { ReasoningEffort } from '../model/language-model.js';
 import { findCharacter } from '../data/character-lookup.js';
 import { TsukaError } from '../errors.js';
 import { MAX_SPAWN_DEPTH, workflowServiceOf, type SubAgentSpawner, type WorkflowToolService } from './workflow-services.js';
@@ -22,6 +23,8 @@ export interface SubAgentSpawnerOptions {
   serviceFor(depth: number, agent: Character): WorkflowToolService;
   onEvent?(agent: string, event: AgentEvent): void;
   onReport(agent: string, report: string): Promise<void>;
+  /** The run's `/tsuka effort` pin, which reaches sub-agents too. */
+  effortPin?: ReasoningEffort;
 }
 
 function subAgentCharacter(roster: Roster, parentName: string, request: { roleName?: string; charName?: string }): Character {
@@ -75,6 +78,7 @@ export function createSubAgentSpawner(options: SubAgentSpawnerOptions): SubAgent
       ...(options.requesterId ? { requesterId: options.requesterId } : {}),
       toolContext: { ...options.toolContext, services: { ...options.toolContext.services, workflow: { ...options.serviceFor(depth, character), toolCeiling } } },
       memoryScope: options.memoryScope,
+      ...(options.effortPin ? { effort: { pin: options.effortPin } } : {}),
       signal: context.signal,
       onEvent: (event) => options.onEvent?.(label, event),
     });

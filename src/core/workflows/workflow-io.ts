@@ -7,6 +7,7 @@ import type { TurnFinishReason } from '../agent/agent-events.js';
 import type { TurnUsage } from '../agent/agent-runner.js';
 import type { Character } from '../data/types.js';
 import type { Workspace } from '../tools/tool.js';
+import type { ReasoningEffort } from '../model/language-model.js';
 import type { RouteDecision, StatusReport, VoteCast } from './workflow-services.js';
 
 export interface MemberTurnOutcome {
@@ -31,6 +32,8 @@ export interface MemberTurnRequest {
   /** Tools offered from the first round on top of the role's core tools (the role must allow them). */
   loadedTools?: string[];
   extraSystemPrompt?: string;
+  /** The caller's reasoning effort for this turn (below the `/tsuka effort` pin, above character and role). */
+  effort?: ReasoningEffort;
   /**
    * The jail of the turn's tools, and of any sub-agent it spawns: the run's workspace unless given
    * (a parallel /goal step works in its staging copy, design §6.6).

@@ -31,7 +31,7 @@ describe('tool execution', () => {
 
     expect(tools.executed).toEqual([]);
     const refusal = lastToolMessage(model.requests[1]);
-    expect(refusal?.content).toMatch(/^Error: the tool big_brain is not available to you\. Available tools: .*read_file/);
+    expect(refusal?.content).toMatch(/^Error: the tool big_brain is not available to you \(big_brain needs a larger model than this one \(tier MEDIUM\)\)\. Available tools: .*read_file/);
     expect(finished(input.events)[0]?.outcome).toBe('refused');
     expect(result.finishReason).toBe('stop');
     expect(result.text).toBe('Fine, without it.');

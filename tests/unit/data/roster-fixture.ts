@@ -5,7 +5,7 @@ import path from 'node:path';
 /** Every tool name the registry ships; what the loader is told exists. */
 export const KNOWN_TOOLS: ReadonlySet<string> = new Set([
   'read_file', 'write_file', 'edit_file', 'delete_file', 'list_dir', 'grep_search', 'execute_command', 'get_ps_info',
-  'web_search', 'browse_url', 'download_file', 'audit_code', 'load_tools', 'switch_skill', 'create_role',
+  'web_search', 'browse_url', 'download_file', 'audit_code', 'load_tools', 'switch_skill', 'create_role', 'create_tool',
   'save_memory', 'recall_memory', 'update_memory', 'forget_memory', 'report_status', 'route_next', 'cast_vote',
   'post_note', 'read_notes', 'send_message', 'spawn_agent', 'request_goal', 'request_team', 'request_call',
 ]);

@@ -3,12 +3,12 @@ import { repairJsonArguments } from '../../../src/core/provider/json-repair.js';
 
 describe('repairJsonArguments', () => {
   it('parses valid JSON without marking it repaired', () => {
-    expect(repairJsonArguments('{"path": "a.ts", "limit": 20}')).toEqual({ value: { path: 'a.ts', limit: 20 }, repaired: false });
+    expect(repairJsonArguments('{"path": "a.ts", "limit": 20}')).toEqual({ value: { path: 'a.ts', limit: 20 }, repaired: false, notes: [] });
   });
 
   it('reads empty arguments as an empty object', () => {
-    expect(repairJsonArguments('')).toEqual({ value: {}, repaired: false });
-    expect(repairJsonArguments('  \n')).toEqual({ value: {}, repaired: false });
+    expect(repairJsonArguments('')).toEqual({ value: {}, repaired: false, notes: [] });
+    expect(repairJsonArguments('  \n')).toEqual({ value: {}, repaired: false, notes: [] });
   });
 
   it.each([
@@ -28,11 +28,14 @@ describe('repairJsonArguments', () => {
     ['a regex with an invalid escape', '{"pattern": "\\d+\\.ts"}', { pattern: '\\d+\\.ts' }],
     ['doubly encoded arguments', JSON.stringify(JSON.stringify({ path: 'a.ts' })), { path: 'a.ts' }],
   ])('repairs %s', (_name, text, expected) => {
-    expect(repairJsonArguments(text)).toEqual({ value: expected, repaired: true });
+    const result = repairJsonArguments(text);
+    expect(result).toMatchObject({ value: expected, repaired: true });
+    // The note of what was repaired is kept.
+    expect('notes' in result && result.notes.length).toBeGreaterThan(0);
   });
 
   it('keeps apostrophes inside double-quoted strings as they are', () => {
-    expect(repairJsonArguments('{"text": "it\'s", }')).toEqual({ value: { text: "it's" }, repaired: true });
+    expect(repairJsonArguments('{"text": "it\'s", }')).toMatchObject({ value: { text: "it's" }, repaired: true });
   });
 
   it.each([['plain prose', 'read the file src/app.ts'], ['a lone number', '42 apples']])('reports %s as unrepairable', (_name, text) => {

@@ -54,7 +54,7 @@ describe('create_role', () => {
   it('validates and hands the role to the service', async () => {
     const result = await createRoleTool.execute(role, test.context);
     expect(agent.addRole).toHaveBeenCalledWith(role);
-    expect(result.output).toBe('Role release_manager added.');
+    expect(result.output).toBe('Role release_manager added. It is kept for this workspace (.tsuka/roles/release_manager.json).');
   });
 
   it('refuses a bad name and tools that do not exist, listing the ones that do', async () => {

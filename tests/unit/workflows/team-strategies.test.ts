@@ -89,15 +89,45 @@ describe('/team pipeline', () => {
     expect(texts(harness).at(-1)).toContain('✅ Team run completed.');
   });
 
-  it('fails after the bounded attempts, and stops retrying on a stall', async () => {
-    harness = await startWorkflowHarness({ steps: [say('Same answer.\nSTATUS: COMPLETED'), say('Same   answer.\nSTATUS: COMPLETED')] });
+  it('judges a retry that repeats its sentence by its acceptance check: it passes when the files now pass', async () => {
+    let workspace = '';
+    harness = await startWorkflowHarness({
+      steps: [
+        say('Wrote out.json.\nSTATUS: COMPLETED'),
+        async () => {
+          await writeFile(path.join(workspace, 'out.json'), '{"ok":true}\n');
+          return say('Wrote out.json.\nSTATUS: COMPLETED');
+        },
+      ],
+    });
+    workspace = harness.engine.workspace.root;
+    addTeam(harness, { name: 'pipe_same_words', mode: 'pipeline', members: ['troi'], acceptance: [{ type: 'json-valid', path: 'out.json' }], stations: [{ member: 'troi', maxAttempts: 3 }] });
+    await harness.slash('team', 'pipe_same_words write out.json');
+    expect(texts(harness).some((text) => text.includes('Stall'))).toBe(false);
+    expect(texts(harness).some((text) => text.startsWith('🧪 Acceptance (station 1, attempt 2): passed'))).toBe(true);
+    expect(texts(harness).at(-1)).toContain('✅ Team run completed.');
+  });
+
+  it('fails after the bounded attempts, and stops retrying on a stall (workspace unchanged, check failed again)', async () => {
+    harness = await startWorkflowHarness({ steps: [say('First answer.\nSTATUS: COMPLETED'), say('A different answer.\nSTATUS: COMPLETED')] });
     addTeam(harness, { name: 'pipe_stall', mode: 'pipeline', members: ['troi'], acceptance: [{ type: 'json-valid', path: 'out.json' }], stations: [{ member: 'troi', maxAttempts: 5 }] });
     await harness.slash('team', 'pipe_stall write out.json');
-    expect(texts(harness).some((text) => text.includes('⚠️ Stall: Troi gave the same answer'))).toBe(true);
+    expect(texts(harness).some((text) => text.includes("⚠️ Stall: Troi's attempt changed nothing in the workspace and the check failed again"))).toBe(true);
     expect(texts(harness).at(-1)).toContain('✖ Team run failed.');
     expect(harness.model.requests).toHaveLength(2);
 
-    const bounded = await startWorkflowHarness({ steps: [say('first try\nSTATUS: COMPLETED'), say('second try\nSTATUS: COMPLETED')] });
+    // The second attempt changes the workspace, so it is no stall: the attempts simply run out.
+    let boundedRoot = '';
+    const bounded = await startWorkflowHarness({
+      steps: [
+        say('first try\nSTATUS: COMPLETED'),
+        async () => {
+          await writeFile(path.join(boundedRoot, 'other.txt'), 'not the file\n');
+          return say('second try\nSTATUS: COMPLETED');
+        },
+      ],
+    });
+    boundedRoot = bounded.engine.workspace.root;
     try {
       addTeam(bounded, { name: 'pipe_bounded', mode: 'pipeline', members: ['troi'], acceptance: [{ type: 'file-exists', path: 'never.txt' }] });
       await bounded.slash('team', 'pipe_bounded try');

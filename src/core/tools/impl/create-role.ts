@@ -2,6 +2,12 @@ import type { Role } from '../../data/types.js';
 import { knownToolNames, requireAgentControl } from '../agent-control.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+
+/** Where roles made with `create_role` are kept, relative to the workspace root (loaded with the roster at start). */
+export const CREATED_ROLES_FOLDER = '.tsuka/roles';
 
 /** Same shape as role file ids: lowercase, starts with a letter, 2–32 characters. */
 export const ROLE_NAME_PATTERN = /^[a-z][a-z0-9_]{1,31}$/;
@@ -48,6 +54,16 @@ export const createRoleTool: ToolImplementation<CreateRoleInput> = {
       allowedTools: tools,
     };
     const result = agent.addRole(role);
+    if (result.ok) {
+      // Kept for the workspace (a role file the roster loads at start) and, where offered, in this process's roster.
+      const file = await context.workspace.resolve(`${CREATED_ROLES_FOLDER}/${role.name}.json`);
+      await mkdir(dirname(file), { recursive: true });
+      const { name: _name, ...stored } = role;
+      await writeFileAtomic(file, `${JSON.stringify(stored, null, 2)}\n`);
+      const roster = context.services.createdRoles as { add?: (role: Role) => void } | undefined;
+      roster?.add?.(role);
+      return { output: `${result.message} It is kept for this workspace (${CREATED_ROLES_FOLDER}/${role.name}.json).`, display: `role ${role.name}` };
+    }
     return { output: result.message, ...(result.ok ? {} : { isError: true }), display: result.ok ? `role ${role.name}` : 'not created' };
   },
 };

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { displayPath } from '../workspace-paths.js';
+import { createdToolCatalogOf } from '../created-tools.js';
 
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{1,31}$/;
 /** Where proposed tools are written, relative to the workspace root. */
@@ -15,9 +16,10 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 export type CreateToolInput = { name: string; description: string; parameters: Record<string, unknown>; command: string };
 
 /**
- * `create_tool` — OFF by default (`enableCreateTool`). It only validates a command-template tool
- * and writes its description to `<workspace>/.tsuka/tools/<name>.json`; it registers nothing in
- * the running process. Any tool made this way is DANGEROUS: every call asks a person.
+ * `create_tool` — OFF by default (`enableCreateTool`). It validates a command-template tool, keeps
+ * it in `<workspace>/.tsuka/tools/<name>.json` and — where the runner offers the created-tools
+ * catalogue (`services.createdTools`) — registers it at once and loads it for the rest of the run.
+ * Any tool made this way is DANGEROUS: every call asks a person.
  */
 export const createToolTool: ToolImplementation<CreateToolInput> = {
   name: 'create_tool',
@@ -50,6 +52,18 @@ export const createToolTool: ToolImplementation<CreateToolInput> = {
     if (undeclared.length > 0) problems.push(`the command uses undeclared parameters: ${undeclared.join(', ')}`);
     if (problems.length > 0) throw new ToolFailureError(`The tool was not created: ${problems.join('; ')}.`);
 
+    const catalog = createdToolCatalogOf(context.services);
+    if (catalog) {
+      await catalog.add({ name: input.name, description: input.description.trim(), parameters: input.parameters, command: input.command, createdBy: context.agentName, createdAt: new Date().toISOString() });
+      const agent = context.services.agent as { loadTools?: (names: string[]) => unknown } | undefined;
+      agent?.loadTools?.([input.name]);
+      return {
+        output:
+          `Created the tool ${input.name}: you can call it from your next step, and it is kept for this workspace. ` +
+          'Every call of it is DANGEROUS (a person approves each one). Placeholders {{name}} are filled from its arguments, single-quoted.',
+        display: `${CUSTOM_TOOLS_FOLDER}/${input.name}.json`,
+      };
+    }
     const absolutePath = await context.workspace.resolve(`${CUSTOM_TOOLS_FOLDER}/${input.name}.json`);
     const definition = {
       name: input.name,

@@ -12,6 +12,8 @@ export interface GoalStatsRow {
   /** Prompt plus output tokens over all its model calls. */
   totalTokens: number;
   durationMs: number;
+  /** Time inside model calls; tokens/s is output tokens ÷ this (wall time when unknown). */
+  modelTimeMs?: number;
 }
 
 const HEADERS = ['agent', 'output tokens', 'peak context', 'total tokens', 'time', 'tokens/s'] as const;
@@ -29,6 +31,7 @@ export function formatStatsTable(rows: readonly GoalStatsRow[], options: { wallC
     peakContextTokens: rows.reduce((peak, row) => Math.max(peak, row.peakContextTokens), 0),
     totalTokens: sum(rows, (row) => row.totalTokens),
     durationMs: totalDuration,
+    modelTimeMs: sum(rows, (row) => row.modelTimeMs ?? row.durationMs),
   };
   const body = rows.map(cells);
   const footer = cells(total);
@@ -57,6 +60,9 @@ export function mergeStatsByAgent(rows: readonly GoalStatsRow[]): GoalStatsRow[]
             peakContextTokens: Math.max(previous.peakContextTokens, row.peakContextTokens),
             totalTokens: previous.totalTokens + row.totalTokens,
             durationMs: previous.durationMs + row.durationMs,
+            ...(previous.modelTimeMs !== undefined || row.modelTimeMs !== undefined
+              ? { modelTimeMs: (previous.modelTimeMs ?? previous.durationMs) + (row.modelTimeMs ?? row.durationMs) }
+              : {}),
           }
         : { ...row },
     );
@@ -74,7 +80,8 @@ export function formatDuration(durationMs: number): string {
 }
 
 function cells(row: GoalStatsRow): string[] {
-  const speed = row.durationMs > 0 ? (row.outputTokens / (row.durationMs / 1000)).toFixed(1) : '—';
+  const generationMs = row.modelTimeMs ?? row.durationMs;
+  const speed = generationMs > 0 ? (row.outputTokens / (generationMs / 1000)).toFixed(1) : '—';
   return [
     row.agent,
     count(row.outputTokens),

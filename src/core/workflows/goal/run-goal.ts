@@ -244,6 +244,7 @@ async function runOne(
       peakContextTokens: result.stats?.peakContextTokens ?? 0,
       totalTokens: result.stats?.totalTokens ?? 0,
       durationMs: result.stats?.durationMs ?? state.now() - started,
+      ...(result.stats?.modelTimeMs !== undefined ? { modelTimeMs: result.stats.modelTimeMs } : {}),
     },
   });
   const done: CompletedStep = { step, result, ...(rework === undefined ? {} : { reworked: true }) };

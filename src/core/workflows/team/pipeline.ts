@@ -1,14 +1,14 @@
 /**
  * Pipeline mode: stations in order, each refining the previous station's output. Acceptance checks
- * (per station, or the team's for the last station) with bounded attempts and the failures fed
- * back; a stall (the same answer twice) ends the retries. Without acceptance every station still
+ * (per station, or the team's for the last station) judge every attempt, with bounded attempts and
+ * the failures fed back; a stall — the check failed again and the workspace did not change since the
+ * last failed attempt — ends the retries (a repeated sentence alone is not a stall: the member may
+ * have fixed the files and said the same thing). Without acceptance every station still
  * runs: a COMPLETED status never skips the stations after it (design §6.5).
  */
 import type { Character, TeamStation } from '../../data/types.js';
 import { runTeamTurn, type TeamTurn } from './team-turn.js';
 import { DEFAULT_STATION_ATTEMPTS, stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
-
-const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 function stationsOf(context: TeamRunContext): { station: TeamStation; character: Character }[] {
   const stations = context.team.stations ?? context.team.members.map((member) => ({ member }));
@@ -42,23 +42,27 @@ export async function runPipeline(context: TeamRunContext): Promise<TeamOutcome>
     await io.announce(`— Station ${index + 1} of ${stations.length}: ${character.aiName} —`);
     let accepted: TeamTurn | undefined;
     let feedback: string[] = [];
-    let lastText: string | undefined;
+    let failedFingerprint: string | undefined;
     for (let attempt = 1; attempt <= maxAttempts && !accepted; attempt++) {
       if (io.signal.aborted) return stoppedOutcome();
       io.activity(`station ${index + 1}/${stations.length} · ${character.aiName} · attempt ${attempt}/${maxAttempts}`);
       const turn = await runTeamTurn(io, { character, prompt: stationPrompt({ context, index, total: stations.length, station, character, previous, feedback, attempt }) });
       if (io.signal.aborted) return stoppedOutcome();
-      if (lastText !== undefined && normalize(turn.outcome.text) === lastText) {
-        await io.announce(`⚠️ Stall: ${character.aiName} gave the same answer as in the previous attempt — no more retries.`);
-        return { status: 'failed', summary: `Station ${index + 1} (${character.aiName}) stalled.` };
-      }
-      lastText = normalize(turn.outcome.text);
       if (checks && checks.length > 0) {
         io.activity(`station ${index + 1}/${stations.length} · acceptance checks`);
         const result = await context.checkAcceptance(checks);
         await io.announce(`🧪 Acceptance (station ${index + 1}, attempt ${attempt}): ${result.passed ? 'passed' : 'failed'}\n${result.report.join('\n')}`);
-        if (result.passed) accepted = turn;
-        else feedback = result.report;
+        if (result.passed) {
+          accepted = turn;
+        } else {
+          feedback = result.report;
+          const fingerprint = await context.workspaceFingerprint();
+          if (failedFingerprint !== undefined && fingerprint === failedFingerprint) {
+            await io.announce(`⚠️ Stall: ${character.aiName}'s attempt changed nothing in the workspace and the check failed again — no more retries.`);
+            return { status: 'failed', summary: `Station ${index + 1} (${character.aiName}) stalled.` };
+          }
+          failedFingerprint = fingerprint;
+        }
       } else if (turn.status.status === 'FAILED' && attempt < maxAttempts) {
         feedback = [`You reported FAILED: ${turn.status.summary}`];
       } else {

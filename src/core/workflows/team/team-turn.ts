@@ -91,13 +91,42 @@ export function digestOf(turns: readonly TeamTurn[]): string {
   return turns.map((turn) => `- [${turn.outcome.character.aiName}] ${turn.status.status}: ${turn.status.summary}`).join('\n');
 }
 
-export function memberPrompt(options: { teamName: string; task: string; turns: readonly TeamTurn[]; character: Character; extra?: string }): string {
+/**
+ * How much of a member prompt the others' last contributions may take (≈ 3,000 tokens): enough for
+ * several full answers, small enough to leave a local model's context for the member's own work.
+ */
+export const CONTRIBUTIONS_BUDGET_CHARS = 12_000;
+
+/**
+ * The other members' last contributions in full, newest first into the budget (an older one that
+ * does not fit is cut, and says so), shown in the order they were made.
+ */
+export function lastContributions(turns: readonly TeamTurn[], self: Character, budgetChars = CONTRIBUTIONS_BUDGET_CHARS): string | undefined {
+  const latest = new Map<string, TeamTurn>();
+  for (const turn of turns) if (turn.outcome.character.name !== self.name && turn.outcome.text.trim() !== '') latest.set(turn.outcome.character.name, turn);
+  const newestFirst = [...latest.values()].sort((a, b) => turns.indexOf(b) - turns.indexOf(a));
+  let left = budgetChars;
+  const blocks: { index: number; text: string }[] = [];
+  for (const turn of newestFirst) {
+    if (left <= 0) break;
+    const text = turn.outcome.text.trim();
+    const shown = text.length <= left ? text : `${text.slice(0, left)}\n… (cut to fit the prompt budget)`;
+    left -= shown.length;
+    blocks.push({ index: turns.indexOf(turn), text: `### ${turn.outcome.character.aiName} (last turn)\n${shown}` });
+  }
+  if (blocks.length === 0) return undefined;
+  return blocks.sort((a, b) => a.index - b.index).map((block) => block.text).join('\n\n');
+}
+
+export function memberPrompt(options: { teamName: string; task: string; turns: readonly TeamTurn[]; character: Character; extra?: string; contributionsBudgetChars?: number }): string {
+  const contributions = lastContributions(options.turns, options.character, options.contributionsBudgetChars);
   return [
     `Team run "${options.teamName}". The task: ${options.task}`,
     '',
     'Progress so far:',
     digestOf(options.turns),
     '',
+    ...(contributions ? ["The other members' last contributions:", '', contributions, ''] : []),
     ...(options.extra ? [options.extra, ''] : []),
     `Your turn, ${options.character.aiName}. Do your part with your tools, then call report_status (COMPLETED, CONTINUE or FAILED, with a summary). If you cannot call it, end with a line "STATUS: COMPLETED — summary".`,
   ].join('\n');

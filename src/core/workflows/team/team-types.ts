@@ -17,6 +17,8 @@ export interface TeamRunContext {
   /** `teamMaxRounds` from the settings, for teams that set no `rounds`. */
   maxRounds: number;
   checkAcceptance(checks: readonly AcceptanceCheck[]): Promise<AcceptanceResult>;
+  /** A digest of the workspace's files right now: equal digests mean nothing changed (pipeline stalls). */
+  workspaceFingerprint(): Promise<string>;
 }
 
 export type TeamOutcomeStatus = 'completed' | 'failed' | 'stopped' | 'incomplete';
