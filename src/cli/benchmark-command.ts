@@ -4,7 +4,7 @@
  * and stores the profile for the model id. Exit status 0 when the run completed.
  */
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { createEngine } from '../app/create-engine.js';
 import { createJsonLogger } from '../app/json-logger.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';

@@ -1,6 +1,6 @@
 /** `tsuka export [RUN_ID] [--json]`: one run's transcript on stdout (default: the latest run), Markdown or JSON. */
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { exportRunJson, exportRunMarkdown } from '../core/store/run-export.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { withRunStore } from './runs-command.js';

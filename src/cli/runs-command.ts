@@ -1,6 +1,6 @@
 /** `tsuka runs`: the recent runs of this data folder (id, when, where, kind, outcome), newest first. */
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { openStore } from '../core/store/open-store.js';
 import { createRunStore, type RunStore } from '../core/store/run-store.js';
 

@@ -114,9 +114,9 @@ describe('MCP tools in conversations', { timeout: 60_000 }, () => {
       [],
     );
     const [listing] = await h.slash('tsuka', 'tools');
-    expect(listing).toMatch(/✓ \*Built-in\* \(\d+\)\n.*`read_file`/);
-    expect(listing).toMatch(/✓ \*MCP server demo\* \(5\)\n`mcp__demo__add` `mcp__demo__crash`/);
-    expect(listing).toMatch(/✗ \*MCP server broken\* \(0\) — it could not start: .*DEMO_TOKEN is missing/);
+    expect(listing).toMatch(/✓ \*\*Built-in\*\* \(\d+\)\n.*`read_file`/);
+    expect(listing).toMatch(/✓ \*\*MCP server demo\*\* \(5\)\n`mcp__demo__add` `mcp__demo__crash`/);
+    expect(listing).toMatch(/✗ \*\*MCP server broken\*\* \(0\) — it could not start: .*DEMO_TOKEN is missing/);
     expect(h.engine.roster.roles.get('developer')!.allowedTools).toContain('mcp__demo__add');
     expect(h.engine.roster.roles.get('researcher')!.allowedTools).not.toContain('mcp__demo__add');
   });
