@@ -24,8 +24,8 @@ describe('Slack and Discord together', () => {
     const { discord, model, app } = harness;
     expect(Object.keys(app.surfaces).sort()).toEqual(['discord', 'slack']);
     expect(harness.logs.join('')).toMatch(/TSUKA is running: Slack, Discord/);
-    // The banner's second line names the command isolation (bubblewrap here; the fallback where bwrap cannot run).
-    expect(harness.logs.join('')).toMatch(/TSUKA is running: .*\nisolation: (bubblewrap|environment only|separate user) — /);
+    // The banner names the command isolation (bubblewrap here; the fallback where bwrap cannot run).
+    expect(harness.logs.join('')).toMatch(/isolation: (bubblewrap|environment only|separate user) — /);
     model.enqueue({ text: 'Both platforms.' });
     const question = harness.mention({ content: 'geordi hello from discord' });
     await harness.waitForReply(question.id, 'Both platforms.');

@@ -63,6 +63,9 @@ async function killHard(child: ChildProcess): Promise<void> {
 
 describe('restart recovery', () => {
   it('SIGKILL during a streamed reply: after restart the thread says it was interrupted, nothing is posted twice, the stale Stop button says the run has ended', async () => {
+    // Placeholder + chat.update (streaming refused): that message carries the Stop button (a message
+    // made by chat.startStream has none while it streams).
+    slack.setStreamingRefusal('not_allowed');
     const first = startBot();
     await slack.waitForConnection({ timeoutMs: 40_000 });
     model.enqueue({ text: `Partial answer ${'lorem '.repeat(400)}`, chunkSize: 6, delayMsBetweenChunks: 50 });
