@@ -63,7 +63,11 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
   const harness = await startCommandHarness({
     steps,
     model,
-    environment: { TSUKA_STORE_URL: `sqlite://${join(home, `data-${mode}`, 'tsuka.sqlite')}`, TSUKA_WORKSPACE: workspace, TSUKA_MAX_TOOL_ROUNDS: String(ROUNDS + 1) },
+    environment: {
+      TSUKA_STORE_URL: `sqlite://${join(home, `data-${mode}`, 'tsuka.sqlite')}`,
+      TSUKA_WORKSPACE: workspace,
+      TSUKA_MAX_TOOL_ROUNDS: String(ROUNDS + 1),
+    },
   });
   let toolMs = 0;
   const execute = harness.engine.tools.execute.bind(harness.engine.tools);
@@ -85,7 +89,10 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
       const message = `bench-${mode}-${turn}`;
       const started = performance.now();
       await harness.mention(`geordi read the fifteen files (${turn})`, { message });
-      await harness.surface.waitFor(() => harness.surface.inThread(`thread:${message}`).some((posted) => posted.text.includes(FINAL_TEXT) && posted.buttons.length === 0), 60_000);
+      await harness.surface.waitFor(
+        () => harness.surface.inThread(`thread:${message}`).some((posted) => posted.text.includes(FINAL_TEXT) && posted.buttons.length === 0),
+        60_000,
+      );
       const total = performance.now() - started;
       if (requestTimes.length !== ROUNDS + 1) throw new Error(`expected ${ROUNDS + 1} model requests, saw ${requestTimes.length}`);
       if (turn === 0) continue;

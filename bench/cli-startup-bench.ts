@@ -33,7 +33,13 @@ try {
     const started = performance.now();
     const child = spawn(process.execPath, COMMAND, {
       cwd: home,
-      env: { PATH: process.env.PATH, HOME: home, TSUKA_LLM_BASE_URL: server.baseURL, TSUKA_DATA_DIR: join(home, 'data'), TSUKA_WORKSPACE: join(home, 'workspace') },
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        TSUKA_LLM_BASE_URL: server.baseURL,
+        TSUKA_DATA_DIR: join(home, 'data'),
+        TSUKA_WORKSPACE: join(home, 'workspace'),
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

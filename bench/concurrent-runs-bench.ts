@@ -58,9 +58,15 @@ const harness = await startCommandHarness({
 });
 // Earlier conversations in every thread: each turn loads, prunes and saves a long history.
 const history: ChatMessage[] = Array.from({ length: HISTORY_MESSAGES }, (_, index) =>
-  index % 2 === 0 ? { role: 'user', content: `question ${index}: ${'why does the build fail? '.repeat(30)}` } : { role: 'assistant', content: `answer ${index}: ${'the cache is stale; clear it. '.repeat(50)}`, name: 'geordi' },
+  index % 2 === 0
+    ? { role: 'user', content: `question ${index}: ${'why does the build fail? '.repeat(30)}` }
+    : { role: 'assistant', content: `answer ${index}: ${'the cache is stale; clear it. '.repeat(50)}`, name: 'geordi' },
 );
-await Promise.all(Array.from({ length: RUNS }, (_, index) => harness.engine.sessions.save({ threadId: `thread:m${index}`, character: 'geordi', history, updatedAt: Date.now() })));
+await Promise.all(
+  Array.from({ length: RUNS }, (_, index) =>
+    harness.engine.sessions.save({ threadId: `thread:m${index}`, character: 'geordi', history, updatedAt: Date.now() }),
+  ),
+);
 
 // The platform's pace (one edit per message per second), not the tests' fast one.
 harness.surface.limits.editIntervalMs = 1_000;
@@ -82,7 +88,11 @@ delay.enable();
 try {
   await Promise.all(
     Array.from({ length: RUNS }, (_, index) =>
-      harness.mention(`geordi look at the three files (${index})`, { message: `m${index}`, user: `playground:user${index}`, channel: `playground:c${index % 20}` }),
+      harness.mention(`geordi look at the three files (${index})`, {
+        message: `m${index}`,
+        user: `playground:user${index}`,
+        channel: `playground:c${index % 20}`,
+      }),
     ),
   );
   await done;

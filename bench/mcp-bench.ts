@@ -38,7 +38,8 @@ async function callLatencies(source: McpToolSource, tool: string): Promise<numbe
 }
 
 const p = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
-const line = (label: string, value: number, goal: number): string => `${label.padEnd(34)} ${value.toFixed(1).padStart(8)} ms   goal ≤ ${goal} ms ${value <= goal ? '✓' : '✗'}`;
+const line = (label: string, value: number, goal: number): string =>
+  `${label.padEnd(34)} ${value.toFixed(1).padStart(8)} ms   goal ≤ ${goal} ms ${value <= goal ? '✓' : '✗'}`;
 
 const started = performance.now();
 const stdio = createMcpToolSource({ servers: [demoStdioEntry()], childEnv: { PATH: process.env.PATH }, workingDirectory: process.cwd() });

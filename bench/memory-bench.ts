@@ -16,7 +16,10 @@ import { openStore } from '../src/core/store/open-store.js';
 const SCOPE = '/bench/workspace';
 const SAVES = 200;
 const QUERIES = 300;
-const SIZES = process.argv.slice(2).map(Number).filter((size) => size > 0);
+const SIZES = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((size) => size > 0);
 const GOALS = {
   save: (size: number): number | undefined => (size >= 50_000 ? 10 : size >= 10_000 ? 3 : undefined),
   recallP95: 10,
@@ -44,8 +47,7 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
-const against = (value: number, goal: number | undefined): string =>
-  goal === undefined ? '' : ` — goal ≤ ${goal} ms: ${value <= goal ? 'met' : 'MISSED'}`;
+const against = (value: number, goal: number | undefined): string => (goal === undefined ? '' : ` — goal ≤ ${goal} ms: ${value <= goal ? 'met' : 'MISSED'}`);
 
 /** Fills the scope straight through the store (what earlier saves would have left), in batches. */
 async function seedFacts(directory: string, size: number): Promise<void> {
@@ -58,7 +60,21 @@ async function seedFacts(directory: string, size: number): Promise<void> {
     for (let index = start; index < Math.min(size, start + 1_000); index += 1) {
       const content = factText(index);
       const id = `${tag}-${index.toString(16).padStart(8, '0')}`;
-      batch.push(facts.set(id, { id, content, summary: content.slice(0, 72), kind: 'fact', scope: SCOPE, tags: [], pinned: false, hits: 0, createdAt: time, lastUsedAt: time, author: 'bench' }));
+      batch.push(
+        facts.set(id, {
+          id,
+          content,
+          summary: content.slice(0, 72),
+          kind: 'fact',
+          scope: SCOPE,
+          tags: [],
+          pinned: false,
+          hits: 0,
+          createdAt: time,
+          lastUsedAt: time,
+          author: 'bench',
+        }),
+      );
     }
     await Promise.all(batch);
   }
@@ -105,8 +121,12 @@ async function benchSize(root: string, size: number): Promise<void> {
   const recallP95 = percentile(recalls, 0.95);
   console.log(`${size} facts (seeded in ${ms(seedMs)}):`);
   console.log(`  first recall after opening the scope: ${ms(firstRecallMs)} (CPU ${ms(firstRecallCpuMs)})${against(firstRecallMs, GOALS.firstRecall(size))}`);
-  console.log(`  recall (${QUERIES} queries): p50 ${ms(percentile(recalls, 0.5))}, p95 ${ms(recallP95)}, max ${ms(recalls[recalls.length - 1] ?? 0)}${against(recallP95, GOALS.recallP95)}`);
-  console.log(`  save (${SAVES}, a quarter merging): mean ${ms(saveMean)}, p95 ${ms(percentile(saves, 0.95))}, max ${ms(saves[saves.length - 1] ?? 0)}${against(saveMean, GOALS.save(size))}`);
+  console.log(
+    `  recall (${QUERIES} queries): p50 ${ms(percentile(recalls, 0.5))}, p95 ${ms(recallP95)}, max ${ms(recalls[recalls.length - 1] ?? 0)}${against(recallP95, GOALS.recallP95)}`,
+  );
+  console.log(
+    `  save (${SAVES}, a quarter merging): mean ${ms(saveMean)}, p95 ${ms(percentile(saves, 0.95))}, max ${ms(saves[saves.length - 1] ?? 0)}${against(saveMean, GOALS.save(size))}`,
+  );
 }
 
 const root = await mkdtemp(join(tmpdir(), 'tsuka-memory-bench-'));

@@ -49,7 +49,9 @@ try {
     const overhead = sandboxed.mean - plain.mean;
     console.log(`sandbox: \`true\` ×${RUNS} under bwrap (network on): mean ${sandboxed.mean.toFixed(1)} ms, p95 ${sandboxed.p95.toFixed(1)} ms`);
     console.log(`sandbox: \`true\` ×${RUNS} under bwrap (network off): mean ${networkOff.mean.toFixed(1)} ms, p95 ${networkOff.p95.toFixed(1)} ms`);
-    console.log(`sandbox: overhead per command ${overhead.toFixed(1)} ms (network off: ${(networkOff.mean - plain.mean).toFixed(1)} ms) — goal ≤ ${OVERHEAD_TARGET_MS} ms: ${overhead <= OVERHEAD_TARGET_MS ? 'met' : 'NOT met'}`);
+    console.log(
+      `sandbox: overhead per command ${overhead.toFixed(1)} ms (network off: ${(networkOff.mean - plain.mean).toFixed(1)} ms) — goal ≤ ${OVERHEAD_TARGET_MS} ms: ${overhead <= OVERHEAD_TARGET_MS ? 'met' : 'NOT met'}`,
+    );
   }
 } finally {
   await rm(root, { recursive: true, force: true });

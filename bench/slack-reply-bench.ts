@@ -59,7 +59,12 @@ async function measure(scenario: Scenario, refuseStreaming: boolean): Promise<vo
   );
   const completedAt = new Map<number, number>();
   const done = (index: number) =>
-    harness.botReplies(channelOf(index), mentions[index]!.ts).some((message) => message.text.includes('END') && message.stream !== 'open' && !(message.blocks ?? []).some((block) => (block as { type?: string }).type === 'actions'));
+    harness
+      .botReplies(channelOf(index), mentions[index]!.ts)
+      .some(
+        (message) =>
+          message.text.includes('END') && message.stream !== 'open' && !(message.blocks ?? []).some((block) => (block as { type?: string }).type === 'actions'),
+      );
   await slack.waitFor(
     () => {
       for (let index = 0; index < scenario.streams; index++) if (!completedAt.has(index) && done(index)) completedAt.set(index, Date.now());
@@ -70,11 +75,22 @@ async function measure(scenario: Scenario, refuseStreaming: boolean): Promise<vo
   const acks: number[] = [];
   const firstTexts: number[] = [];
   for (const [index, mention] of mentions.entries()) {
-    const inThread = (call: (typeof slack.calls)[number]) => call.body.thread_ts === mention.ts || (call.method === 'chat.update' && harness.botReplies(channelOf(index), mention.ts).some((reply) => reply.ts === call.body.ts));
-    const sign = slack.calls.find((call) => call.status === 200 && call.response.ok !== false && (['chat.postMessage', 'chat.startStream', 'assistant.threads.setStatus'].includes(call.method) ? inThread(call) : false));
+    const inThread = (call: (typeof slack.calls)[number]) =>
+      call.body.thread_ts === mention.ts ||
+      (call.method === 'chat.update' && harness.botReplies(channelOf(index), mention.ts).some((reply) => reply.ts === call.body.ts));
+    const sign = slack.calls.find(
+      (call) =>
+        call.status === 200 &&
+        call.response.ok !== false &&
+        (['chat.postMessage', 'chat.startStream', 'assistant.threads.setStatus'].includes(call.method) ? inThread(call) : false),
+    );
     if (sign) acks.push(sign.at - mentionAt[index]!);
     const first = slack.calls.find(
-      (call) => call.status === 200 && ['chat.postMessage', 'chat.startStream', 'chat.update'].includes(call.method) && inThread(call) && String(call.body.markdown_text ?? call.body.text ?? '').includes(`q${index}:`),
+      (call) =>
+        call.status === 200 &&
+        ['chat.postMessage', 'chat.startStream', 'chat.update'].includes(call.method) &&
+        inThread(call) &&
+        String(call.body.markdown_text ?? call.body.text ?? '').includes(`q${index}:`),
     );
     const tokenAt = firstTokenAt.get(`q${index}`);
     if (first && tokenAt) firstTexts.push(first.at - tokenAt);

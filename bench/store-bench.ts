@@ -96,9 +96,7 @@ async function benchOpen(directory: string): Promise<void> {
   for (let runIndex = 0; runIndex < RUNS; runIndex += 1) {
     const run = await runs.create({ kind: 'goal', title: `run ${runIndex}`, startedBy: 'bench', where: { platform: 'bench', channelId: 'c' } });
     if (runIndex % 10 === 0) await runs.update(run.id, (record) => ({ ...record, status: 'completed' }));
-    await Promise.all(
-      Array.from({ length: EVENTS_PER_RUN }, (_, index) => runs.appendEvent(run.id, { type: 'note', text: `${index} ${phrase(12)}` })),
-    );
+    await Promise.all(Array.from({ length: EVENTS_PER_RUN }, (_, index) => runs.appendEvent(run.id, { type: 'note', text: `${index} ${phrase(12)}` })));
   }
   await store.close();
   const size = (await stat(join(directory, 'tsuka.sqlite'))).size;

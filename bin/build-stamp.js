@@ -41,5 +41,7 @@ export function buildState(root) {
   } catch {
     return { current: false, reason: 'the build has no stamp' };
   }
-  return stamp.digest === sourceDigest(root) ? { current: true, reason: 'the build matches the sources' } : { current: false, reason: 'the sources changed since the build' };
+  return stamp.digest === sourceDigest(root)
+    ? { current: true, reason: 'the build matches the sources' }
+    : { current: false, reason: 'the sources changed since the build' };
 }

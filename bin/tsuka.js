@@ -14,7 +14,9 @@ if (fromSource) {
     const { register } = await import('tsx/esm/api');
     register();
   } catch (error) {
-    process.stderr.write(`TSUKA cannot run its TypeScript sources: tsx is not installed (${error.code ?? error.message}). Run \`npm install\`, or \`npm run build\` to run compiled JavaScript.\n`);
+    process.stderr.write(
+      `TSUKA cannot run its TypeScript sources: tsx is not installed (${error.code ?? error.message}). Run \`npm install\`, or \`npm run build\` to run compiled JavaScript.\n`,
+    );
     process.exit(1);
   }
   ({ main } = await import('../src/cli/main.ts'));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 import type { Logger } from '../core/logger.js';
 import type { LanguageModel } from '../core/model/language-model.js';
-import type { ModelTier, ToolImplementation, ToolRegistry, ToolSchema, Workspace } from '../core/tools/tool.js';
+import type { ModelTier, ToolImplementation, ToolSchema, Workspace } from '../core/tools/tool.js';
 import type { Roster } from '../core/data/types.js';
 import { loadRoster } from '../core/data/load-roster.js';
 import { dataFingerprint, recordChecked, wasChecked } from './data-fingerprint.js';
@@ -19,18 +19,15 @@ import { createWorkspace } from '../core/safety/workspace-jail.js';
 import { createChildEnv } from '../core/safety/child-env.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
-import { createSecretMasker } from '../core/safety/secret-mask.js';
 import { openStore, type Store } from '../core/store/open-store.js';
 import { createMemoryStore, type MemoryStore } from '../core/memory/memory-store.js';
 import { createSessionStore } from '../core/store/session-store.js';
 import { createRunStore } from '../core/store/run-store.js';
 import { createApprovalStore } from '../core/store/approval-store.js';
 import { createDedupeStore } from '../core/store/dedupe-store.js';
-import { resolveModelTier } from '../core/provider/model-tier.js';
 import { connectModelServer, findModelServer, type ModelConnection } from './model-connection.js';
 import { TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
-import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { attachToolSourcesToRoster, createToolCatalogue, type ToolCatalogue } from '../core/tools/tool-catalogue.js';
 import { createMcpToolSource, type McpToolSource } from '../core/tools/mcp/mcp-tool-source.js';
 import { createModelProfileStore } from '../core/benchmark/model-profile.js';
@@ -114,10 +111,19 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   // Tools made with create_tool are a tool source of their own, kept with the workspace.
   const createdTools = await createCreatedToolCatalog({ workspaceRoot: workspace.root, reservedNames, logger });
   // Roles made with create_role are kept with the workspace too, and load with the roster.
-  const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools: reservedNames, extraRoleDirectories: [path.join(workspace.root, CREATED_ROLES_FOLDER)], schemaChecked });
-  if (!schemaChecked) await recordChecked(config.dataDirectory, fingerprint).catch((error: unknown) => logger.debug('could not record the checked data fingerprint', { error }));
+  const roster = await loadRoster({
+    rootDirectory: config.rootDirectory,
+    knownTools: reservedNames,
+    extraRoleDirectories: [path.join(workspace.root, CREATED_ROLES_FOLDER)],
+    schemaChecked,
+  });
+  if (!schemaChecked)
+    await recordChecked(config.dataDirectory, fingerprint).catch((error: unknown) => logger.debug('could not record the checked data fingerprint', { error }));
   if (options.checkDefaultCharacter && !roster.characters.has(config.defaultCharacter)) {
-    throw new TsukaError('unknown_character', `TSUKA_DEFAULT_CHARACTER="${config.defaultCharacter}" is not a character: use one of ${[...roster.characters.keys()].join(', ')}.`);
+    throw new TsukaError(
+      'unknown_character',
+      `TSUKA_DEFAULT_CHARACTER="${config.defaultCharacter}" is not a character: use one of ${[...roster.characters.keys()].join(', ')}.`,
+    );
   }
   // Chosen once, before anything can run a command; `bubblewrap` that does not work stops the start.
   const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));

@@ -10,7 +10,12 @@ export function resolveLogFormat(format: LogFormat, interactive: boolean | undef
   return format;
 }
 
-export function createLogger(options: { format: 'json' | 'pretty'; level: LogLevel; maskSecrets: (text: string) => string; write: (line: string) => void }): Logger {
+export function createLogger(options: {
+  format: 'json' | 'pretty';
+  level: LogLevel;
+  maskSecrets: (text: string) => string;
+  write: (line: string) => void;
+}): Logger {
   return options.format === 'pretty' ? createPrettyLogger(options) : createJsonLogger(options);
 }
 

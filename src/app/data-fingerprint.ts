@@ -11,7 +11,13 @@ import path from 'node:path';
 /** The data folders the engine validates at start, relative to the package root. */
 const DATA_FOLDERS = ['roles', 'traits', 'characters', 'teams', 'tools_schemas'];
 /** The schemas those folders are checked against, relative to this module. */
-const SCHEMA_FILES = ['../core/data/role.schema.json', '../core/data/trait.schema.json', '../core/data/character.schema.json', '../core/data/team.schema.json', '../core/tools/tool-schema.schema.json'];
+const SCHEMA_FILES = [
+  '../core/data/role.schema.json',
+  '../core/data/trait.schema.json',
+  '../core/data/character.schema.json',
+  '../core/data/team.schema.json',
+  '../core/tools/tool-schema.schema.json',
+];
 /** Where the fingerprint of the last fully checked data lives, inside the data folder. */
 export const CHECKED_DATA_FILE = 'checked-data.sha256';
 

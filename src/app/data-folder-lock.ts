@@ -57,7 +57,11 @@ export function acquireDataFolderLock(dataDirectory: string, options: AcquireLoc
   try {
     mkdirSync(dataDirectory, { recursive: true });
   } catch (error) {
-    throw new TsukaError('data_folder_unwritable', `The data folder ${dataDirectory} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'}): check TSUKA_DATA_DIR and that this user may write there.`, { cause: error });
+    throw new TsukaError(
+      'data_folder_unwritable',
+      `The data folder ${dataDirectory} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'}): check TSUKA_DATA_DIR and that this user may write there.`,
+      { cause: error },
+    );
   }
   const mine: LockContent = { pid, since: (options.now?.() ?? new Date()).toISOString() };
   const text = `${JSON.stringify(mine)}\n`;
@@ -81,7 +85,9 @@ export function acquireDataFolderLock(dataDirectory: string, options: AcquireLoc
     takeOverStale(file, existing, pid);
   }
   const holder = readLock(file);
-  throw holder ? lockedError(dataDirectory, holder) : new TsukaError('data_folder_locked', `Could not lock the data folder ${dataDirectory}: remove ${file} if no TSUKA runs there.`);
+  throw holder
+    ? lockedError(dataDirectory, holder)
+    : new TsukaError('data_folder_locked', `Could not lock the data folder ${dataDirectory}: remove ${file} if no TSUKA runs there.`);
 }
 
 function createExclusive(file: string, text: string): boolean {
@@ -93,7 +99,9 @@ function createExclusive(file: string, text: string): boolean {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new TsukaError('data_folder_lock_failed', `Could not create the lock file ${file}: check that this user may write to the data folder.`, { cause: error });
+    throw new TsukaError('data_folder_lock_failed', `Could not create the lock file ${file}: check that this user may write to the data folder.`, {
+      cause: error,
+    });
   } finally {
     unlinkSync(temporary);
   }

@@ -60,13 +60,19 @@ export async function startHttpServer(options: {
 /** A port that cannot be used, in one sentence naming the port and the setting. */
 function describeListenFailure(error: NodeJS.ErrnoException, port: number, host: string): TsukaError {
   if (error.code === 'EADDRINUSE') {
-    return new TsukaError('port_in_use', `Port ${port} on ${host} is already in use (TSUKA_HTTP_PORT): stop the program that uses it, or set TSUKA_HTTP_PORT to a free port.`, { cause: error });
+    return new TsukaError(
+      'port_in_use',
+      `Port ${port} on ${host} is already in use (TSUKA_HTTP_PORT): stop the program that uses it, or set TSUKA_HTTP_PORT to a free port.`,
+      { cause: error },
+    );
   }
   if (error.code === 'EACCES') {
     return new TsukaError('port_denied', `Port ${port} on ${host} may not be used by this user (TSUKA_HTTP_PORT): choose a port above 1023.`, { cause: error });
   }
   if (error.code === 'EADDRNOTAVAIL') {
-    return new TsukaError('host_unavailable', `${host} is not an address of this machine (TSUKA_HTTP_HOST): use 127.0.0.1, or 0.0.0.0 for every interface.`, { cause: error });
+    return new TsukaError('host_unavailable', `${host} is not an address of this machine (TSUKA_HTTP_HOST): use 127.0.0.1, or 0.0.0.0 for every interface.`, {
+      cause: error,
+    });
   }
   return new TsukaError('http_listen_failed', `The HTTP server could not listen on ${host}:${port} (${error.message}).`, { cause: error });
 }

@@ -35,7 +35,11 @@ export async function findModelServer(config: AppConfig, options: { fetch?: type
 }
 
 /** Builds the queued, switchable model for a server discovery found. */
-export async function connectModelServer(config: AppConfig, info: DiscoveryResult, options: { fetch?: typeof fetch; logger: Logger }): Promise<ModelConnection> {
+export async function connectModelServer(
+  config: AppConfig,
+  info: DiscoveryResult,
+  options: { fetch?: typeof fetch; logger: Logger },
+): Promise<ModelConnection> {
   const apiKey = await endpointApiKey(config, info.baseURL);
   const endpointModel = createEndpointModel(config, info, config.llm.modelId ?? info.modelId, apiKey, options);
   // One queue per endpoint: parallel steps and many channels share a local GPU fairly.
@@ -46,7 +50,13 @@ export async function connectModelServer(config: AppConfig, info: DiscoveryResul
 }
 
 /** A plain endpoint model for one model id on a connected server (start-up and `/tsuka model`). */
-export function createEndpointModel(config: AppConfig, info: DiscoveryResult, modelId: string, apiKey: string | undefined, options: { fetch?: typeof fetch; logger: Logger }): LanguageModel {
+export function createEndpointModel(
+  config: AppConfig,
+  info: DiscoveryResult,
+  modelId: string,
+  apiKey: string | undefined,
+  options: { fetch?: typeof fetch; logger: Logger },
+): LanguageModel {
   return createOpenAICompatibleModel({
     providerId: info.providerId,
     baseURL: info.baseURL,

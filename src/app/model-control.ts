@@ -79,7 +79,10 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
     async available() {
       if (!connection) return injected ? [injected.modelId] : [];
       try {
-        const response = await (options.fetch ?? fetch)(`${connection.info.baseURL.replace(/\/$/, '')}/models`, { headers: authorization(connection), signal: AbortSignal.timeout(2500) });
+        const response = await (options.fetch ?? fetch)(`${connection.info.baseURL.replace(/\/$/, '')}/models`, {
+          headers: authorization(connection),
+          signal: AbortSignal.timeout(2500),
+        });
         const body = (await response.json()) as { data?: { id?: unknown }[] };
         return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []));
       } catch (error) {
@@ -95,7 +98,10 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
     async reachable() {
       if (!connection) return injected !== undefined;
       try {
-        const response = await (options.fetch ?? fetch)(`${connection.info.baseURL.replace(/\/$/, '')}/models`, { headers: authorization(connection), signal: AbortSignal.timeout(2000) });
+        const response = await (options.fetch ?? fetch)(`${connection.info.baseURL.replace(/\/$/, '')}/models`, {
+          headers: authorization(connection),
+          signal: AbortSignal.timeout(2000),
+        });
         return response.ok;
       } catch (error) {
         logger.debug('model server not reachable', { error });

@@ -6,8 +6,10 @@ import type { AppConfig } from '../config/app-config.js';
  * probing (`probeIntervalMs`), so "ask again" works once a server is up.
  */
 export function noModelMessage(config: AppConfig, probeIntervalMs?: number): string {
-  const retry = probeIntervalMs === undefined ? '' : ` TSUKA tries again every ${Math.round(probeIntervalMs / 1000)} s and at every message: start it, then ask again.`;
-  if (config.llm.baseURL) return `The model server ${config.llm.baseURL} (TSUKA_LLM_BASE_URL) does not answer.${retry || ' Start it, or change TSUKA_LLM_BASE_URL.'}`;
+  const retry =
+    probeIntervalMs === undefined ? '' : ` TSUKA tries again every ${Math.round(probeIntervalMs / 1000)} s and at every message: start it, then ask again.`;
+  if (config.llm.baseURL)
+    return `The model server ${config.llm.baseURL} (TSUKA_LLM_BASE_URL) does not answer.${retry || ' Start it, or change TSUKA_LLM_BASE_URL.'}`;
   return [
     'No model server answered on the usual local ports.',
     `Start one of these${probeIntervalMs === undefined ? ', then try again' : ' — TSUKA finds it within seconds, then ask again'}:`,

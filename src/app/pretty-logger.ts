@@ -7,7 +7,12 @@ import type { LogLevel } from '../config/app-config.js';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-export function createPrettyLogger(options: { level: LogLevel; maskSecrets: (text: string) => string; write?: (line: string) => void; now?: () => Date }): Logger {
+export function createPrettyLogger(options: {
+  level: LogLevel;
+  maskSecrets: (text: string) => string;
+  write?: (line: string) => void;
+  now?: () => Date;
+}): Logger {
   const write = options.write ?? ((line: string) => process.stderr.write(line));
   const now = options.now ?? (() => new Date());
   const make = (base: Record<string, unknown>): Logger => {

@@ -7,7 +7,13 @@ export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Starts the schedule; resolves after the first pass. The returned function stops it. */
-export async function startRetention(options: { store: Store; retentionDays: number; logger: Logger; now?: () => number; intervalMs?: number }): Promise<() => void> {
+export async function startRetention(options: {
+  store: Store;
+  retentionDays: number;
+  logger: Logger;
+  now?: () => number;
+  intervalMs?: number;
+}): Promise<() => void> {
   if (options.retentionDays <= 0) return () => undefined;
   const now = options.now ?? Date.now;
   let running: Promise<void> | undefined;

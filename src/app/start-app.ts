@@ -68,7 +68,10 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
       },
     };
   } catch (error) {
-    for (const close of opened.reverse()) await Promise.resolve().then(close).catch((closeError: unknown) => closeError);
+    for (const close of opened.reverse())
+      await Promise.resolve()
+        .then(close)
+        .catch((closeError: unknown) => closeError);
     lock.release();
     throw error;
   }
@@ -102,13 +105,28 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   let slack: SlackAdapter | undefined;
   if (config.slack) {
     const { createSlackAdapter } = await import('../adapters/slack/index.js');
-    slack = createSlackAdapter({ config: config.slack, handle: layer.handle, logger, editIntervalMs: config.streamEditIntervalMs, plainMentions: config.plainMentions, retries: options.slackRetries, rateLimits: options.slackRateLimits });
+    slack = createSlackAdapter({
+      config: config.slack,
+      handle: layer.handle,
+      logger,
+      editIntervalMs: config.streamEditIntervalMs,
+      plainMentions: config.plainMentions,
+      retries: options.slackRetries,
+      rateLimits: options.slackRateLimits,
+    });
     surfaces.slack = slack.surface;
   }
   let discord: DiscordAdapter | undefined;
   if (config.discord) {
     const { createDiscordAdapter } = await import('../adapters/discord/index.js');
-    discord = createDiscordAdapter({ config: config.discord, handle: layer.handle, logger, editIntervalMs: config.streamEditIntervalMs, plainMentions: config.plainMentions, pacing: options.discordPacing });
+    discord = createDiscordAdapter({
+      config: config.discord,
+      handle: layer.handle,
+      logger,
+      editIntervalMs: config.streamEditIntervalMs,
+      plainMentions: config.plainMentions,
+      pacing: options.discordPacing,
+    });
     surfaces.discord = discord.surface;
   }
   let playground: PlaygroundAdapter | undefined;
@@ -137,7 +155,13 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       const checks = {
         slack: slack ? slack.connected() : 'off',
         discord: discord ? discord.connected() : 'off',
-        store: await engine.store.namespace<number>('health').set('ready-check', Date.now()).then(() => true, () => false),
+        store: await engine.store
+          .namespace<number>('health')
+          .set('ready-check', Date.now())
+          .then(
+            () => true,
+            () => false,
+          ),
         model: models.current()?.model.modelId ?? null,
         modelReachable: await models.reachable(),
         modelStatus: models.describe(),
@@ -168,7 +192,9 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   await tellInterruptedThreads(engine, surfaces, recovery);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
   if (playground) announce(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.`);
-  announce(`TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · health on http://127.0.0.1:${http.port}/healthz`);
+  announce(
+    `TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · health on http://127.0.0.1:${http.port}/healthz`,
+  );
   announce(models.describe());
   announce(engine.sandbox.summary);
 

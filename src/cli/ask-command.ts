@@ -32,14 +32,21 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     return 2;
   }
   const maskSecrets = createSecretMasker(config.environment);
-  const logger = createLogger({ format: resolveLogFormat(config.logFormat, io.interactive), level: config.logLevel === 'info' ? 'warn' : config.logLevel, maskSecrets, write: io.stderr });
+  const logger = createLogger({
+    format: resolveLogFormat(config.logFormat, io.interactive),
+    level: config.logLevel === 'info' ? 'warn' : config.logLevel,
+    maskSecrets,
+    write: io.stderr,
+  });
   // The character is checked before any model server is probed: a typo fails at once.
   const engine = await createEngine({ config, logger, maskSecrets, discover: false });
   try {
     const character = findCharacter(engine.roster, characterName);
     if (!character) {
       const suggestions = suggestCharacters(engine.roster, characterName);
-      io.stderr(`Unknown character "${characterName}".${suggestions.length ? ` Did you mean ${suggestions.map((c) => c.name).join(', ')}?` : ''} Characters: ${[...engine.roster.characters.keys()].join(', ')}\n`);
+      io.stderr(
+        `Unknown character "${characterName}".${suggestions.length ? ` Did you mean ${suggestions.map((c) => c.name).join(', ')}?` : ''} Characters: ${[...engine.roster.characters.keys()].join(', ')}\n`,
+      );
       return 2;
     }
     const server = await findModelServer(config, { logger });
@@ -66,9 +73,22 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       permissions,
       memory: engine.memory,
       logger,
-      settings: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, tier: resolveModelTier(model.modelId, { tier: config.llm.tier }), defaultEffort: config.llm.defaultEffort },
+      settings: {
+        maxToolRounds: config.maxToolRounds,
+        maxToolResultTokens: config.maxToolResultTokens,
+        tier: resolveModelTier(model.modelId, { tier: config.llm.tier }),
+        defaultEffort: config.llm.defaultEffort,
+      },
     });
-    const run = await engine.runs.create({ id: randomUUID(), kind: 'ask', title: maskSecrets(prompt).slice(0, 80), startedBy: 'cli:local', where: { platform: 'cli', channelId: 'terminal' }, status: 'running', createdAt: Date.now() });
+    const run = await engine.runs.create({
+      id: randomUUID(),
+      kind: 'ask',
+      title: maskSecrets(prompt).slice(0, 80),
+      startedBy: 'cli:local',
+      where: { platform: 'cli', channelId: 'terminal' },
+      status: 'running',
+      createdAt: Date.now(),
+    });
     await engine.runs.appendEvent(run.id, { type: 'message', agent: 'user', text: maskSecrets(prompt) });
     logger.info('run started', { runId: run.id, kind: 'ask', character: character.name, platform: 'cli' });
     const startedAt = Date.now();
@@ -85,7 +105,14 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       userMessage: prompt,
       runId: run.id,
       requesterId: 'cli:local',
-      toolContext: { workspace: engine.workspace, childEnv: engine.childEnv, sandbox: engine.sandbox, maskSecrets, logger, services: { memory: engine.memory, memoryScope: engine.workspace.root } },
+      toolContext: {
+        workspace: engine.workspace,
+        childEnv: engine.childEnv,
+        sandbox: engine.sandbox,
+        maskSecrets,
+        logger,
+        services: { memory: engine.memory, memoryScope: engine.workspace.root },
+      },
       memoryScope: engine.workspace.root,
       signal: abort.signal,
       onEvent: (event) => {
@@ -98,7 +125,15 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     await events;
     const status = result.finishReason === 'stop' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
     await engine.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage } }));
-    logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });
+    logger.info('run ended', {
+      runId: run.id,
+      kind: 'ask',
+      character: character.name,
+      outcome: status,
+      finishReason: result.finishReason,
+      durationMs: Date.now() - startedAt,
+      ...result.usage,
+    });
     if (result.finishReason === 'stop') return 0;
     if (result.finishReason === 'error') io.stderr(`Error: ${result.error?.message ?? 'the model failed'}\n`);
     else if (result.finishReason === 'max-rounds') io.stderr('Stopped: the tool-round limit was reached.\n');

@@ -21,6 +21,8 @@ export async function runBackup(args: string[], config: AppConfig, io: CliIo): P
   }
   const destination = path.resolve(io.workingDirectory, target);
   const { bytes } = await backupSqliteStore(source, destination);
-  io.stdout(`Backup of ${source} written to ${destination} (${formatBytes(bytes)}).\nRestore: stop TSUKA, then copy it to ${source} (and delete ${path.basename(source)}-wal and -shm beside it).\n`);
+  io.stdout(
+    `Backup of ${source} written to ${destination} (${formatBytes(bytes)}).\nRestore: stop TSUKA, then copy it to ${source} (and delete ${path.basename(source)}-wal and -shm beside it).\n`,
+  );
   return 0;
 }

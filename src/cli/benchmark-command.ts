@@ -24,7 +24,8 @@ export async function runBenchmarkCommand(config: AppConfig, io: CliIo, options:
     io.stderr(`Benchmarking ${engine.model.modelId}…\n`);
     const profile = await runBenchmark({
       model: engine.model,
-      onProgress: (progress) => io.stderr(`[${progress.done}/${progress.total}] ${progress.step}${progress.passed === undefined ? '' : progress.passed ? ' ✓' : ' ✗'}\n`),
+      onProgress: (progress) =>
+        io.stderr(`[${progress.done}/${progress.total}] ${progress.step}${progress.passed === undefined ? '' : progress.passed ? ' ✓' : ' ✗'}\n`),
     });
     await engine.tiers.save(profile);
     io.stdout(`${formatProfileTable(profile).replace(/^```\n|\n```$/g, '')}\n`);

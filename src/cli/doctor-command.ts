@@ -42,7 +42,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     return 1;
   }
   ok('configuration is valid');
-  info(config.slack ? `Slack: ${config.slack.appToken ? 'Socket Mode' : 'HTTP Events API'} via ${config.slack.apiUrl}` : 'Slack: not configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN)');
+  info(
+    config.slack
+      ? `Slack: ${config.slack.appToken ? 'Socket Mode' : 'HTTP Events API'} via ${config.slack.apiUrl}`
+      : 'Slack: not configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN)',
+  );
   info(config.discord ? `Discord: via ${config.discord.apiUrl}` : 'Discord: not configured (set DISCORD_BOT_TOKEN)');
   info(`workspace (the agents' jail): ${config.workspace}`);
   info(`data: ${config.dataDirectory}`);
@@ -51,7 +55,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   try {
     const sandbox = await selectCommandSandbox(config.sandbox);
     if (sandbox.isolation === 'bubblewrap') ok(sandbox.summary);
-    else info(`${sandbox.summary}\n    → for full isolation install bubblewrap (apt-get install bubblewrap) where user namespaces are allowed${sandbox.isolation === 'environment-only' ? ', or set TSUKA_SANDBOX_USER to another user' : ''}`);
+    else
+      info(
+        `${sandbox.summary}\n    → for full isolation install bubblewrap (apt-get install bubblewrap) where user namespaces are allowed${sandbox.isolation === 'environment-only' ? ', or set TSUKA_SANDBOX_USER to another user' : ''}`,
+      );
   } catch (error) {
     bad(error instanceof Error ? error.message : String(error));
   }
@@ -75,7 +82,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   try {
     const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools });
     ok(`${roster.roles.size} roles, ${roster.traits.size} traits, ${roster.characters.size} characters, ${roster.teams.size} teams`);
-    if (!roster.characters.has(config.defaultCharacter)) bad(`the default character "${config.defaultCharacter}" does not exist`, `set TSUKA_DEFAULT_CHARACTER to one of ${[...roster.characters.keys()].join(', ')}`);
+    if (!roster.characters.has(config.defaultCharacter))
+      bad(
+        `the default character "${config.defaultCharacter}" does not exist`,
+        `set TSUKA_DEFAULT_CHARACTER to one of ${[...roster.characters.keys()].join(', ')}`,
+      );
   } catch (error) {
     reportDataError('roster', error, bad);
   }
@@ -88,9 +99,19 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const file = sqliteStorePath(config.storeUrl, config.dataDirectory);
     if (file) {
       const stats = await sqliteStoreStats(file);
-      info(`store size ${formatBytes(stats.bytes)}; rows: ${Object.entries(stats.rows).map(([name, count]) => `${name} ${count}`).join(', ') || 'none'}`);
+      info(
+        `store size ${formatBytes(stats.bytes)}; rows: ${
+          Object.entries(stats.rows)
+            .map(([name, count]) => `${name} ${count}`)
+            .join(', ') || 'none'
+        }`,
+      );
     }
-    info(config.retentionDays > 0 ? `retention: runs and sessions older than ${config.retentionDays} days are pruned hourly (TSUKA_RETENTION_DAYS)` : 'retention: off (TSUKA_RETENTION_DAYS=0 keeps everything)');
+    info(
+      config.retentionDays > 0
+        ? `retention: runs and sessions older than ${config.retentionDays} days are pruned hourly (TSUKA_RETENTION_DAYS)`
+        : 'retention: off (TSUKA_RETENTION_DAYS=0 keeps everything)',
+    );
   } catch (error) {
     bad(error instanceof Error ? error.message : String(error), 'move the damaged file aside or point TSUKA_DATA_DIR / TSUKA_STORE_URL elsewhere');
   }
@@ -100,25 +121,44 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const catalogue = await loadProviderCatalogue(path.join(config.rootDirectory, 'providers.json'));
     const targets = config.llm.baseURL
       ? [{ id: 'configured', displayName: 'TSUKA_LLM_BASE_URL', baseURL: config.llm.baseURL, apiKey: config.llm.apiKey }]
-      : catalogue.map((entry) => ({ id: entry.id, displayName: entry.displayName, baseURL: entry.baseURL, apiKey: entry.apiKeyEnv ? config.environment[entry.apiKeyEnv] : undefined, cloud: entry.class === 'CLOUD', apiKeyEnv: entry.apiKeyEnv }));
+      : catalogue.map((entry) => ({
+          id: entry.id,
+          displayName: entry.displayName,
+          baseURL: entry.baseURL,
+          apiKey: entry.apiKeyEnv ? config.environment[entry.apiKeyEnv] : undefined,
+          cloud: entry.class === 'CLOUD',
+          apiKeyEnv: entry.apiKeyEnv,
+        }));
     let reachable = 0;
     const usedModels: string[] = [];
     for (const target of targets) {
       if ('cloud' in target && target.cloud) {
         // Discovery never picks a cloud provider: it is used only when chosen explicitly.
-        info(`${target.displayName}: not probed (a cloud provider is used only when TSUKA_LLM_BASE_URL points at ${target.baseURL}${target.apiKeyEnv ? `, with ${target.apiKeyEnv} or TSUKA_LLM_API_KEY` : ''})`);
+        info(
+          `${target.displayName}: not probed (a cloud provider is used only when TSUKA_LLM_BASE_URL points at ${target.baseURL}${target.apiKeyEnv ? `, with ${target.apiKeyEnv} or TSUKA_LLM_API_KEY` : ''})`,
+        );
         continue;
       }
       const probe = await probeServer({ baseURL: target.baseURL, apiKey: target.apiKey, fetch: options.fetch, modelId: config.llm.modelId });
       if (probe.reachable) {
         reachable++;
         if (probe.modelId) usedModels.push(probe.modelId);
-        ok(`${target.displayName} at ${target.baseURL}: ${probe.models.length} model(s)${probe.modelId ? `, would use ${probe.modelId}${probe.loaded ? ' (loaded)' : ''}` : ''}${probe.contextWindow ? `, context ${probe.contextWindow} tokens` : ''}`);
-        if (config.llm.modelId && !probe.models.some((model) => model.id === config.llm.modelId)) bad(`${target.displayName} does not list the model ${config.llm.modelId}`, `pull or load it, or set TSUKA_LLM_MODEL to one of: ${probe.models.map((model) => model.id).join(', ')}`);
+        ok(
+          `${target.displayName} at ${target.baseURL}: ${probe.models.length} model(s)${probe.modelId ? `, would use ${probe.modelId}${probe.loaded ? ' (loaded)' : ''}` : ''}${probe.contextWindow ? `, context ${probe.contextWindow} tokens` : ''}`,
+        );
+        if (config.llm.modelId && !probe.models.some((model) => model.id === config.llm.modelId))
+          bad(
+            `${target.displayName} does not list the model ${config.llm.modelId}`,
+            `pull or load it, or set TSUKA_LLM_MODEL to one of: ${probe.models.map((model) => model.id).join(', ')}`,
+          );
         for (const step of probe.steps.filter((candidate) => !candidate.ok && candidate.step !== 'reachable')) info(`${target.displayName}: ${step.message}`);
       } else info(`${target.displayName} at ${target.baseURL}: not reachable`);
     }
-    if (reachable === 0 && config.llm.baseURL) bad(`the configured model server ${config.llm.baseURL} does not answer (TSUKA_LLM_BASE_URL is binding: no other server is used)`, 'start it, or change or unset TSUKA_LLM_BASE_URL');
+    if (reachable === 0 && config.llm.baseURL)
+      bad(
+        `the configured model server ${config.llm.baseURL} does not answer (TSUKA_LLM_BASE_URL is binding: no other server is used)`,
+        'start it, or change or unset TSUKA_LLM_BASE_URL',
+      );
     else if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');
     await reportModelProfiles(config, usedModels, { ok, bad, info });
   } catch (error) {

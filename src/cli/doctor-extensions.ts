@@ -34,7 +34,11 @@ export async function checkMcpServers(config: AppConfig, reporter: DoctorReporte
     await source.start();
     for (const status of source.statuses()) {
       if (status.state === 'ready') reporter.ok(`MCP server ${status.name}: ${status.tools.length} tool(s) (${status.endpoint})`);
-      else reporter.bad(`MCP server ${status.name}: ${status.error ?? status.state}`, `check its entry in ${config.mcp.file ?? 'the MCP config'} (${status.endpoint})`);
+      else
+        reporter.bad(
+          `MCP server ${status.name}: ${status.error ?? status.state}`,
+          `check its entry in ${config.mcp.file ?? 'the MCP config'} (${status.endpoint})`,
+        );
     }
   } finally {
     await source.close();
@@ -57,7 +61,10 @@ export async function reportModelProfiles(config: AppConfig, modelIds: string[],
       const profile = await profiles.get(modelId);
       const override = config.llm.tier ? ` — TSUKA_LLM_TIER=${config.llm.tier} overrides it` : '';
       if (profile) reporter.info(`profile of ${modelId}: ${formatProfileLine(profile)}${override}`);
-      else reporter.info(`${modelId}: no measured profile (run \`tsuka benchmark\`); tier ${config.llm.tier ?? tierFromModelName(modelId)} ${config.llm.tier ? 'from TSUKA_LLM_TIER' : 'guessed from the name'}`);
+      else
+        reporter.info(
+          `${modelId}: no measured profile (run \`tsuka benchmark\`); tier ${config.llm.tier ?? tierFromModelName(modelId)} ${config.llm.tier ? 'from TSUKA_LLM_TIER' : 'guessed from the name'}`,
+        );
     }
   } finally {
     await store.close();

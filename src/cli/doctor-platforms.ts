@@ -6,7 +6,15 @@
 import type { AppConfig } from '../config/app-config.js';
 
 /** Every scope the bot uses, and only those (slack-app-manifest.yaml asks for exactly these; DMs are not supported). */
-export const SLACK_REQUIRED_SCOPES = ['app_mentions:read', 'chat:write', 'chat:write.customize', 'commands', 'channels:history', 'groups:history', 'files:write'];
+export const SLACK_REQUIRED_SCOPES = [
+  'app_mentions:read',
+  'chat:write',
+  'chat:write.customize',
+  'commands',
+  'channels:history',
+  'groups:history',
+  'files:write',
+];
 
 const GATEWAY_MESSAGE_CONTENT = 1 << 18;
 const GATEWAY_MESSAGE_CONTENT_LIMITED = 1 << 19;
@@ -19,23 +27,47 @@ export interface CheckReporter {
 
 export async function checkSlack(config: NonNullable<AppConfig['slack']>, report: CheckReporter, fetchImplementation: typeof fetch = fetch): Promise<void> {
   try {
-    const response = await fetchImplementation(new URL('auth.test', config.apiUrl), { method: 'POST', headers: { authorization: `Bearer ${config.botToken}` }, signal: AbortSignal.timeout(5000) });
+    const response = await fetchImplementation(new URL('auth.test', config.apiUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${config.botToken}` },
+      signal: AbortSignal.timeout(5000),
+    });
     const body = (await response.json()) as { ok?: boolean; error?: string; team?: string; user?: string };
     if (!body.ok) {
-      report.bad(`Slack rejected SLACK_BOT_TOKEN (${body.error ?? response.status})`, 'copy the Bot User OAuth Token again from your app\'s "OAuth & Permissions" page');
+      report.bad(
+        `Slack rejected SLACK_BOT_TOKEN (${body.error ?? response.status})`,
+        'copy the Bot User OAuth Token again from your app\'s "OAuth & Permissions" page',
+      );
       return;
     }
     report.ok(`Slack token works: bot @${body.user ?? '?'} in ${body.team ?? '?'}`);
-    const granted = new Set((response.headers.get('x-oauth-scopes') ?? '').split(',').map((scope) => scope.trim()).filter(Boolean));
+    const granted = new Set(
+      (response.headers.get('x-oauth-scopes') ?? '')
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    );
     const missing = SLACK_REQUIRED_SCOPES.filter((scope) => !granted.has(scope));
     if (missing.length === 0) report.ok('Slack scopes: all granted');
-    else report.bad(`Slack scopes missing: ${missing.join(', ')}${missing.includes('chat:write.customize') ? ' (characters will post as the bot, name in bold)' : ''}`, 'add them in "OAuth & Permissions" (or recreate the app from slack-app-manifest.yaml) and reinstall the app');
+    else
+      report.bad(
+        `Slack scopes missing: ${missing.join(', ')}${missing.includes('chat:write.customize') ? ' (characters will post as the bot, name in bold)' : ''}`,
+        'add them in "OAuth & Permissions" (or recreate the app from slack-app-manifest.yaml) and reinstall the app',
+      );
     if (config.appToken) {
       // Socket Mode: the app-level token must be able to open a connection.
-      const socket = await fetchImplementation(new URL('apps.connections.open', config.apiUrl), { method: 'POST', headers: { authorization: `Bearer ${config.appToken}` }, signal: AbortSignal.timeout(5000) });
+      const socket = await fetchImplementation(new URL('apps.connections.open', config.apiUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${config.appToken}` },
+        signal: AbortSignal.timeout(5000),
+      });
       const opened = (await socket.json()) as { ok?: boolean; error?: string };
       if (opened.ok) report.ok('Slack Socket Mode: SLACK_APP_TOKEN can connect');
-      else report.bad(`Slack refused SLACK_APP_TOKEN (${opened.error ?? socket.status})`, 'create an app-level token with connections:write (Basic Information → App-Level Tokens) and turn Socket Mode on');
+      else
+        report.bad(
+          `Slack refused SLACK_APP_TOKEN (${opened.error ?? socket.status})`,
+          'create an app-level token with connections:write (Basic Information → App-Level Tokens) and turn Socket Mode on',
+        );
     } else if (config.signingSecret) {
       report.info('Slack HTTP mode: Request URLs must point at https://<your host>/slack/events (served on TSUKA_HTTP_PORT)');
     }
@@ -46,7 +78,10 @@ export async function checkSlack(config: NonNullable<AppConfig['slack']>, report
 
 export async function checkDiscord(config: NonNullable<AppConfig['discord']>, report: CheckReporter, fetchImplementation: typeof fetch = fetch): Promise<void> {
   try {
-    const response = await fetchImplementation(`${config.apiUrl.replace(/\/$/, '')}/v10/applications/@me`, { headers: { authorization: `Bot ${config.botToken}` }, signal: AbortSignal.timeout(5000) });
+    const response = await fetchImplementation(`${config.apiUrl.replace(/\/$/, '')}/v10/applications/@me`, {
+      headers: { authorization: `Bot ${config.botToken}` },
+      signal: AbortSignal.timeout(5000),
+    });
     if (response.status === 401) {
       report.bad('Discord rejected DISCORD_BOT_TOKEN', 'reset the token in the Developer Portal (Bot → Reset Token) and set it again');
       return;
@@ -54,10 +89,18 @@ export async function checkDiscord(config: NonNullable<AppConfig['discord']>, re
     const body = (await response.json()) as { name?: string; flags?: number };
     report.ok(`Discord token works: application ${body.name ?? '?'}`);
     const flags = body.flags ?? 0;
-    if (flags & (GATEWAY_MESSAGE_CONTENT | GATEWAY_MESSAGE_CONTENT_LIMITED)) report.ok('Discord Message Content intent: enabled (thread follow-ups work without a mention)');
-    else report.bad('Discord Message Content intent: not enabled — follow-ups in threads need a mention', 'Developer Portal → your application → Bot → Privileged Gateway Intents → Message Content');
+    if (flags & (GATEWAY_MESSAGE_CONTENT | GATEWAY_MESSAGE_CONTENT_LIMITED))
+      report.ok('Discord Message Content intent: enabled (thread follow-ups work without a mention)');
+    else
+      report.bad(
+        'Discord Message Content intent: not enabled — follow-ups in threads need a mention',
+        'Developer Portal → your application → Bot → Privileged Gateway Intents → Message Content',
+      );
     if (config.guildIds.length === 0) report.info('TSUKA_DISCORD_GUILD_IDS is not set: slash commands are registered globally and take a while to appear');
   } catch (error) {
-    report.bad(`Discord API at ${config.apiUrl} not reachable: ${error instanceof Error ? error.message : String(error)}`, 'check the network or DISCORD_API_URL');
+    report.bad(
+      `Discord API at ${config.apiUrl} not reachable: ${error instanceof Error ? error.message : String(error)}`,
+      'check the network or DISCORD_API_URL',
+    );
   }
 }

@@ -13,7 +13,10 @@ export interface ProblemLine {
 /** The problems of a data-file error (or any error) about `what`. */
 export function dataProblemLines(what: string, error: unknown): ProblemLine[] {
   if (error instanceof DataFileError) {
-    return error.problems.map((problem) => ({ text: `${problem.file} ${problem.field}: ${problem.message}`, fix: `edit ${problem.file} (its JSON Schema is in ${schemaHint(problem.file)})` }));
+    return error.problems.map((problem) => ({
+      text: `${problem.file} ${problem.field}: ${problem.message}`,
+      fix: `edit ${problem.file} (its JSON Schema is in ${schemaHint(problem.file)})`,
+    }));
   }
   if (error instanceof TsukaError) return [{ text: `${what}: ${error.message}` }];
   return [{ text: `${what}: ${error instanceof Error ? error.message : String(error)}` }];
@@ -28,13 +31,15 @@ export function describeFailure(error: unknown, options: { debug: boolean }): st
   let text: string;
   if (error instanceof DataFileError) text = dataProblemLines('data', error).map(formatProblem).join('');
   else if (error instanceof TsukaError) text = `${error.message}\n`;
-  else text = `TSUKA stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}${options.debug ? '' : ' (TSUKA_LOG_LEVEL=debug shows where)'}\n`;
+  else
+    text = `TSUKA stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}${options.debug ? '' : ' (TSUKA_LOG_LEVEL=debug shows where)'}\n`;
   return options.debug ? `${text}${stackOf(error)}` : text;
 }
 
 function stackOf(error: unknown): string {
   const lines: string[] = [];
-  for (let current: unknown = error; current instanceof Error; current = current.cause) lines.push(current === error ? (current.stack ?? '') : `Caused by: ${current.stack ?? current.message}`);
+  for (let current: unknown = error; current instanceof Error; current = current.cause)
+    lines.push(current === error ? (current.stack ?? '') : `Caused by: ${current.stack ?? current.message}`);
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 

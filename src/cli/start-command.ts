@@ -17,17 +17,20 @@ export async function runStart(config: AppConfig, io: CliIo): Promise<number> {
         process.exit(1);
       }, 10_000);
       forced.unref();
-      app.stop().then(
-        () => {
-          // Anything still holding the event loop open after a clean stop must not keep the process alive.
-          setTimeout(() => process.exit(0), 1000).unref();
-          resolve(0);
-        },
-        (error: unknown) => {
-          io.stderr(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
-          resolve(1);
-        },
-      ).finally(() => clearTimeout(forced));
+      app
+        .stop()
+        .then(
+          () => {
+            // Anything still holding the event loop open after a clean stop must not keep the process alive.
+            setTimeout(() => process.exit(0), 1000).unref();
+            resolve(0);
+          },
+          (error: unknown) => {
+            io.stderr(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+            resolve(1);
+          },
+        )
+        .finally(() => clearTimeout(forced));
     };
     for (const name of stopSignals) process.once(name, stop);
   });

@@ -45,7 +45,7 @@ export interface ApprovalFlow {
   drain(): Promise<void>;
 }
 
-const clock = (time: number): string => new Date(time).toISOString().slice(11, 16) + ' UTC';
+const clock = (time: number): string => `${new Date(time).toISOString().slice(11, 16)} UTC`;
 
 /** A preview line of a change (`+ added`, `- removed`, `@@ line 3 @@`, `… 40 more lines …`). */
 const CHANGE_LINE = /^(?:[-+] |@@ |… \d+ more)/;
@@ -80,7 +80,9 @@ export function describeRequest(request: PermissionRequest, surface: ChatSurface
     ...detailLines(request.details),
     `Why it asks: ${request.reason}`,
     ...(request.allowForRun && request.riskLevel === 'RESTRICTED'
-      ? [`"Approve for this run" covers later ${request.grantScope === undefined ? `\`${request.toolName}\` calls` : `\`${request.grantScope}\` commands`} in this run, nothing else.`]
+      ? [
+          `"Approve for this run" covers later ${request.grantScope === undefined ? `\`${request.toolName}\` calls` : `\`${request.grantScope}\` commands`} in this run, nothing else.`,
+        ]
       : []),
     request.requesterId ? `Only ${surface.mention(request.requesterId)} or an admin can decide.` : 'Only an admin can decide.',
   ];
@@ -93,14 +95,24 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
 
   const inFlight = new Set<Promise<unknown>>();
   /** Settles and shows a decision, tracked so that shutdown can wait for the message edit. */
-  function settleAndShow(id: string, decision: PermissionDecision, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', banner: string): Promise<PermissionDecision | undefined> {
+  function settleAndShow(
+    id: string,
+    decision: PermissionDecision,
+    status: 'approved' | 'approved-for-run' | 'denied' | 'expired',
+    banner: string,
+  ): Promise<PermissionDecision | undefined> {
     const work = settleAndShowNow(id, decision, status, banner);
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
   }
 
-  async function settleAndShowNow(id: string, decision: PermissionDecision, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', banner: string): Promise<PermissionDecision | undefined> {
+  async function settleAndShowNow(
+    id: string,
+    decision: PermissionDecision,
+    status: 'approved' | 'approved-for-run' | 'denied' | 'expired',
+    banner: string,
+  ): Promise<PermissionDecision | undefined> {
     const result = await options.approvals.settle(id, { status, decidedBy: decision.decidedBy });
     if (!result.ok) {
       // Settled by something else first (the store expires a click that came after expiresAt):
@@ -126,13 +138,21 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     return decision;
   }
 
-  async function settleWaiter(id: string, status: 'approved' | 'approved-for-run' | 'denied' | 'expired', record: { messageRef?: string; decidedBy?: string }): Promise<void> {
+  async function settleWaiter(
+    id: string,
+    status: 'approved' | 'approved-for-run' | 'denied' | 'expired',
+    record: { messageRef?: string; decidedBy?: string },
+  ): Promise<void> {
     const waiter = waiters.get(id);
     if (!waiter) return;
     waiters.delete(id);
     if (record.messageRef) {
       await waiter.surface
-        .edit({ message: record.messageRef, text: `${status === 'expired' ? '⌛ Expired without a decision — denied.' : `Decided: ${status}`}\n${waiter.text}`, buttons: [] })
+        .edit({
+          message: record.messageRef,
+          text: `${status === 'expired' ? '⌛ Expired without a decision — denied.' : `Decided: ${status}`}\n${waiter.text}`,
+          buttons: [],
+        })
         .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
     }
     waiter.resolve(status === 'expired' ? { outcome: 'expired', note: 'nobody decided in time' } : { outcome: status, decidedBy: record.decidedBy });
@@ -150,23 +170,48 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           const text = describeRequest({ ...request, requesterId: requester }, surface);
           const buttons: Button[] = [
             { actionId: APPROVE_ACTION, label: 'Approve', style: 'success', value: id },
-            ...(request.allowForRun && request.riskLevel === 'RESTRICTED' ? [{ actionId: APPROVE_RUN_ACTION, label: approveForRunLabel(request.grantScope ?? request.toolName), style: 'primary' as const, value: id }] : []),
+            ...(request.allowForRun && request.riskLevel === 'RESTRICTED'
+              ? [{ actionId: APPROVE_RUN_ACTION, label: approveForRunLabel(request.grantScope ?? request.toolName), style: 'primary' as const, value: id }]
+              : []),
             { actionId: DENY_ACTION, label: 'Deny', style: 'danger', value: id },
           ];
-          await options.approvals.create({ id, runId: request.runId, toolCallId: request.toolCallId, toolName: request.toolName, riskLevel: request.riskLevel, summary: request.summary, requesterId: requester, expiresAt: now() + options.timeoutMs });
-          const decided = new Promise<PermissionDecision>((resolve) => waiters.set(id, { resolve, surface, text, grant: request.grantScope ?? request.toolName }));
+          await options.approvals.create({
+            id,
+            runId: request.runId,
+            toolCallId: request.toolCallId,
+            toolName: request.toolName,
+            riskLevel: request.riskLevel,
+            summary: request.summary,
+            requesterId: requester,
+            expiresAt: now() + options.timeoutMs,
+          });
+          const decided = new Promise<PermissionDecision>((resolve) =>
+            waiters.set(id, { resolve, surface, text, grant: request.grantScope ?? request.toolName }),
+          );
           // The clock starts with the record (its expiresAt), not when the slower post returns.
           const timer = setTimeout(() => {
-            void settleAndShow(id, { outcome: 'expired', note: 'nobody decided in time' }, 'expired', `⌛ Expired after ${Math.round(options.timeoutMs / 1000)} s without a decision — denied.`);
+            void settleAndShow(
+              id,
+              { outcome: 'expired', note: 'nobody decided in time' },
+              'expired',
+              `⌛ Expired after ${Math.round(options.timeoutMs / 1000)} s without a decision — denied.`,
+            );
           }, options.timeoutMs);
           try {
-            await options.runs.appendEvent(request.runId, { type: 'note', text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}` });
+            await options.runs.appendEvent(request.runId, {
+              type: 'note',
+              text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}`,
+            });
             const expires = `⌛ Expires at ${clock(now() + options.timeoutMs)} (in ${Math.max(1, Math.round(options.timeoutMs / 60_000))} min) if nobody decides — then it is denied.`;
             const messageRef = await surface.post({ thread, text: `${text}\n${expires}`, buttons });
             const record = await options.approvals.setMessageRef(id, messageRef);
             if (record && record.status !== 'pending') {
               // Decided (expired, stopped) while the prompt was being posted: it must not keep live buttons.
-              await surface.edit({ message: messageRef, text: `${record.status === 'expired' ? '⌛ Expired without a decision — denied.' : `Decided: ${record.status}`}\n${text}`, buttons: [] });
+              await surface.edit({
+                message: messageRef,
+                text: `${record.status === 'expired' ? '⌛ Expired without a decision — denied.' : `Decided: ${record.status}`}\n${text}`,
+                buttons: [],
+              });
             }
           } catch (error) {
             // No prompt could be shown: nobody can decide, so it is denied (fail closed) and nothing stays pending.
@@ -177,7 +222,12 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           }
           const onAbort = () =>
             void (isShutdown(signal)
-              ? settleAndShow(id, { outcome: 'expired', note: 'TSUKA is restarting' }, 'expired', '⌛ Expired — TSUKA is restarting; ask again once it is back.')
+              ? settleAndShow(
+                  id,
+                  { outcome: 'expired', note: 'TSUKA is restarting' },
+                  'expired',
+                  '⌛ Expired — TSUKA is restarting; ask again once it is back.',
+                )
               : settleAndShow(id, { outcome: 'denied', note: 'the run was stopped' }, 'denied', '⏹ Cancelled — the run was stopped.'));
           signal.addEventListener('abort', onAbort, { once: true });
           if (signal.aborted) onAbort();
@@ -214,15 +264,24 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       const by = surface.mention(event.user);
       const at = clock(now());
       const [status, banner]: ['approved' | 'approved-for-run' | 'denied', string] =
-        event.actionId === APPROVE_ACTION ? ['approved', `✅ Approved by ${by} · ${at}`]
-        : event.actionId === APPROVE_RUN_ACTION ? ['approved-for-run', `✅ Approved \`${waiters.get(record.id)?.grant ?? record.toolName}\` for this run by ${by} · ${at}`]
-        : ['denied', `⛔ Denied by ${by} · ${at}`];
+        event.actionId === APPROVE_ACTION
+          ? ['approved', `✅ Approved by ${by} · ${at}`]
+          : event.actionId === APPROVE_RUN_ACTION
+            ? ['approved-for-run', `✅ Approved \`${waiters.get(record.id)?.grant ?? record.toolName}\` for this run by ${by} · ${at}`]
+            : ['denied', `⛔ Denied by ${by} · ${at}`];
       const hadWaiter = waiters.has(record.id);
-      const decision = await settleAndShow(record.id, { outcome: status, decidedBy: event.user, note: status === 'denied' ? `denied by ${event.userName ?? event.user}` : undefined }, status, banner);
+      const decision = await settleAndShow(
+        record.id,
+        { outcome: status, decidedBy: event.user, note: status === 'denied' ? `denied by ${event.userName ?? event.user}` : undefined },
+        status,
+        banner,
+      );
       if (!decision) await event.replyEphemeral('This was already decided.');
       else if (!hadWaiter && record.messageRef) {
         // Decided but nobody in this process waits for it (it belonged to an earlier process): show the decision anyway.
-        await surface.edit({ message: record.messageRef, text: `${banner}\n> ${record.summary}`, buttons: [] }).catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
+        await surface
+          .edit({ message: record.messageRef, text: `${banner}\n> ${record.summary}`, buttons: [] })
+          .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
       }
       return true;
     },

@@ -22,10 +22,16 @@ export async function handleBenchmarkSubcommand(event: SlashCommandEvent, deps: 
     .run((progress) => {
       if (pending.length > 0 && progress.done / progress.total >= pending[0]!) {
         pending.shift();
-        void reply(`Benchmark: ${progress.done}/${progress.total} steps done…`).catch((error: unknown) => deps.logger.warn('benchmark progress reply failed', { error }));
+        void reply(`Benchmark: ${progress.done}/${progress.total} steps done…`).catch((error: unknown) =>
+          deps.logger.warn('benchmark progress reply failed', { error }),
+        );
       }
     })
-    .then((profile) => reply(`${formatProfileTable(profile)}\nTier ${profile.tier} is used for ${profile.modelId} from now on${deps.settings.tierPinned ? ' (but TSUKA_LLM_TIER overrides it)' : ''}.`))
+    .then((profile) =>
+      reply(
+        `${formatProfileTable(profile)}\nTier ${profile.tier} is used for ${profile.modelId} from now on${deps.settings.tierPinned ? ' (but TSUKA_LLM_TIER overrides it)' : ''}.`,
+      ),
+    )
     .catch((error: unknown) => {
       deps.logger.warn('benchmark failed', { error });
       return reply(`The benchmark failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -39,13 +39,19 @@ export interface Conversations {
 const KEYWORDS = new Set(['stop', 'reset']);
 
 /** Turn-specific tools and services (escalation to /goal, /team, /call when workflows exist). */
-export type TurnTooling = (turn: { surface: ChatSurface; channel: string; user: UserRef; userName?: string }) => { tools: ToolRegistry; services?: Record<string, unknown> };
+export type TurnTooling = (turn: { surface: ChatSurface; channel: string; user: UserRef; userName?: string }) => {
+  tools: ToolRegistry;
+  services?: Record<string, unknown>;
+};
 
 export function createConversations(deps: CommandDependencies, approvals: ApprovalFlow, activeRuns: ActiveRuns, tooling?: TurnTooling): Conversations {
   const threads = new Map<ThreadRef, ThreadState>();
   const isAdmin = (user: UserRef) => deps.settings.admins.includes(user);
 
-  async function chooseCharacter(event: MentionEvent | ThreadMessageEvent, thread: ThreadRef | undefined): Promise<{ character?: Character; rest: string; explicit: boolean; unknownName?: string }> {
+  async function chooseCharacter(
+    event: MentionEvent | ThreadMessageEvent,
+    thread: ThreadRef | undefined,
+  ): Promise<{ character?: Character; rest: string; explicit: boolean; unknownName?: string }> {
     const plain = event.type === 'mention' && event.plain;
     const parsed = plain ? takePlainMention(deps.roster, event.text) : takeLeadingCharacter(deps.roster, event.text);
     if (parsed.character) return { character: parsed.character, rest: parsed.rest, explicit: true };
@@ -102,7 +108,12 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       return;
     }
     if (state?.running && state.running.requester !== event.user && !isAdmin(event.user)) {
-      await surface.postEphemeral({ channel: event.channel, thread, user: event.user, text: 'A turn is running: only the person who asked or an admin can reset now.' });
+      await surface.postEphemeral({
+        channel: event.channel,
+        thread,
+        user: event.user,
+        text: 'A turn is running: only the person who asked or an admin can reset now.',
+      });
       return;
     }
     // The reason tells the stopped turn not to save its history over the reset.
@@ -121,21 +132,37 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         // Only threads this bot is part of; anything else in a channel is not for us.
         if (!(await deps.sessions.get(event.thread)) && !threads.has(event.thread)) return;
       }
-      const word = event.text.trim().toLowerCase().replace(/[.!]+$/, '');
+      const word = event.text
+        .trim()
+        .toLowerCase()
+        .replace(/[.!]+$/, '');
       if (existingThread && KEYWORDS.has(word)) return keyword(word, existingThread, event, surface);
       const choice = await chooseCharacter(event, existingThread);
       if (event.type === 'mention' && event.plain && !choice.explicit) return;
       if (!choice.character) {
-        await surface.postEphemeral({ channel: event.channel, thread: existingThread, user: event.user, text: `I have no character to answer with: the default "${deps.settings.defaultCharacter}" does not exist. Try /tsuka characters.` });
+        await surface.postEphemeral({
+          channel: event.channel,
+          thread: existingThread,
+          user: event.user,
+          text: `I have no character to answer with: the default "${deps.settings.defaultCharacter}" does not exist. Try /tsuka characters.`,
+        });
         return;
       }
       const text = choice.rest || 'Hello!';
       const thread =
         event.type === 'thread-message'
           ? event.thread
-          : await surface.threadFor({ channel: event.channel, message: event.message, existingThread: event.thread, title: `${choice.character.aiName} · ${text.slice(0, 60)}` });
+          : await surface.threadFor({
+              channel: event.channel,
+              message: event.message,
+              existingThread: event.thread,
+              title: `${choice.character.aiName} · ${text.slice(0, 60)}`,
+            });
       if (choice.unknownName) {
-        await surface.post({ thread, text: `ℹ️ There is no character "${choice.unknownName}": ${choice.character.aiName} answers instead. \`/tsuka characters\` lists who is here.` });
+        await surface.post({
+          thread,
+          text: `ℹ️ There is no character "${choice.unknownName}": ${choice.character.aiName} answers instead. \`/tsuka characters\` lists who is here.`,
+        });
       }
       const turn: QueuedTurn = { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel };
       const state = threads.get(thread);

@@ -36,7 +36,14 @@ async function answerStaleButton(event: ButtonActionEvent, text: string, logger:
 }
 
 export function createCommandLayer(deps: CommandDependencies, createWorkflows?: (services: WorkflowServices) => WorkflowHandlers): CommandLayer {
-  const approvals = createApprovalFlow({ approvals: deps.approvals, runs: deps.runs, admins: deps.settings.admins, timeoutMs: deps.settings.approvalTimeoutMs, logger: deps.logger, now: deps.now });
+  const approvals = createApprovalFlow({
+    approvals: deps.approvals,
+    runs: deps.runs,
+    admins: deps.settings.admins,
+    timeoutMs: deps.settings.approvalTimeoutMs,
+    logger: deps.logger,
+    now: deps.now,
+  });
   const activeRuns = createActiveRuns(deps.settings.admins);
   let workflows: WorkflowHandlers = {};
   const conversations = createConversations(deps, approvals, activeRuns, (turn) => escalationTooling(deps, workflows, turn));

@@ -26,7 +26,11 @@ export class ChatDeliveryError extends TsukaError {
   readonly attempts: number;
   constructor(platform: string, method: string, details: { reason: string; attempts: number; elapsedMs: number; cause?: unknown }) {
     const name = platform.charAt(0).toUpperCase() + platform.slice(1);
-    super('chat_delivery_failed', `${name} kept failing (${details.reason} on ${method}) for ${Math.round(details.elapsedMs / 1000)} s, so this reply is incomplete.`, { cause: details.cause });
+    super(
+      'chat_delivery_failed',
+      `${name} kept failing (${details.reason} on ${method}) for ${Math.round(details.elapsedMs / 1000)} s, so this reply is incomplete.`,
+      { cause: details.cause },
+    );
     this.platform = platform;
     this.method = method;
     this.attempts = details.attempts;
@@ -63,7 +67,8 @@ export async function retryWithinBudget<T>(call: () => Promise<T>, options: Deli
       const elapsedMs = now() - firstFailureAt;
       const backoffMs = Math.min(DELIVERY_BACKOFF_MAX_MS, DELIVERY_BACKOFF_START_MS * 2 ** (attempt - 1));
       const waitMs = verdict.retryAfterMs ?? backoffMs;
-      if (elapsedMs + waitMs > budgetMs) throw new ChatDeliveryError(options.platform, options.method, { reason: verdict.reason, attempts: attempt, elapsedMs, cause: error });
+      if (elapsedMs + waitMs > budgetMs)
+        throw new ChatDeliveryError(options.platform, options.method, { reason: verdict.reason, attempts: attempt, elapsedMs, cause: error });
       await options.onRetry?.(verdict, waitMs, attempt);
       await sleep(waitMs);
     }

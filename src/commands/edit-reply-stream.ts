@@ -55,22 +55,25 @@ export function createEditReplyStream(options: EditReplyStreamOptions): ReplyStr
       post(displayOf(text, statusText), options.buttons).catch(report);
       return;
     }
-    timer = setTimeout(() => {
-      timer = undefined;
-      const body = displayOf(text, statusText);
-      if (stopped || body === shown || message === undefined) return;
-      inFlight = surface
-        .edit({ message, text: body, identity, buttons: options.buttons })
-        .then(() => {
-          shown = body;
-          lastEditAt = now();
-        })
-        .catch(report)
-        .finally(() => {
-          inFlight = undefined;
-          if (!stopped && displayOf(text, statusText) !== shown) schedule();
-        });
-    }, Math.max(0, lastEditAt + options.intervalMs - now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        const body = displayOf(text, statusText);
+        if (stopped || body === shown || message === undefined) return;
+        inFlight = surface
+          .edit({ message, text: body, identity, buttons: options.buttons })
+          .then(() => {
+            shown = body;
+            lastEditAt = now();
+          })
+          .catch(report)
+          .finally(() => {
+            inFlight = undefined;
+            if (!stopped && displayOf(text, statusText) !== shown) schedule();
+          });
+      },
+      Math.max(0, lastEditAt + options.intervalMs - now()),
+    );
   }
 
   return {

@@ -40,7 +40,11 @@ function renderTable(header: string[], rows: string[][]): string {
   const columns = Math.max(header.length, ...rows.map((row) => row.length));
   const all = [header, ...rows].map((row) => Array.from({ length: columns }, (_, index) => plainCell(row[index] ?? '')));
   const widths = Array.from({ length: columns }, (_, index) => Math.max(...all.map((row) => width(row[index]!))));
-  const line = (row: string[]) => row.map((cell, index) => cell + ' '.repeat(widths[index]! - width(cell))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, index) => cell + ' '.repeat(widths[index]! - width(cell)))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((size) => '-'.repeat(Math.max(size, 1))).join('  ');
   return ['```', line(all[0]!), rule, ...all.slice(1).map(line), '```'].join('\n');
 }

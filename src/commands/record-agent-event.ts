@@ -83,14 +83,22 @@ export function createTranscriptWriter(runs: RunStore, maskSecrets: (text: strin
         case 'tool-input-repaired':
           await runs.appendEvent(runId, {
             type: 'note',
-            text: maskSecrets(`${agent}: the arguments of ${event.toolCall.name} were repaired${event.notes && event.notes.length > 0 ? ` (${event.notes.join('; ')})` : ''}`),
+            text: maskSecrets(
+              `${agent}: the arguments of ${event.toolCall.name} were repaired${event.notes && event.notes.length > 0 ? ` (${event.notes.join('; ')})` : ''}`,
+            ),
           });
           return;
         case 'finish':
           await flush(agent, entry);
           if (event.error) await runs.appendEvent(runId, { type: 'error', agent, message: maskSecrets(event.error.message) });
           if (entry.modelCalls > 0) {
-            await runs.appendEvent(runId, { type: 'usage', agent, promptTokens: entry.promptTokens, completionTokens: entry.completionTokens, modelCalls: entry.modelCalls });
+            await runs.appendEvent(runId, {
+              type: 'usage',
+              agent,
+              promptTokens: entry.promptTokens,
+              completionTokens: entry.completionTokens,
+              modelCalls: entry.modelCalls,
+            });
           }
           pending.delete(agent);
           return;

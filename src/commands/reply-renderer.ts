@@ -71,7 +71,10 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   const open = (): ReplyStream => {
     const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient };
     streamed = '';
-    return surface.startStream?.(streamOptions) ?? createEditReplyStream({ ...streamOptions, surface, intervalMs: surface.limits.editIntervalMs, now, onError: report });
+    return (
+      surface.startStream?.(streamOptions) ??
+      createEditReplyStream({ ...streamOptions, surface, intervalMs: surface.limits.editIntervalMs, now, onError: report })
+    );
   };
 
   const statusText = (): string => {

@@ -84,7 +84,11 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       memory: deps.memory,
       logger: deps.logger,
       // The chars-per-token ratio learnt in earlier turns with this model carries over.
-      settings: { ...deps.settings.agent, tier: current.tier, ...(calibration.has(current.model.modelId) ? { initialCharsPerToken: calibration.get(current.model.modelId) } : {}) },
+      settings: {
+        ...deps.settings.agent,
+        tier: current.tier,
+        ...(calibration.has(current.model.modelId) ? { initialCharsPerToken: calibration.get(current.model.modelId) } : {}),
+      },
     });
     const pin = (await readEffortPin(deps.store)) ?? (session?.effortPin && session.effortPin !== 'auto' ? session.effortPin : undefined);
 
@@ -115,7 +119,15 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       logger: deps.logger.child({ runId: run.id }),
       services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...extensionServices(deps), ...request.services },
     };
-    const spawnAgent = createConversationSpawner({ deps, runner, runId: run.id, requesterId: request.user, toolContext, onEvent: (agent, event) => record(agent, event), ...(pin ? { effortPin: pin as ReasoningEffort } : {}) });
+    const spawnAgent = createConversationSpawner({
+      deps,
+      runner,
+      runId: run.id,
+      requesterId: request.user,
+      toolContext,
+      onEvent: (agent, event) => record(agent, event),
+      ...(pin ? { effortPin: pin as ReasoningEffort } : {}),
+    });
     const sameCharacter = session?.character === character.name;
     const storedMessages = new Set<ChatMessage>(session?.history ?? []);
     const result = await runner.runTurn({
@@ -140,33 +152,51 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     permissions.clearRun(run.id);
 
     // A reset during the turn wins: its history is not saved back.
-    if (request.abort.signal.reason !== RESET_REASON) await deps.sessions.save({
-      threadId: thread,
-      character: character.name,
-      activeRole: result.activeRole,
-      effortPin: session?.effortPin,
-      // Stored state never holds a secret value, even one a user pasted. Messages loaded from the
-      // session were masked when stored: only this turn's are scanned (a long history is not re-masked every turn).
-      history: result.history.map((message) => (storedMessages.has(message) ? message : maskMessage(message, deps.maskSecrets))),
-      updatedAt: Date.now(),
-    });
+    if (request.abort.signal.reason !== RESET_REASON)
+      await deps.sessions.save({
+        threadId: thread,
+        character: character.name,
+        activeRole: result.activeRole,
+        effortPin: session?.effortPin,
+        // Stored state never holds a secret value, even one a user pasted. Messages loaded from the
+        // session were masked when stored: only this turn's are scanned (a long history is not re-masked every turn).
+        history: result.history.map((message) => (storedMessages.has(message) ? message : maskMessage(message, deps.maskSecrets))),
+        updatedAt: Date.now(),
+      });
     if (result.finishReason === 'stop' && result.text.trim() === '') {
       deps.logger.warn('the model returned an empty answer', { runId: run.id, model: current.model.modelId });
       await deps.runs.appendEvent(run.id, { type: 'note', text: 'The model returned an empty answer.' });
     }
     const shutdown = isShutdown(request.abort.signal);
-    const status = shutdown ? 'interrupted' : result.finishReason === 'stop' || result.finishReason === 'max-rounds' ? 'completed' : result.finishReason === 'aborted' ? 'stopped' : 'failed';
+    const status = shutdown
+      ? 'interrupted'
+      : result.finishReason === 'stop' || result.finishReason === 'max-rounds'
+        ? 'completed'
+        : result.finishReason === 'aborted'
+          ? 'stopped'
+          : 'failed';
     await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage, finishReason: result.finishReason } }));
     await deps.runs.appendEvent(run.id, { type: 'status', status });
 
-    const trailer =
-      shutdown ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.'
-      : result.finishReason === 'error' ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
-      : result.finishReason === 'aborted' ? '⏹ Stopped.'
-      : result.finishReason === 'length' ? "⚠️ The answer reached the model's output limit and was cut."
-      : undefined;
+    const trailer = shutdown
+      ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.'
+      : result.finishReason === 'error'
+        ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
+        : result.finishReason === 'aborted'
+          ? '⏹ Stopped.'
+          : result.finishReason === 'length'
+            ? "⚠️ The answer reached the model's output limit and was cut."
+            : undefined;
     await renderer.finish(trailer);
-    deps.logger.info('run ended', { runId: run.id, kind: 'ask', character: character.name, outcome: status, finishReason: result.finishReason, durationMs: Date.now() - startedAt, ...result.usage });
+    deps.logger.info('run ended', {
+      runId: run.id,
+      kind: 'ask',
+      character: character.name,
+      outcome: status,
+      finishReason: result.finishReason,
+      durationMs: Date.now() - startedAt,
+      ...result.usage,
+    });
   } catch (error) {
     // Whatever failed after the placeholder, the thread must not keep a Stop button and the run must not stay running.
     clearInterval(queueWatch);

@@ -54,12 +54,14 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
     case 'status': {
       const model = deps.models.current();
       const running = await deps.runs.list({ status: 'running', limit: 50 });
-      return reply([
-        `Model: ${model ? `${model.model.modelId} on ${model.providerName} (tier ${model.tier}${model.model.contextWindow ? `, context ${model.model.contextWindow}` : ''})` : 'none — ' + deps.models.unavailableMessage().split('\n')[0]}`,
-        `Effort pin: ${(await readEffortPin(deps.store)) ?? 'auto'}`,
-        `Active threads: ${context.conversations.activeThreads()} · queued messages: ${context.conversations.queuedMessages()} · runs in progress: ${context.activeRuns.list().length} (${running.length} recorded as running)`,
-        `Up for ${Math.round((Date.now() - context.startedAt) / 60_000)} min`,
-      ].join('\n'));
+      return reply(
+        [
+          `Model: ${model ? `${model.model.modelId} on ${model.providerName} (tier ${model.tier}${model.model.contextWindow ? `, context ${model.model.contextWindow}` : ''})` : `none — ${deps.models.unavailableMessage().split('\n')[0]}`}`,
+          `Effort pin: ${(await readEffortPin(deps.store)) ?? 'auto'}`,
+          `Active threads: ${context.conversations.activeThreads()} · queued messages: ${context.conversations.queuedMessages()} · runs in progress: ${context.activeRuns.list().length} (${running.length} recorded as running)`,
+          `Up for ${Math.round((Date.now() - context.startedAt) / 60_000)} min`,
+        ].join('\n'),
+      );
     }
     case 'model': {
       if (!argument) {
@@ -95,13 +97,15 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       return reply(fact ? `${subcommand === 'pin' ? 'Pinned' : 'Unpinned'} ${argument}.` : `No fact with id ${argument}.`);
     }
     case 'roles':
-      return reply(
-        ['**Roles**', ...[...deps.roster.roles.values()].map((role) => `\`${role.name}\` ${role.displayName} — ${role.description}`)].join('\n'),
-      );
+      return reply(['**Roles**', ...[...deps.roster.roles.values()].map((role) => `\`${role.name}\` ${role.displayName} — ${role.description}`)].join('\n'));
     case 'runs': {
       const runs = await deps.runs.list({ limit: 10 });
       if (runs.length === 0) return reply('No runs yet.');
-      return reply(runs.map((run) => `\`${run.id}\` ${run.kind} · ${run.status} · ${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} · ${run.title}`).join('\n'));
+      return reply(
+        runs
+          .map((run) => `\`${run.id}\` ${run.kind} · ${run.status} · ${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} · ${run.title}`)
+          .join('\n'),
+      );
     }
     case 'export': {
       const format = args.find((word) => EXPORT_FORMATS.includes(word.toLowerCase()))?.toLowerCase() ?? 'md';
@@ -122,7 +126,13 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
     case 'stop': {
       if (argument) {
         const outcome = context.activeRuns.stop(argument, event.user);
-        return reply(outcome === 'stopped' ? `Stopping ${argument}.` : outcome === 'forbidden' ? 'Only the person who started that run or an admin can stop it.' : `No run ${argument} is running.`);
+        return reply(
+          outcome === 'stopped'
+            ? `Stopping ${argument}.`
+            : outcome === 'forbidden'
+              ? 'Only the person who started that run or an admin can stop it.'
+              : `No run ${argument} is running.`,
+        );
       }
       const mine = context.activeRuns.list().filter((run) => run.requester === event.user);
       for (const run of mine) context.activeRuns.stop(run.runId, event.user);
@@ -146,9 +156,20 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
         if (!isAdmin) return reply('Only an admin can remove a created tool.');
         return reply((await catalog?.remove(args[1])) ? `Removed the tool ${args[1]}.` : `No created tool ${args[1]}.`);
       }
-      const bySource = deps.toolGroups ? `**Tools by source**\n${formatToolListing(deps.toolGroups())}` : `**Tools**\n${deps.tools.names().map((name) => `\`${name}\``).join(' ')}`;
+      const bySource = deps.toolGroups
+        ? `**Tools by source**\n${formatToolListing(deps.toolGroups())}`
+        : `**Tools**\n${deps.tools
+            .names()
+            .map((name) => `\`${name}\``)
+            .join(' ')}`;
       const created = catalog?.list() ?? [];
-      const made = created.length === 0 ? 'No tools were made with create_tool in this workspace.' : ['**Tools made with create_tool** (DANGEROUS: every call asks)', ...created.map((tool) => `\`${tool.name}\` — ${tool.description} · \`${tool.command}\` · by ${tool.createdBy}`)].join('\n');
+      const made =
+        created.length === 0
+          ? 'No tools were made with create_tool in this workspace.'
+          : [
+              '**Tools made with create_tool** (DANGEROUS: every call asks)',
+              ...created.map((tool) => `\`${tool.name}\` — ${tool.description} · \`${tool.command}\` · by ${tool.createdBy}`),
+            ].join('\n');
       return reply(`${bySource}\n${made}`);
     }
     case 'benchmark':

@@ -133,7 +133,9 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   // The agents' jail must not hold the bot's own state or secrets: SAFE read_file would expose them.
   const inside = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
   if (inside(workspace, dataDirectory)) {
-    problems.push(`TSUKA_WORKSPACE="${workspace}" contains TSUKA_DATA_DIR (${dataDirectory}): agents could read every transcript and approval; point the workspace at a project folder, not above the data folder.`);
+    problems.push(
+      `TSUKA_WORKSPACE="${workspace}" contains TSUKA_DATA_DIR (${dataDirectory}): agents could read every transcript and approval; point the workspace at a project folder, not above the data folder.`,
+    );
   }
   const dotEnv = path.join(options.workingDirectory, '.env');
   if (existsSync(dotEnv) && inside(workspace, dotEnv)) {
@@ -146,8 +148,12 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
 
   const config: AppConfig = {
     rootDirectory: options.rootDirectory,
-    slack: slackBotToken === undefined ? undefined : { botToken: slackBotToken, appToken: slackAppToken, signingSecret: slackSigningSecret, apiUrl: slackApiUrl },
-    discord: discordBotToken === undefined ? undefined : { botToken: discordBotToken, apiUrl: discordApiUrl, guildIds: list('TSUKA_DISCORD_GUILD_IDS', 'discordGuildIds') ?? [] },
+    slack:
+      slackBotToken === undefined ? undefined : { botToken: slackBotToken, appToken: slackAppToken, signingSecret: slackSigningSecret, apiUrl: slackApiUrl },
+    discord:
+      discordBotToken === undefined
+        ? undefined
+        : { botToken: discordBotToken, apiUrl: discordApiUrl, guildIds: list('TSUKA_DISCORD_GUILD_IDS', 'discordGuildIds') ?? [] },
     httpPort: integer('TSUKA_HTTP_PORT', 'httpPort', 3000, 0, 65535),
     httpHost: setting('TSUKA_HTTP_HOST', 'httpHost') ?? '127.0.0.1',
     llm: {
@@ -183,7 +189,12 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       setting,
       problems,
       // What a command must never see: the bot's state, its own source, the folder of its .env, its home.
-      hiddenPaths: [dataDirectory, options.rootDirectory, ...(existsSync(dotEnv) ? [options.workingDirectory] : []), ...(environment.HOME ? [path.resolve(environment.HOME)] : [])],
+      hiddenPaths: [
+        dataDirectory,
+        options.rootDirectory,
+        ...(existsSync(dotEnv) ? [options.workingDirectory] : []),
+        ...(environment.HOME ? [path.resolve(environment.HOME)] : []),
+      ],
     }),
     mcp: readMcpServers(setting('TSUKA_MCP_CONFIG', 'mcpConfig'), options.workingDirectory, problems),
     environment,

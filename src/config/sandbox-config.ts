@@ -33,7 +33,8 @@ export function readSandboxConfig(input: SandboxConfigInput): SandboxConfig {
   if (mode !== modeRaw) problems.push(`TSUKA_SANDBOX="${modeRaw}" is not valid: use auto (bubblewrap when it works here), bubblewrap (required) or none.`);
   const networkRaw = (setting('TSUKA_SANDBOX_NETWORK', 'sandboxNetwork') ?? '1').toLowerCase();
   const network = !['0', 'false', 'no', 'off'].includes(networkRaw);
-  if (network && !['1', 'true', 'yes', 'on'].includes(networkRaw)) problems.push(`TSUKA_SANDBOX_NETWORK="${networkRaw}" is not valid: use 1 (commands may use the network) or 0.`);
+  if (network && !['1', 'true', 'yes', 'on'].includes(networkRaw))
+    problems.push(`TSUKA_SANDBOX_NETWORK="${networkRaw}" is not valid: use 1 (commands may use the network) or 0.`);
   const userRaw = setting('TSUKA_SANDBOX_USER', 'sandboxUser');
   const user = userRaw === undefined ? undefined : resolveUser(userRaw, input.passwd ?? (() => readFileSync('/etc/passwd', 'utf8')), problems);
   return { mode, network, ...(user ? { user } : {}), hiddenPaths: input.hiddenPaths };

@@ -42,11 +42,7 @@ export class ModelTimeoutError extends ModelError {
 export class DataFileError extends TsukaError {
   readonly problems: readonly { file: string; field: string; message: string }[];
   constructor(problems: readonly { file: string; field: string; message: string }[], options?: { cause?: unknown }) {
-    super(
-      'data_invalid',
-      problems.map((p) => `${p.file}: ${p.field}: ${p.message}`).join('\n'),
-      options,
-    );
+    super('data_invalid', problems.map((p) => `${p.file}: ${p.field}: ${p.message}`).join('\n'), options);
     this.problems = problems;
   }
 }

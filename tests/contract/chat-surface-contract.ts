@@ -54,7 +54,7 @@ export function chatSurfaceContract(platform: string, createDriver: () => Promis
       await driver.stop();
     });
 
-    it('thread ids round-trip: the reply lands in the mention\'s thread and a follow-up there continues the session', async () => {
+    it("thread ids round-trip: the reply lands in the mention's thread and a follow-up there continues the session", async () => {
       driver.model.enqueue({ text: 'first reply' });
       const thread = await driver.mention('alice', 'geordi hello there');
       await driver.waitFor(() => driver.botMessages(thread).some((message) => message.text.includes('first reply') && settled(message)));
@@ -86,12 +86,21 @@ export function chatSurfaceContract(platform: string, createDriver: () => Promis
         expect(part.text.length).toBeLessThanOrEqual(driver.maxMessageLength);
         expect(fencesBalanced(part.text)).toBe(true);
       }
-      expect(new Set(parts.map((part) => part.text).join('\n').match(/line \d+/g)).size).toBe(400);
+      expect(
+        new Set(
+          parts
+            .map((part) => part.text)
+            .join('\n')
+            .match(/line \d+/g),
+        ).size,
+      ).toBe(400);
     });
 
     it('a button decides only its own approval', async () => {
       const asksToWrite = (file: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'x' } }] });
-      const echoResult = (body: unknown) => ({ text: `result: ${(body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content}` });
+      const echoResult = (body: unknown) => ({
+        text: `result: ${(body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content}`,
+      });
       const approvalIn = (thread: string) => driver.botMessages(thread).find((message) => message.buttons.some((button) => button.label === 'Approve'));
       driver.model.enqueue(asksToWrite('a.txt'));
       const first = await driver.mention('alice', 'geordi write a');

@@ -30,7 +30,9 @@ chatSurfaceContract('discord', async () => {
     botMessages: (threadId) => harness.botReplies(threadId).map(toContract),
     async click(threadId, message, button, user) {
       const customId = `${button.actionId}:${button.value}`;
-      const stored = harness.botReplies(threadId).find((candidate) => candidate.content === message.text && buttonsOf(candidate).some((b) => b.custom_id === customId))!;
+      const stored = harness
+        .botReplies(threadId)
+        .find((candidate) => candidate.content === message.text && buttonsOf(candidate).some((b) => b.custom_id === customId))!;
       await (await discord.clickButton({ messageId: stored.id, customId, userId: userId(user), channelId: threadId })).responded;
     },
     waitFor: async (predicate, timeoutMs) => {

@@ -6,7 +6,10 @@ import type { PlaygroundMessage } from '../../src/adapters/playground/state.js';
 
 chatSurfaceContract('playground', async () => {
   const harness = await startPlaygroundHarness();
-  const toContract = (message: PlaygroundMessage): ContractMessage => ({ text: message.text, buttons: message.buttons.map(({ actionId, value, label }) => ({ actionId, value, label })) });
+  const toContract = (message: PlaygroundMessage): ContractMessage => ({
+    text: message.text,
+    buttons: message.buttons.map(({ actionId, value, label }) => ({ actionId, value, label })),
+  });
   const botReplies = (root: string) => harness.thread(root).filter((message) => message.author.kind !== 'user');
   return {
     model: harness.model,
@@ -21,11 +24,25 @@ chatSurfaceContract('playground', async () => {
       // TSUKA's own: post one through the surface and hand it to the command layer as the bot.
       const surface = harness.app.surfaces.playground!;
       const own = await surface.postRoot({ channel: 'playground:general', text, threadTitle: text });
-      await harness.app.layer.handle({ type: 'mention', id: randomUUID(), platform: 'playground', channel: 'playground:general', user: 'playground:tsuka', fromBot: true, message: own.message, text }, surface);
+      await harness.app.layer.handle(
+        {
+          type: 'mention',
+          id: randomUUID(),
+          platform: 'playground',
+          channel: 'playground:general',
+          user: 'playground:tsuka',
+          fromBot: true,
+          message: own.message,
+          text,
+        },
+        surface,
+      );
     },
     botMessages: (root) => botReplies(root).map(toContract),
     async click(root, message, button) {
-      const stored = botReplies(root).find((candidate) => candidate.text === message.text && candidate.buttons.some((offered) => offered.value === button.value))!;
+      const stored = botReplies(root).find(
+        (candidate) => candidate.text === message.text && candidate.buttons.some((offered) => offered.value === button.value),
+      )!;
       const answer = await harness.post('/api/actions', { message: stored.id, actionId: button.actionId, value: button.value });
       if (answer.status !== 202) throw new Error(`POST /api/actions answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     },

@@ -37,7 +37,8 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const rot13 = (text: string) => text.replace(/[a-z]/gi, (letter) => String.fromCharCode(((letter.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (letter < 'a' ? 65 : 97)));
+const rot13 = (text: string) =>
+  text.replace(/[a-z]/gi, (letter) => String.fromCharCode(((letter.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (letter < 'a' ? 65 : 97)));
 const ROT13_PARENT_ENVIRON = `tr 'A-Za-z' 'N-ZA-Mn-za-m' < /proc/$PPID/environ`;
 
 /** Every tool result the model was given in the last request, each also decoded from base64, reversed and rot13. */
@@ -69,7 +70,13 @@ async function askAsProcess(extra: NodeJS.ProcessEnv): Promise<{ stdout: string;
 
 describe.skipIf(unavailable !== undefined)(`tsuka ask under the sandbox${unavailable ? ` (skipped: bwrap does not work here: ${unavailable})` : ''}`, () => {
   it('no encoding of any /proc/*/environ reaches the model, the reply or the store under bubblewrap', async () => {
-    for (const command of ['cat /proc/*/environ', 'base64 -w0 /proc/*/environ', 'rev /proc/*/environ', 'base64 -w0 /proc/$PPID/environ', ROT13_PARENT_ENVIRON]) {
+    for (const command of [
+      'cat /proc/*/environ',
+      'base64 -w0 /proc/*/environ',
+      'rev /proc/*/environ',
+      'base64 -w0 /proc/$PPID/environ',
+      ROT13_PARENT_ENVIRON,
+    ]) {
       server.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command } }] });
     }
     server.enqueue({ text: 'I found nothing.' });
@@ -83,9 +90,10 @@ describe.skipIf(unavailable !== undefined)(`tsuka ask under the sandbox${unavail
     }
     // The store on disk (SQLite and its journal files) holds the run's events: none of them either.
     const dataFiles = await readdir(path.join(home, 'data'), { recursive: true, withFileTypes: true });
-    const stored = (await Promise.all(dataFiles.filter((entry) => entry.isFile()).map((entry) => readFile(path.join(entry.parentPath, entry.name), 'latin1')))).join('\n');
+    const stored = (
+      await Promise.all(dataFiles.filter((entry) => entry.isFile()).map((entry) => readFile(path.join(entry.parentPath, entry.name), 'latin1')))
+    ).join('\n');
     expect(stored).toContain('find the tokens');
     for (const secret of SECRETS) expect(stored).not.toContain(secret);
   }, 60_000);
-
 });

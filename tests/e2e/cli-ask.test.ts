@@ -56,7 +56,12 @@ function environment(): NodeJS.ProcessEnv {
 async function ask(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const status = await main(['ask', ...args], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), environment: environment(), workingDirectory: home });
+  const status = await main(['ask', ...args], {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    environment: environment(),
+    workingDirectory: home,
+  });
   return { status, stdout, stderr };
 }
 
@@ -136,7 +141,12 @@ describe('tsuka ask', () => {
     expect(server.hits.length).toBe(probesBefore);
     expect(unknown.stderr).toMatch(/Unknown character "geordy". Did you mean geordi/);
     let stderr = '';
-    const status = await main(['ask', 'geordi', 'hi'], { stdout: () => undefined, stderr: (text) => (stderr += text), environment: { ...environment(), TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1' }, workingDirectory: home });
+    const status = await main(['ask', 'geordi', 'hi'], {
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+      environment: { ...environment(), TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1' },
+      workingDirectory: home,
+    });
     expect(status).toBe(3);
     // A configured URL is binding: one line naming it, no fallback to other servers.
     expect(stderr).toBe('The model server http://127.0.0.1:9/v1 (TSUKA_LLM_BASE_URL) does not answer. Start it, or change TSUKA_LLM_BASE_URL.\n');
@@ -149,7 +159,7 @@ describe('tsuka ask', () => {
     server.enqueue({ toolCalls: [{ name: 'save_memory', arguments: { content: 'The staging database is called tsuka_stage_db.' } }] });
     server.enqueue({ text: 'Saved.' });
     const first = await run(process.execPath, [path.join(ROOT, 'bin/tsuka.js'), 'ask', 'geordi', 'remember the staging db name'], { env, cwd: home });
-    expect(first.stdout).toContain("Saved.");
+    expect(first.stdout).toContain('Saved.');
     expect(first.stderr).toMatch(/save_memory/);
     expect(lastToolResult()).not.toMatch(/error/i);
     server.enqueue({ text: 'It is tsuka_stage_db.' });

@@ -21,13 +21,24 @@ describe('tsuka doctor and MCP servers', { timeout: 60_000 }, () => {
     const stdio = demoStdioEntry() as { command: string; args: string[] };
     await writeFile(
       path.join(home, 'mcp.json'),
-      JSON.stringify({ mcpServers: { demo: { command: stdio.command, args: stdio.args }, broken: { command: stdio.command, args: stdio.args, env: { DEMO_MCP_FAIL_START: '1' } } } }),
+      JSON.stringify({
+        mcpServers: {
+          demo: { command: stdio.command, args: stdio.args },
+          broken: { command: stdio.command, args: stdio.args, env: { DEMO_MCP_FAIL_START: '1' } },
+        },
+      }),
     );
     let stdout = '';
     const status = await main(['doctor'], {
       stdout: (text) => void (stdout += text),
       stderr: () => undefined,
-      environment: { PATH: process.env.PATH, HOME: home, TSUKA_LLM_BASE_URL: server.baseURL, TSUKA_DATA_DIR: path.join(home, 'data'), TSUKA_WORKSPACE: path.join(home, 'workspace') },
+      environment: {
+        PATH: process.env.PATH,
+        HOME: home,
+        TSUKA_LLM_BASE_URL: server.baseURL,
+        TSUKA_DATA_DIR: path.join(home, 'data'),
+        TSUKA_WORKSPACE: path.join(home, 'workspace'),
+      },
       workingDirectory: home,
     });
     expect(status).toBe(1);

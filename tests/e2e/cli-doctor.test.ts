@@ -30,7 +30,12 @@ afterAll(async () => {
 
 async function doctor(environment: NodeJS.ProcessEnv): Promise<{ status: number; output: string }> {
   let output = '';
-  const status = await main(['doctor'], { stdout: (text) => (output += text), stderr: (text) => (output += text), environment: { PATH: process.env.PATH, ...environment }, workingDirectory: home });
+  const status = await main(['doctor'], {
+    stdout: (text) => (output += text),
+    stderr: (text) => (output += text),
+    environment: { PATH: process.env.PATH, ...environment },
+    workingDirectory: home,
+  });
   return { status, output };
 }
 
@@ -68,22 +73,39 @@ describe('tsuka doctor', () => {
 
   it('reports a broken data file with its file and field, and an unreachable model server with the commands to start one', async () => {
     const root = path.join(home, 'copy');
-    for (const folder of ['roles', 'traits', 'characters', 'teams', 'tools_schemas']) await cp(path.join(PACKAGE_ROOT, folder), path.join(root, folder), { recursive: true });
+    for (const folder of ['roles', 'traits', 'characters', 'teams', 'tools_schemas'])
+      await cp(path.join(PACKAGE_ROOT, folder), path.join(root, folder), { recursive: true });
     await cp(path.join(PACKAGE_ROOT, 'providers.json'), path.join(root, 'providers.json'));
-    await writeFile(path.join(root, 'teams', 'dev_security.json'), JSON.stringify({ displayName: 'x', description: 'x', members: ['geordi', 'nobody'], mode: 'round-robin' }));
-    const config = loadConfig({ environment: { TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1', TSUKA_DATA_DIR: path.join(home, 'data2') }, workingDirectory: home, rootDirectory: root });
+    await writeFile(
+      path.join(root, 'teams', 'dev_security.json'),
+      JSON.stringify({ displayName: 'x', description: 'x', members: ['geordi', 'nobody'], mode: 'round-robin' }),
+    );
+    const config = loadConfig({
+      environment: { TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1', TSUKA_DATA_DIR: path.join(home, 'data2') },
+      workingDirectory: home,
+      rootDirectory: root,
+    });
     let output = '';
-    const status = await runDoctor({ io: { stdout: (text) => (output += text), stderr: (text) => (output += text), environment: {}, workingDirectory: home }, config });
+    const status = await runDoctor({
+      io: { stdout: (text) => (output += text), stderr: (text) => (output += text), environment: {}, workingDirectory: home },
+      config,
+    });
     expect(status).toBe(1);
-    expect(output).toMatch(/✗ teams\/dev_security\.json \/members\/1: .*nobody.*\n\s+→ edit teams\/dev_security.json \(its JSON Schema is in src\/core\/data\/team.schema.json\)/);
-    expect(output).toMatch(/✗ the configured model server http:\/\/127\.0\.0\.1:9\/v1 does not answer \(TSUKA_LLM_BASE_URL is binding[^\n]*\n\s+→ start it, or change or unset TSUKA_LLM_BASE_URL/);
+    expect(output).toMatch(
+      /✗ teams\/dev_security\.json \/members\/1: .*nobody.*\n\s+→ edit teams\/dev_security.json \(its JSON Schema is in src\/core\/data\/team.schema.json\)/,
+    );
+    expect(output).toMatch(
+      /✗ the configured model server http:\/\/127\.0\.0\.1:9\/v1 does not answer \(TSUKA_LLM_BASE_URL is binding[^\n]*\n\s+→ start it, or change or unset TSUKA_LLM_BASE_URL/,
+    );
   });
 
   it('names the isolation level in one line: bubblewrap where it works, the declared fallback otherwise', async () => {
     const withBubblewrap = await doctor({ TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_DATA_DIR: path.join(home, 'data3'), TSUKA_SANDBOX: 'auto' });
     expect(withBubblewrap.output).toMatch(/\nCommand sandbox\n✓ isolation: bubblewrap — .*network allowed/);
     const fallback = await doctor({ TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_DATA_DIR: path.join(home, 'data3'), TSUKA_SANDBOX: 'none' });
-    expect(fallback.output).toMatch(/\nCommand sandbox\n· isolation: environment only — no sandbox \(TSUKA_SANDBOX=none\).*\n\s+→ for full isolation install bubblewrap/);
+    expect(fallback.output).toMatch(
+      /\nCommand sandbox\n· isolation: environment only — no sandbox \(TSUKA_SANDBOX=none\).*\n\s+→ for full isolation install bubblewrap/,
+    );
     expect(fallback.status).toBe(0);
   });
 });

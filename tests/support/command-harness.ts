@@ -23,17 +23,37 @@ import type { LanguageModel } from '../../src/core/model/language-model.js';
 
 let eventCounter = 0;
 
-export async function startCommandHarness(options: { steps?: ScriptedStep[]; settings?: Partial<CommandSettings>; environment?: Record<string, string>; workflows?: boolean; modelId?: string; queue?: number; model?: LanguageModel } = {}) {
+export async function startCommandHarness(
+  options: {
+    steps?: ScriptedStep[];
+    settings?: Partial<CommandSettings>;
+    environment?: Record<string, string>;
+    workflows?: boolean;
+    modelId?: string;
+    queue?: number;
+    model?: LanguageModel;
+  } = {},
+) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-commands-'));
   const config = loadConfig({
-    environment: { TSUKA_DATA_DIR: path.join(home, 'data'), TSUKA_WORKSPACE: path.join(home, 'workspace'), TSUKA_STORE_URL: 'memory://', ...options.environment },
+    environment: {
+      TSUKA_DATA_DIR: path.join(home, 'data'),
+      TSUKA_WORKSPACE: path.join(home, 'workspace'),
+      TSUKA_STORE_URL: 'memory://',
+      ...options.environment,
+    },
     workingDirectory: home,
     rootDirectory: PACKAGE_ROOT,
   });
   const logger = createMemoryLogger();
   const model = createScriptedModel(options.steps ?? [], { modelId: options.modelId });
   const turnModel: LanguageModel = options.model ?? model;
-  const engine: Engine = await createEngine({ config, logger, maskSecrets: createSecretMasker(config.environment), model: options.queue ? createQueuedModel(turnModel, { maxConcurrent: options.queue }) : turnModel });
+  const engine: Engine = await createEngine({
+    config,
+    logger,
+    maskSecrets: createSecretMasker(config.environment),
+    model: options.queue ? createQueuedModel(turnModel, { maxConcurrent: options.queue }) : turnModel,
+  });
   const deps = commandDependencies(engine, createModelControl(engine), options.settings);
   const layer: CommandLayer = createCommandLayer(deps, options.workflows ? createWorkflows(deps) : undefined);
   const surface = createMemorySurface({ editIntervalMs: 10 });
@@ -55,7 +75,10 @@ export async function startCommandHarness(options: { steps?: ScriptedStep[]; set
     },
     async slash(command: SlashCommandEvent['command'], text: string, extra: Partial<SlashCommandEvent> = {}): Promise<string[]> {
       const replies: string[] = [];
-      await layer.handle({ ...base, type: 'slash-command', id: `e${++eventCounter}`, command, text, reply: async (reply) => void replies.push(reply), ...extra }, surface);
+      await layer.handle(
+        { ...base, type: 'slash-command', id: `e${++eventCounter}`, command, text, reply: async (reply) => void replies.push(reply), ...extra },
+        surface,
+      );
       return replies;
     },
     async stop() {

@@ -99,7 +99,11 @@ export function createMemorySurface(options: { maxMessageLength?: number; editIn
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`waitFor timed out; messages:\n${messages.map((m) => `${m.ref} [${m.thread}] ${m.text.slice(0, 120)}`).join('\n')}\nephemerals: ${JSON.stringify(ephemerals)}`));
+          reject(
+            new Error(
+              `waitFor timed out; messages:\n${messages.map((m) => `${m.ref} [${m.thread}] ${m.text.slice(0, 120)}`).join('\n')}\nephemerals: ${JSON.stringify(ephemerals)}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

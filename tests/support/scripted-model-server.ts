@@ -49,7 +49,9 @@ export interface ScriptedModelServer {
 export const DEFAULT_SCRIPTED_TEXT = '(no scripted reply)';
 
 /** Starts the server on an ephemeral port of 127.0.0.1. */
-export async function startScriptedModelServer(options: { modelId?: string; /** A fixed port (default: any free one). */ port?: number } = {}): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(
+  options: { modelId?: string /** A fixed port (default: any free one). */; port?: number } = {},
+): Promise<ScriptedModelServer> {
   const modelId = options.modelId ?? 'scripted-model-7b';
   const queue: ScriptedReply[] = [];
   const requests: ReceivedRequest[] = [];
@@ -143,7 +145,14 @@ async function streamReply(response: ServerResponse, reply: ScriptedReplySpec, m
   }
   if (reply.nonStreamed) {
     const message = { role: 'assistant', content: reply.text ?? '' };
-    sendJson(response, 200, { id: `chatcmpl-scripted-${Date.now()}`, object: 'chat.completion', created: 0, model: modelId, choices: [{ index: 0, message, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 0, total_tokens: 100 } });
+    sendJson(response, 200, {
+      id: `chatcmpl-scripted-${Date.now()}`,
+      object: 'chat.completion',
+      created: 0,
+      model: modelId,
+      choices: [{ index: 0, message, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 100, completion_tokens: 0, total_tokens: 100 },
+    });
     return;
   }
   let gone = false;
@@ -170,7 +179,16 @@ async function streamReply(response: ServerResponse, reply: ScriptedReplySpec, m
   });
   events.push(chunk({}, reply.toolCalls && reply.toolCalls.length > 0 ? 'tool_calls' : 'stop'));
   const usage = reply.usage ?? { prompt_tokens: 100, completion_tokens: Math.ceil(((reply.text ?? '').length + (reply.reasoning ?? '').length) / 4) };
-  events.push(JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: modelId, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }));
+  events.push(
+    JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: modelId,
+      choices: [],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    }),
+  );
 
   if (reply.stallBeforeFirstChunkMs) await pause(reply.stallBeforeFirstChunkMs);
   for (const [index, event] of events.entries()) {

@@ -4,7 +4,12 @@ import { loadConfig } from '../../src/config/load-config.js';
 import type { AppConfig } from '../../src/config/app-config.js';
 import { PACKAGE_ROOT } from '../../src/cli/main.js';
 
-export function testAppConfig(home: string, modelBaseURL: string, environment: Record<string, string | undefined> = {}, rootDirectory: string = PACKAGE_ROOT): AppConfig {
+export function testAppConfig(
+  home: string,
+  modelBaseURL: string,
+  environment: Record<string, string | undefined> = {},
+  rootDirectory: string = PACKAGE_ROOT,
+): AppConfig {
   return loadConfig({
     environment: {
       PATH: process.env.PATH,

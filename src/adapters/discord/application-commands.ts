@@ -85,7 +85,14 @@ function comparable(commands: unknown[]): string {
     const command = (raw ?? {}) as { name?: unknown; description?: unknown; options?: unknown };
     const options: ComparableOption[] = (Array.isArray(command.options) ? command.options : []).map((rawOption: unknown) => {
       const option = (rawOption ?? {}) as Record<string, unknown>;
-      return { type: option['type'], name: option['name'], description: option['description'], required: option['required'] === true, min: option['min_value'] ?? null, max: option['max_value'] ?? null };
+      return {
+        type: option['type'],
+        name: option['name'],
+        description: option['description'],
+        required: option['required'] === true,
+        min: option['min_value'] ?? null,
+        max: option['max_value'] ?? null,
+      };
     });
     return { name: command.name, description: command.description, options };
   });
@@ -95,7 +102,10 @@ function comparable(commands: unknown[]): string {
 /** Registers the commands in each scope whose current set differs; returns the scopes written. */
 export async function registerDiscordCommands(options: { rest: REST; applicationId: string; guildIds: string[]; logger: Logger }): Promise<string[]> {
   const { rest, applicationId, logger } = options;
-  const scopes = options.guildIds.length > 0 ? options.guildIds.map((guild) => ({ scope: guild, route: Routes.applicationGuildCommands(applicationId, guild) })) : [{ scope: 'global', route: Routes.applicationCommands(applicationId) }];
+  const scopes =
+    options.guildIds.length > 0
+      ? options.guildIds.map((guild) => ({ scope: guild, route: Routes.applicationGuildCommands(applicationId, guild) }))
+      : [{ scope: 'global', route: Routes.applicationCommands(applicationId) }];
   const written: string[] = [];
   for (const { scope, route } of scopes) {
     try {

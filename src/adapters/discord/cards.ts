@@ -24,7 +24,9 @@ const STYLES: Record<SurfaceButtonStyle, ButtonStyle.Primary | ButtonStyle.Secon
 export function customIdFor(button: Pick<Button, 'actionId' | 'value'>): string {
   const id = `${button.actionId}:${button.value}`;
   if (button.actionId.includes(':') || id.length > DISCORD_MAX_CUSTOM_ID_LENGTH) {
-    throw new Error(`button custom_id "${id.slice(0, 40)}…" must be actionId:value with no ':' in the action id and at most ${DISCORD_MAX_CUSTOM_ID_LENGTH} characters`);
+    throw new Error(
+      `button custom_id "${id.slice(0, 40)}…" must be actionId:value with no ':' in the action id and at most ${DISCORD_MAX_CUSTOM_ID_LENGTH} characters`,
+    );
   }
   return id;
 }

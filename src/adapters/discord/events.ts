@@ -140,7 +140,13 @@ async function handleButton(interaction: ButtonInteraction, fire: (event: Inboun
       fromBot: false,
       actionId,
       value,
-      message: messageRef({ guild: place.guild, parent: place.parent, channel: interaction.channelId, message: interaction.message.id, ...(webhook ? { webhook } : {}) }),
+      message: messageRef({
+        guild: place.guild,
+        parent: place.parent,
+        channel: interaction.channelId,
+        message: interaction.message.id,
+        ...(webhook ? { webhook } : {}),
+      }),
       thread: place.thread ? threadRef(place.guild, place.parent, place.thread) : undefined,
       replyEphemeral: async (text) => {
         for (const content of splitMessage(toDiscordMarkdown(text), DISCORD_MAX_MESSAGE_LENGTH)) {

@@ -89,7 +89,14 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     guardDiscordDispatches(next, logger);
     rateLimitCounters.push(countRateLimits(next.rest));
     client = next;
-    registerDiscordListeners({ client: next, botUserId: () => botUserId, applicationId: () => applicationId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), logger });
+    registerDiscordListeners({
+      client: next,
+      botUserId: () => botUserId,
+      applicationId: () => applicationId,
+      plainMentions: options.plainMentions,
+      dispatch: (event) => options.handle(event, surface),
+      logger,
+    });
     next.on(Events.Error, (error) => logger.error('Discord client error', { error }));
     next.on(Events.ShardError, (error) => logger.warn('Discord gateway error', { error }));
     const outcome = await new Promise<'ready' | 'disallowed'>((resolve, reject) => {
@@ -118,7 +125,9 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     async start() {
       if (!(await connect(true))) {
         messageContent = false;
-        logger.warn('Discord refused the Message Content intent: enable "Message Content Intent" for the bot in the Discord developer portal (Bot → Privileged Gateway Intents). Until then, follow-ups in threads need a mention of the bot.');
+        logger.warn(
+          'Discord refused the Message Content intent: enable "Message Content Intent" for the bot in the Discord developer portal (Bot → Privileged Gateway Intents). Until then, follow-ups in threads need a mention of the bot.',
+        );
         if (!(await connect(false))) throw new Error('Discord refused the gateway intents even without Message Content');
       }
       const ready = client as Client<true>;

@@ -42,7 +42,11 @@ const SHORTCODE_EMOJI: Record<string, string> = {
 export function toDiscordMarkdown(markdown: string): string {
   return tablesToCodeBlocks(markdown)
     .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/g)
-    .map((segment, index) => (index % 2 === 1 ? segment : segment.replace(/!\[([^\]]*)\]\((https?:\/\/[^)\s]+)\)/g, (_match, label: string, url: string) => `[${label || 'image'}](<${url}>)`)))
+    .map((segment, index) =>
+      index % 2 === 1
+        ? segment
+        : segment.replace(/!\[([^\]]*)\]\((https?:\/\/[^)\s]+)\)/g, (_match, label: string, url: string) => `[${label || 'image'}](<${url}>)`),
+    )
     .join('');
 }
 

@@ -10,7 +10,17 @@ import { Routes, type REST } from 'discord.js';
 import type { Button, ChatSurface, Identity, MessageRef } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
 import { componentsFor } from './cards.js';
-import { channelRef, decodeChannel, decodeMessage, decodeThread, decodeUser, messageRef, threadFromMessage, threadRef, type DiscordMessageAddress } from './ids.js';
+import {
+  channelRef,
+  decodeChannel,
+  decodeMessage,
+  decodeThread,
+  decodeUser,
+  messageRef,
+  threadFromMessage,
+  threadRef,
+  type DiscordMessageAddress,
+} from './ids.js';
 import { avatarEmoji, toDiscordMarkdown } from './markdown.js';
 import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import type { DiscordEditPacer } from './rate-limits.js';
@@ -91,7 +101,13 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     return `${content.slice(0, DISCORD_MAX_MESSAGE_LENGTH - 1)}…`;
   };
 
-  async function send(where: { guild: string; parent: string; channel: string }, text: string, identity: Identity | undefined, buttons: Button[] | undefined, retried = false): Promise<MessageRef> {
+  async function send(
+    where: { guild: string; parent: string; channel: string },
+    text: string,
+    identity: Identity | undefined,
+    buttons: Button[] | undefined,
+    retried = false,
+  ): Promise<MessageRef> {
     const rest = options.rest();
     const components = componentsFor(buttons);
     const hook = identity ? await webhooks.forChannel(where.parent) : undefined;
@@ -103,7 +119,13 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
         const response = await rest.post(Routes.webhook(hook.id, hook.token), {
           auth: false,
           query,
-          body: { content: fit(text), username: webhookUsername(identity), ...(avatarUrl ? { avatar_url: avatarUrl } : {}), components, allowed_mentions: ALLOWED_MENTIONS },
+          body: {
+            content: fit(text),
+            username: webhookUsername(identity),
+            ...(avatarUrl ? { avatar_url: avatarUrl } : {}),
+            components,
+            allowed_mentions: ALLOWED_MENTIONS,
+          },
         });
         return messageRef({ ...where, message: messageId(response), webhook: hook.id });
       } catch (error) {
@@ -113,7 +135,9 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
         return send(where, text, identity, buttons, true);
       }
     }
-    const response = await rest.post(Routes.channelMessages(where.channel), { body: { content: fit(namePrefix(identity) + text), components, allowed_mentions: ALLOWED_MENTIONS } });
+    const response = await rest.post(Routes.channelMessages(where.channel), {
+      body: { content: fit(namePrefix(identity) + text), components, allowed_mentions: ALLOWED_MENTIONS },
+    });
     return messageRef({ ...where, message: messageId(response) });
   }
 
@@ -126,9 +150,15 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
       if (hook) {
         const query = new URLSearchParams({ with_components: 'true' });
         if (address.channel !== address.parent) query.set('thread_id', address.channel);
-        await rest.patch(Routes.webhookMessage(hook.id, hook.token, address.message), { auth: false, query, body: { content: fit(text), components, allowed_mentions: ALLOWED_MENTIONS } });
+        await rest.patch(Routes.webhookMessage(hook.id, hook.token, address.message), {
+          auth: false,
+          query,
+          body: { content: fit(text), components, allowed_mentions: ALLOWED_MENTIONS },
+        });
       } else {
-        await rest.patch(Routes.channelMessage(address.channel, address.message), { body: { content: fit(namePrefix(identity) + text), components, allowed_mentions: ALLOWED_MENTIONS } });
+        await rest.patch(Routes.channelMessage(address.channel, address.message), {
+          body: { content: fit(namePrefix(identity) + text), components, allowed_mentions: ALLOWED_MENTIONS },
+        });
       }
     });
   }

@@ -67,7 +67,10 @@ export function createDiscordWebhooks(options: { rest: () => REST; applicationId
       fallbackSince.set(parentId, now());
       if (!warned) {
         warned = true;
-        options.logger.warn('Discord: Manage Webhooks is missing; characters post as the bot with their name in bold (grant Manage Webhooks to post under each name)', { channel: parentId });
+        options.logger.warn(
+          'Discord: Manage Webhooks is missing; characters post as the bot with their name in bold (grant Manage Webhooks to post under each name)',
+          { channel: parentId },
+        );
       }
       return undefined;
     }

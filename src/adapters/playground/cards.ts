@@ -29,14 +29,43 @@ export const USER_AUTHOR: AuthorView = { name: 'you', emoji: '🧑', kind: 'user
 
 /** The shortcodes the shipped characters use, plus a few common ones. */
 const EMOJI: Record<string, string> = {
-  wrench: '🔧', hammer_and_wrench: '🛠️', memo: '📝', bar_chart: '📊', stethoscope: '🩺', test_tube: '🧪',
-  compass: '🧭', rocket: '🚀', telescope: '🔭', mag: '🔍', globe_with_meridians: '🌐', building_construction: '🏗️',
-  shield: '🛡️', robot_face: '🤖', robot: '🤖', brain: '🧠', books: '📚', gear: '⚙️', lock: '🔒', bug: '🐛',
-  sparkles: '✨', star: '⭐', zap: '⚡', microscope: '🔬', crystal_ball: '🔮', owl: '🦉', fox_face: '🦊', eyes: '👀',
+  wrench: '🔧',
+  hammer_and_wrench: '🛠️',
+  memo: '📝',
+  bar_chart: '📊',
+  stethoscope: '🩺',
+  test_tube: '🧪',
+  compass: '🧭',
+  rocket: '🚀',
+  telescope: '🔭',
+  mag: '🔍',
+  globe_with_meridians: '🌐',
+  building_construction: '🏗️',
+  shield: '🛡️',
+  robot_face: '🤖',
+  robot: '🤖',
+  brain: '🧠',
+  books: '📚',
+  gear: '⚙️',
+  lock: '🔒',
+  bug: '🐛',
+  sparkles: '✨',
+  star: '⭐',
+  zap: '⚡',
+  microscope: '🔬',
+  crystal_ball: '🔮',
+  owl: '🦉',
+  fox_face: '🦊',
+  eyes: '👀',
 };
 
 export function buttonViews(buttons: Button[] | undefined): ButtonView[] {
-  return (buttons ?? []).map((button) => ({ actionId: button.actionId, label: fitButtonLabel(button.label, PLAYGROUND_BUTTON_MAX_LABEL), style: button.style, value: button.value }));
+  return (buttons ?? []).map((button) => ({
+    actionId: button.actionId,
+    label: fitButtonLabel(button.label, PLAYGROUND_BUTTON_MAX_LABEL),
+    style: button.style,
+    value: button.value,
+  }));
 }
 
 export function authorView(identity: Identity | undefined): AuthorView {

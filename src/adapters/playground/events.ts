@@ -38,12 +38,23 @@ export function createPlaygroundInput(options: PlaygroundEventOptions) {
   const fire = (event: InboundEvent) => {
     void options.dispatch(event).catch((error: unknown) => logger.error('playground event handling failed', { error, type: event.type }));
   };
-  const base = (channel: string) => ({ id: randomUUID(), platform: 'playground' as const, channel: channelRef(channel), user: PLAYGROUND_USER, userName: 'you', fromBot: false });
+  const base = (channel: string) => ({
+    id: randomUUID(),
+    platform: 'playground' as const,
+    channel: channelRef(channel),
+    user: PLAYGROUND_USER,
+    userName: 'you',
+    fromBot: false,
+  });
 
   function slashCommand(channel: string, thread: string | undefined, name: string, text: string): InputResult {
     const command = PLAYGROUND_COMMANDS.find((candidate) => candidate === name.toLowerCase());
     if (!command) {
-      state.addEphemeral({ channel, thread, text: `Unknown command \`/${name}\`. The commands are ${PLAYGROUND_COMMANDS.map((known) => `\`/${known}\``).join(', ')} — try \`/tsuka help\`.` });
+      state.addEphemeral({
+        channel,
+        thread,
+        text: `Unknown command \`/${name}\`. The commands are ${PLAYGROUND_COMMANDS.map((known) => `\`/${known}\``).join(', ')} — try \`/tsuka help\`.`,
+      });
       return { status: 200, body: { ok: true, command: null } };
     }
     fire({
@@ -61,7 +72,8 @@ export function createPlaygroundInput(options: PlaygroundEventOptions) {
   return {
     /** POST /api/messages `{ channel, thread?, text }`; `thread` is the root message's id. */
     message(body: unknown): InputResult {
-      if (!isRecord(body) || typeof body.channel !== 'string' || typeof body.text !== 'string' || !optionalString(body.thread)) return bad(400, 'expected { channel, thread?, text } with strings');
+      if (!isRecord(body) || typeof body.channel !== 'string' || typeof body.text !== 'string' || !optionalString(body.thread))
+        return bad(400, 'expected { channel, thread?, text } with strings');
       const text = body.text.trim();
       if (text === '') return bad(400, 'the message is empty');
       if (text.length > PLAYGROUND_MAX_INPUT_LENGTH) return bad(413, `the message is longer than ${PLAYGROUND_MAX_INPUT_LENGTH} characters`);
@@ -89,8 +101,10 @@ export function createPlaygroundInput(options: PlaygroundEventOptions) {
 
     /** POST /api/actions `{ message, actionId, value }`: a button click on the message with that id. */
     action(body: unknown): InputResult {
-      if (!isRecord(body) || typeof body.message !== 'string' || typeof body.actionId !== 'string' || typeof body.value !== 'string') return bad(400, 'expected { message, actionId, value } with strings');
-      if (body.actionId.length > PLAYGROUND_MAX_ACTION_FIELD || body.value.length > PLAYGROUND_MAX_ACTION_FIELD) return bad(400, 'actionId and value are at most 64 characters');
+      if (!isRecord(body) || typeof body.message !== 'string' || typeof body.actionId !== 'string' || typeof body.value !== 'string')
+        return bad(400, 'expected { message, actionId, value } with strings');
+      if (body.actionId.length > PLAYGROUND_MAX_ACTION_FIELD || body.value.length > PLAYGROUND_MAX_ACTION_FIELD)
+        return bad(400, 'actionId and value are at most 64 characters');
       const message = state.findMessage(body.message);
       if (!message) return bad(404, 'no such message');
       // Only buttons that were shown on this message: a click cannot decide another message's approval.

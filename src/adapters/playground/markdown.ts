@@ -33,7 +33,10 @@ markdown.renderer.rules.image = (tokens, index) => {
 
 markdown.renderer.rules.fence = (tokens, index) => {
   const token = tokens[index]!;
-  const language = token.info.trim().split(/\s+/)[0]!.replace(/[^\w+-]/g, '');
+  const language = token.info
+    .trim()
+    .split(/\s+/)[0]!
+    .replace(/[^\w+-]/g, '');
   const code = token.content.replace(/\n$/, '');
   // A diff (approval previews) gets its added and removed lines coloured.
   const body = language === 'diff' ? code.split('\n').map(diffLine).join('\n') : escapeHtml(code);

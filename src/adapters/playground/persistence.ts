@@ -67,7 +67,8 @@ export function createPlaygroundPersistence(namespace: KeyValueNamespace<Stored>
     record(change, fileContent) {
       if (change.kind === 'channel') pending.set(`channel:${change.channel.id}`, { kind: 'channel', channel: change.channel });
       else if (change.kind === 'message') pending.set(`message:${change.message.id}`, { kind: 'message', message: change.message });
-      else if (change.kind === 'file') pending.set(`file:${change.file.id}`, { kind: 'file', file: { ...change.file, content: fileContent?.(change.file.id) ?? '' } });
+      else if (change.kind === 'file')
+        pending.set(`file:${change.file.id}`, { kind: 'file', file: { ...change.file, content: fileContent?.(change.file.id) ?? '' } });
       else return;
       schedule();
     },

@@ -33,7 +33,8 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 };
 // Defence in depth behind the escaping: no inline script, nothing from another origin.
-const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface PlaygroundRoutesOptions {
   state: PlaygroundState;
@@ -48,21 +49,23 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
   const streams = new Set<ServerResponse>();
   const assetCache = new Map<string, Promise<Buffer>>();
 
-  const guarded = (handler: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void): PlaygroundRouteHandler => (request, response) => {
-    const refusal = refuse(request);
-    if (refusal) {
-      logger.warn('playground request refused', { reason: refusal.reason, host: request.headers.host, url: request.url });
-      sendJson(response, refusal.status, { ok: false, error: refusal.reason });
-      return;
-    }
-    Promise.resolve()
-      .then(() => handler(request, response))
-      .catch((error: unknown) => {
-        logger.error('playground request failed', { error, url: request.url });
-        if (!response.headersSent) sendJson(response, 500, { ok: false, error: 'the playground failed on this request; see the bot log' });
-        else response.end();
-      });
-  };
+  const guarded =
+    (handler: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void): PlaygroundRouteHandler =>
+    (request, response) => {
+      const refusal = refuse(request);
+      if (refusal) {
+        logger.warn('playground request refused', { reason: refusal.reason, host: request.headers.host, url: request.url });
+        sendJson(response, refusal.status, { ok: false, error: refusal.reason });
+        return;
+      }
+      Promise.resolve()
+        .then(() => handler(request, response))
+        .catch((error: unknown) => {
+          logger.error('playground request failed', { error, url: request.url });
+          if (!response.headersSent) sendJson(response, 500, { ok: false, error: 'the playground failed on this request; see the bot log' });
+          else response.end();
+        });
+    };
 
   const post = (answer: (body: unknown) => InputResult | Promise<InputResult>) =>
     guarded(async (request, response) => {
@@ -78,7 +81,13 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
       const { file, type } = ASSETS[path]!;
       if (!assetCache.has(file)) assetCache.set(file, readFile(new URL(file, WEB_DIRECTORY)));
       const content = await assetCache.get(file)!;
-      response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, ...(file.endsWith('.html') ? { 'content-security-policy': CONTENT_SECURITY_POLICY } : {}) }).end(content);
+      response
+        .writeHead(200, {
+          ...SECURITY_HEADERS,
+          'content-type': type,
+          ...(file.endsWith('.html') ? { 'content-security-policy': CONTENT_SECURITY_POLICY } : {}),
+        })
+        .end(content);
     });
 
   const events = guarded((request, response) => {
@@ -112,9 +121,17 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
         const safeName = file.fileName.replace(/[^\w.-]+/g, '_').slice(0, 120) || 'file.txt';
         if (file.image && new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('view') === 'image') {
           // Shown by <img>: an SVG image document runs no script, and this CSP forbids it anyway.
-          return void response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'image/svg+xml', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }).end(file.content);
+          return void response
+            .writeHead(200, {
+              ...SECURITY_HEADERS,
+              'content-type': 'image/svg+xml',
+              'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+            })
+            .end(file.content);
         }
-        response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${safeName}"` }).end(file.content);
+        response
+          .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${safeName}"` })
+          .end(file.content);
       }),
       'POST /api/messages': post((body) => options.input.message(body)),
       'POST /api/actions': post((body) => options.input.action(body)),
@@ -144,7 +161,8 @@ function refuse(request: IncomingMessage): { status: number; reason: string } | 
   const port = request.socket.localPort;
   const host = request.headers.host ?? '';
   // A page from another site that rebinds its DNS name to 127.0.0.1 still sends its own name here.
-  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return { status: 403, reason: 'unexpected Host header: open the playground at http://127.0.0.1:<port>/' };
+  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)
+    return { status: 403, reason: 'unexpected Host header: open the playground at http://127.0.0.1:<port>/' };
   if (request.method !== 'POST') return undefined;
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== `http://${host}`) return { status: 403, reason: 'cross-origin requests are not accepted' };

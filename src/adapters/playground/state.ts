@@ -114,7 +114,13 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
       return () => listeners.delete(listener);
     },
     snapshot(): PlaygroundSnapshot {
-      return { channels: [...channels.values()], messages: [...messages.values()], ephemerals: [...ephemerals], files: [...files.values()].map(publicFile), statuses: [...statuses.values()] };
+      return {
+        channels: [...channels.values()],
+        messages: [...messages.values()],
+        ephemerals: [...ephemerals],
+        files: [...files.values()].map(publicFile),
+        statuses: [...statuses.values()],
+      };
     },
     hasChannel: (id: string) => channels.has(id),
     addChannel(id: string): PlaygroundChannel {
@@ -131,7 +137,18 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
     addMessage(input: { channel: string; thread?: string; author: AuthorView; text: string; buttons?: ButtonView[] }): PlaygroundMessage {
       if (!channels.has(input.channel)) throw new PlaygroundNotFoundError(`The channel #${input.channel}`);
       const id = nextId('m');
-      const message: PlaygroundMessage = { id, ref: messageRef(input.channel, id), channel: input.channel, thread: input.thread, author: input.author, text: input.text, html: renderMarkdown(input.text), buttons: input.buttons ?? [], createdAt: now(), edits: 0 };
+      const message: PlaygroundMessage = {
+        id,
+        ref: messageRef(input.channel, id),
+        channel: input.channel,
+        thread: input.thread,
+        author: input.author,
+        text: input.text,
+        html: renderMarkdown(input.text),
+        buttons: input.buttons ?? [],
+        createdAt: now(),
+        edits: 0,
+      };
       messages.set(id, message);
       offer(message);
       announce({ kind: 'message', message });
@@ -139,7 +156,14 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
     },
     editMessage(channel: string, id: string, change: { text: string; author?: AuthorView; buttons: ButtonView[] }): PlaygroundMessage {
       const current = getMessage(channel, id);
-      const message: PlaygroundMessage = { ...current, text: change.text, html: renderMarkdown(change.text), author: change.author ?? current.author, buttons: change.buttons, edits: current.edits + 1 };
+      const message: PlaygroundMessage = {
+        ...current,
+        text: change.text,
+        html: renderMarkdown(change.text),
+        author: change.author ?? current.author,
+        buttons: change.buttons,
+        edits: current.edits + 1,
+      };
       messages.set(id, message);
       offer(message);
       announce({ kind: 'message', message });
@@ -154,7 +178,17 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
       return ephemeral;
     },
     addFile(input: { channel: string; thread?: string; fileName: string; title: string; content: string; image?: { altText: string } }): PlaygroundFile {
-      const file = { id: nextId('f'), channel: input.channel, thread: input.thread, fileName: input.fileName, title: input.title, content: input.content, size: Buffer.byteLength(input.content), createdAt: now(), ...(input.image ? { image: input.image } : {}) };
+      const file = {
+        id: nextId('f'),
+        channel: input.channel,
+        thread: input.thread,
+        fileName: input.fileName,
+        title: input.title,
+        content: input.content,
+        size: Buffer.byteLength(input.content),
+        createdAt: now(),
+        ...(input.image ? { image: input.image } : {}),
+      };
       files.set(file.id, file);
       announce({ kind: 'file', file: publicFile(file) });
       return publicFile(file);

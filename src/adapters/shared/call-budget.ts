@@ -129,11 +129,14 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
     if (stopped || at >= timerAt) return;
     if (timer) clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(() => {
-      timer = undefined;
-      timerAt = Infinity;
-      pump();
-    }, Math.max(0, at - now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        timerAt = Infinity;
+        pump();
+      },
+      Math.max(0, at - now()),
+    );
   };
 
   function pump(): void {
@@ -185,14 +188,22 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
       if (stopped) return Promise.reject(new CallBudgetStoppedError());
       return new Promise<T>((resolve, reject) => {
         const waiter = { resolve: resolve as (value: unknown) => void, reject };
-        const waiting = scheduled.coalesceKey === undefined ? undefined : queue.find((job) => job.coalesceKey === scheduled.coalesceKey && job.budget === scheduled.budget);
+        const waiting =
+          scheduled.coalesceKey === undefined ? undefined : queue.find((job) => job.coalesceKey === scheduled.coalesceKey && job.budget === scheduled.budget);
         if (waiting) {
           // The newest text wins; the call keeps the higher of the two priorities and its place.
           waiting.call = scheduled.call;
           if (PRIORITY_ORDER[scheduled.priority] < PRIORITY_ORDER[waiting.priority]) waiting.priority = scheduled.priority;
           waiting.settle.push(waiter);
         } else {
-          queue.push({ budget: scheduled.budget, priority: scheduled.priority, coalesceKey: scheduled.coalesceKey, call: scheduled.call, settle: [waiter], seq: seq++ });
+          queue.push({
+            budget: scheduled.budget,
+            priority: scheduled.priority,
+            coalesceKey: scheduled.coalesceKey,
+            call: scheduled.call,
+            settle: [waiter],
+            seq: seq++,
+          });
         }
         pump();
       });

@@ -20,7 +20,11 @@ const WINDOW_MARGIN_MS = 1_000;
 /** Posting runs this much slower than Slack's per-channel rate, for the same reason. */
 const POST_RATE_MARGIN = 0.95;
 
-const windowRule = (perMinute: number): BudgetRule => ({ kind: 'window', limit: Math.max(1, perMinute - WINDOW_MARGIN_CALLS), windowMs: 60_000 + WINDOW_MARGIN_MS });
+const windowRule = (perMinute: number): BudgetRule => ({
+  kind: 'window',
+  limit: Math.max(1, perMinute - WINDOW_MARGIN_CALLS),
+  windowMs: 60_000 + WINDOW_MARGIN_MS,
+});
 
 /** Which budget a method spends. */
 export function slackBudgetOf(method: string, channel: string | undefined): string {
@@ -71,6 +75,7 @@ export function createSlackCaller(limits: SlackRateLimits, limiter: SlackCallLim
     );
   const caller = <T>({ method, channel, priority, coalesceKey, call }: SlackCall<T>): Promise<T> =>
     budget.schedule({ budget: slackBudgetOf(method, channel), priority, coalesceKey, call: () => send(method, channel, call) });
-  const budgeted = <T>({ method, channel, priority, coalesceKey, call }: SlackCall<T>): Promise<T> => budget.schedule({ budget: slackBudgetOf(method, channel), priority, coalesceKey, call });
+  const budgeted = <T>({ method, channel, priority, coalesceKey, call }: SlackCall<T>): Promise<T> =>
+    budget.schedule({ budget: slackBudgetOf(method, channel), priority, coalesceKey, call });
   return Object.assign(caller, { budget, budgeted, send });
 }

@@ -30,7 +30,7 @@ function chunkLines(text: string, max: number): string[] {
   const chunks: string[] = [];
   let current = '';
   for (const line of text.split('\n')) {
-    const pieces = line.length > max ? line.match(new RegExp(`.{1,${max}}`, 'gs')) ?? [] : [line];
+    const pieces = line.length > max ? (line.match(new RegExp(`.{1,${max}}`, 'gs')) ?? []) : [line];
     for (const piece of pieces) {
       if (current.length + piece.length + 1 > max) {
         chunks.push(current);

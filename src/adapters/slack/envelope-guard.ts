@@ -52,7 +52,10 @@ export function guardSocketModeEnvelopes(client: SocketModeClient, logger: Logge
       const envelopeId = isRecord(envelope) && typeof envelope.envelope_id === 'string' ? envelope.envelope_id : undefined;
       logger.warn('Slack envelope dropped: malformed', { problem, envelopeId, type: isRecord(envelope) ? envelope.type : undefined });
       // An empty ack, exactly what Bolt's own ack() sends (`send` is typed private).
-      if (envelopeId) (client as unknown as { send(id: string): Promise<void> }).send(envelopeId).catch((error: unknown) => logger.warn('could not acknowledge a dropped Slack envelope', { envelopeId, error }));
+      if (envelopeId)
+        (client as unknown as { send(id: string): Promise<void> })
+          .send(envelopeId)
+          .catch((error: unknown) => logger.warn('could not acknowledge a dropped Slack envelope', { envelopeId, error }));
       return;
     }
     for (const listener of listeners) {

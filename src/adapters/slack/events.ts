@@ -130,7 +130,12 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       thread: threadTs ? messageRef(team, channel, threadTs) : undefined,
       // Through the surface, so the reply goes through the rate limiter like every other Slack call.
       replyEphemeral: (text) =>
-        options.surface.postEphemeral({ channel: channelRef(team, channel), thread: threadTs ? messageRef(team, channel, threadTs) : undefined, user: userRef(payload.user.id), text }),
+        options.surface.postEphemeral({
+          channel: channelRef(team, channel),
+          thread: threadTs ? messageRef(team, channel, threadTs) : undefined,
+          user: userRef(payload.user.id),
+          text,
+        }),
       // The payload carries the message as shown (already mrkdwn): rewrite it without the buttons.
       ...(payload.message
         ? { clearButtons: () => options.removeButtons({ channel, ts: messageTs, text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] }) }

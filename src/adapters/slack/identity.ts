@@ -20,4 +20,3 @@ export const isMissingCustomize = (error: unknown): boolean => {
   const data = (error as { data?: { error?: string; needed?: string } }).data;
   return data?.error === 'missing_scope' && (data.needed === undefined || data.needed === 'chat:write.customize');
 };
-

@@ -59,11 +59,17 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     retryConfig: { retries: options.retries ?? 0 },
   };
   const socketMode = Boolean(config.appToken);
-  const receiver = socketMode ? undefined : new HTTPReceiver({ signingSecret: config.signingSecret ?? '', endpoints: '/slack/events', logger: boltLogger(logger) });
+  const receiver = socketMode
+    ? undefined
+    : new HTTPReceiver({ signingSecret: config.signingSecret ?? '', endpoints: '/slack/events', logger: boltLogger(logger) });
   // Our own Socket Mode receiver (as Bolt would build it) so that its client can be guarded. Without
   // retryConfig, its client keeps its own patient retries of apps.connections.open when reconnecting.
   const socketReceiver = socketMode
-    ? new SocketModeReceiver({ appToken: config.appToken ?? '', logger: boltLogger(logger), installerOptions: { clientOptions: { slackApiUrl: config.apiUrl } } })
+    ? new SocketModeReceiver({
+        appToken: config.appToken ?? '',
+        logger: boltLogger(logger),
+        installerOptions: { clientOptions: { slackApiUrl: config.apiUrl } },
+      })
     : undefined;
   if (socketReceiver) guardSocketModeEnvelopes(socketReceiver.client, logger.child({ component: 'slack-socket' }));
   const app = new App({
@@ -75,12 +81,28 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const limits = { ...SLACK_DEFAULT_RATE_LIMITS, ...options.rateLimits };
   // Pacing is the call budget's (priorities, coalescing); the limiter stays underneath for its
   // Retry-After handling, with room enough never to delay what the budget lets through.
-  const limiter = createSlackCallLimiter({ ...limits, postBurst: limits.postBurst * 10, postsPerSecondPerChannel: limits.postsPerSecondPerChannel * 10, updatesPerMinute: limits.updatesPerMinute * 10 }, logger);
+  const limiter = createSlackCallLimiter(
+    {
+      ...limits,
+      postBurst: limits.postBurst * 10,
+      postsPerSecondPerChannel: limits.postsPerSecondPerChannel * 10,
+      updatesPerMinute: limits.updatesPerMinute * 10,
+    },
+    logger,
+  );
   const caller = createSlackCaller(limits, limiter, options.editIntervalMs);
   const surface = createSlackSurface({ client: app.client, caller, editIntervalMs: options.editIntervalMs, logger, streaming: options.streaming });
   let botUserId = '';
   let connected = false;
-  registerSlackListeners({ app, botUserId: () => botUserId, plainMentions: options.plainMentions, dispatch: (event) => options.handle(event, surface), surface, removeButtons: surface.removeButtons, logger });
+  registerSlackListeners({
+    app,
+    botUserId: () => botUserId,
+    plainMentions: options.plainMentions,
+    dispatch: (event) => options.handle(event, surface),
+    surface,
+    removeButtons: surface.removeButtons,
+    logger,
+  });
   app.error(async (error) => {
     logger.error('Slack listener error', { error });
   });

@@ -93,7 +93,11 @@ export function createSlackCallLimiter(limits: SlackRateLimits, logger: Logger):
       return rateLimitedCount;
     },
     async stop() {
-      await Promise.all([updates.stop({ dropWaitingJobs: true }), others.stop({ dropWaitingJobs: true }), ...posts.limiters().map(({ limiter }) => limiter.stop({ dropWaitingJobs: true }))]);
+      await Promise.all([
+        updates.stop({ dropWaitingJobs: true }),
+        others.stop({ dropWaitingJobs: true }),
+        ...posts.limiters().map(({ limiter }) => limiter.stop({ dropWaitingJobs: true })),
+      ]);
     },
   };
 }

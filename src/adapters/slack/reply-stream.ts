@@ -22,7 +22,16 @@ import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 
 /** Errors by which a workspace says it does not offer the streaming methods to this app. */
-const REFUSALS = new Set(['not_allowed', 'unknown_method', 'missing_scope', 'not_allowed_token_type', 'feature_not_enabled', 'method_deprecated', 'not_supported', 'team_not_allowed']);
+const REFUSALS = new Set([
+  'not_allowed',
+  'unknown_method',
+  'missing_scope',
+  'not_allowed_token_type',
+  'feature_not_enabled',
+  'method_deprecated',
+  'not_supported',
+  'team_not_allowed',
+]);
 
 /** Which workspaces refused the streaming methods (remembered for the life of the process). */
 export interface StreamingSupport {
@@ -48,8 +57,26 @@ export interface SlackMessaging {
   caller: SlackCaller;
   logger: Logger;
   streaming: StreamingSupport;
-  postMessage(channel: string, threadTs: string | undefined, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority?: CallPriority, coalesceKey?: string, direct?: boolean): Promise<string>;
-  update(channel: string, ts: string, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority: CallPriority, coalesceKey?: string, direct?: boolean): Promise<void>;
+  postMessage(
+    channel: string,
+    threadTs: string | undefined,
+    text: string,
+    identity: Identity | undefined,
+    buttons: Button[] | undefined,
+    priority?: CallPriority,
+    coalesceKey?: string,
+    direct?: boolean,
+  ): Promise<string>;
+  update(
+    channel: string,
+    ts: string,
+    text: string,
+    identity: Identity | undefined,
+    buttons: Button[] | undefined,
+    priority: CallPriority,
+    coalesceKey?: string,
+    direct?: boolean,
+  ): Promise<void>;
   setStatus(channel: string, threadTs: string, text: string, priority: CallPriority, coalesceKey?: string): Promise<void>;
   customize: { available(): boolean; missing(): void };
 }
@@ -95,18 +122,20 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   const namePrefix = () => (identity && !slack.customize.available() ? `**${identity.name}**: ` : '');
 
   function track(promise: Promise<void>): void {
-    const current = promise.then(
-      () => {
-        failures = 0;
-      },
-      (error: unknown) => {
-        failures++;
-        throw error;
-      },
-    ).finally(() => {
-      if (job === current) job = undefined;
-      if (!final && !done) advance();
-    });
+    const current = promise
+      .then(
+        () => {
+          failures = 0;
+        },
+        (error: unknown) => {
+          failures++;
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (job === current) job = undefined;
+        if (!final && !done) advance();
+      });
     job = current;
     current.catch(report('reply stream call failed'));
   }
@@ -117,9 +146,12 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     if (job || done || final || failures >= MAX_FAILURES_BEFORE_STOP) return;
     if (ts === undefined) {
       if (mode === 'stream' && text.trim().length === 0) return;
-      track(caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }));
+      track(
+        caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }),
+      );
     } else if (mode === 'stream') {
-      if (markdown(text) !== shown && markdown(text).startsWith(shown)) track(caller.budgeted({ method: 'chat.appendStream', channel, priority: 'edit', coalesceKey: key, call: appendNow }));
+      if (markdown(text) !== shown && markdown(text).startsWith(shown))
+        track(caller.budgeted({ method: 'chat.appendStream', channel, priority: 'edit', coalesceKey: key, call: appendNow }));
     } else if (displayOf(text, statusText) !== shown) {
       track(caller.budgeted({ method: 'chat.update', channel, priority: 'edit', coalesceKey: key, call: editNow }));
     }
@@ -163,7 +195,15 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     try {
       response = await send(slack.customize.available());
     } catch (error) {
-      if (!(identity && slack.customize.available() && isMissingCustomize(error) && (error as { data?: { needed?: string } }).data?.needed === 'chat:write.customize')) throw error;
+      if (
+        !(
+          identity &&
+          slack.customize.available() &&
+          isMissingCustomize(error) &&
+          (error as { data?: { needed?: string } }).data?.needed === 'chat:write.customize'
+        )
+      )
+        throw error;
       slack.customize.missing();
       response = await send(false);
     }
@@ -203,11 +243,20 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     const rest = next.startsWith(shown) ? next.slice(shown.length) : '';
     const blocks = last.buttons && last.buttons.length > 0 ? blocksFor(' ', last.buttons)?.filter((block) => block.type === 'actions') : undefined;
     try {
-      await caller({ method: 'chat.stopStream', channel, priority: 'final', call: () => client.chat.stopStream({ channel, ts: ts!, ...(rest ? { markdown_text: rest } : {}), ...(blocks ? { blocks } : {}) } as Parameters<WebClient['chat']['stopStream']>[0]) });
+      await caller({
+        method: 'chat.stopStream',
+        channel,
+        priority: 'final',
+        call: () =>
+          client.chat.stopStream({ channel, ts: ts!, ...(rest ? { markdown_text: rest } : {}), ...(blocks ? { blocks } : {}) } as Parameters<
+            WebClient['chat']['stopStream']
+          >[0]),
+      });
     } catch (error) {
       slack.logger.warn('chat.stopStream failed: the rest of the reply goes in a new message', { channel, error });
       const tail = next.startsWith(shown) ? last.text.slice(Math.max(0, last.text.length - rest.length)) : last.text;
-      if (tail.trim().length > 0 || last.buttons?.length) await slack.postMessage(channel, threadTs, tail.trim().length > 0 ? tail : '…', identity, last.buttons, 'final');
+      if (tail.trim().length > 0 || last.buttons?.length)
+        await slack.postMessage(channel, threadTs, tail.trim().length > 0 ? tail : '…', identity, last.buttons, 'final');
     }
   }
 
@@ -241,7 +290,10 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
       try {
         // A waiting intermediate call is dropped (the final one carries its text); a running one is awaited.
         if (ts !== undefined) caller.budget.cancel(key);
-        if (ts === undefined && !job) track(caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'final', coalesceKey: key, call: first }));
+        if (ts === undefined && !job)
+          track(
+            caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'final', coalesceKey: key, call: first }),
+          );
         while (job) await job.catch(() => undefined);
         if (done) return;
         if (ts === undefined) {
@@ -256,7 +308,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
       } finally {
         if (done) {
           closeBudget();
-          if (mode === 'stream' && statusAfterStart && statusShown !== '') slack.setStatus(channel, threadTs, '', 'final', statusKey).catch(report('status not cleared'));
+          if (mode === 'stream' && statusAfterStart && statusShown !== '')
+            slack.setStatus(channel, threadTs, '', 'final', statusKey).catch(report('status not cleared'));
         }
       }
     },

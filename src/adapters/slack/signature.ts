@@ -11,7 +11,11 @@ export const SLACK_SIGNATURE_MAX_SKEW_S = 300;
 /** Event and interaction payloads are a few KB; 1 MB is far above any real one. */
 export const SLACK_MAX_REQUEST_BYTES = 1024 * 1024;
 
-export async function verifySlackSignature(request: IncomingMessage, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function verifySlackSignature(
+  request: IncomingMessage,
+  secret: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<{ ok: true } | { ok: false; reason: string }> {
   // Read at most what Slack ever sends before anything is verified: an unauthenticated client
   // must not make the bot buffer an unbounded body.
   const declared = Number(request.headers['content-length'] ?? 0);
@@ -31,8 +35,11 @@ export async function verifySlackSignature(request: IncomingMessage, secret: str
   const timestamp = Number(request.headers['x-slack-request-timestamp']);
   const signature = String(request.headers['x-slack-signature'] ?? '');
   if (!Number.isInteger(timestamp)) return { ok: false, reason: 'missing timestamp' };
-  if (Math.abs(nowSeconds - timestamp) > SLACK_SIGNATURE_MAX_SKEW_S) return { ok: false, reason: timestamp > nowSeconds ? 'timestamp in the future' : 'stale timestamp' };
-  const expected = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${rawBody.toString('utf8')}`).digest('hex')}`;
+  if (Math.abs(nowSeconds - timestamp) > SLACK_SIGNATURE_MAX_SKEW_S)
+    return { ok: false, reason: timestamp > nowSeconds ? 'timestamp in the future' : 'stale timestamp' };
+  const expected = `v0=${createHmac('sha256', secret)
+    .update(`v0:${timestamp}:${rawBody.toString('utf8')}`)
+    .digest('hex')}`;
   const a = Buffer.from(expected);
   const b = Buffer.from(signature);
   if (a.length !== b.length || !timingSafeEqual(a, b)) return { ok: false, reason: 'bad signature' };

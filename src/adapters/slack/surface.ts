@@ -17,7 +17,6 @@ import type { SlackCaller } from './call-budget.js';
 import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 
-
 /** Slack allows 40,000 characters but reads best under 4,000 (platform notes). */
 export const SLACK_MAX_MESSAGE_LENGTH = 3900;
 
@@ -48,13 +47,31 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     logger.warn('chat:write.customize is missing: posting as the bot with the character name in bold (add the scope to post under each name)');
   };
 
-  async function postMessage(channel: string, threadTs: string | undefined, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority: CallPriority = 'first', coalesceKey?: string, direct = false): Promise<string> {
+  async function postMessage(
+    channel: string,
+    threadTs: string | undefined,
+    text: string,
+    identity: Identity | undefined,
+    buttons: Button[] | undefined,
+    priority: CallPriority = 'first',
+    coalesceKey?: string,
+    direct = false,
+  ): Promise<string> {
     const send = async () => {
       const body = toSlackMrkdwn(withName(text, identity));
       const call = () =>
-        client.chat.postMessage({ channel, thread_ts: threadTs, text: body, blocks: blocksFor(body, buttons), unfurl_links: false, ...(customizeAvailable ? identityFields(identity) : {}) } as Parameters<WebClient['chat']['postMessage']>[0]);
+        client.chat.postMessage({
+          channel,
+          thread_ts: threadTs,
+          text: body,
+          blocks: blocksFor(body, buttons),
+          unfurl_links: false,
+          ...(customizeAvailable ? identityFields(identity) : {}),
+        } as Parameters<WebClient['chat']['postMessage']>[0]);
       // `direct`: the caller already spent the budget (a reply stream's turn).
-      const response = direct ? await caller.send('chat.postMessage', channel, call) : await caller({ method: 'chat.postMessage', channel, priority, coalesceKey, call });
+      const response = direct
+        ? await caller.send('chat.postMessage', channel, call)
+        : await caller({ method: 'chat.postMessage', channel, priority, coalesceKey, call });
       return response.ts as string;
     };
     try {
@@ -68,7 +85,16 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     }
   }
 
-  async function update(channel: string, ts: string, text: string, identity: Identity | undefined, buttons: Button[] | undefined, priority: CallPriority, coalesceKey?: string, direct = false): Promise<void> {
+  async function update(
+    channel: string,
+    ts: string,
+    text: string,
+    identity: Identity | undefined,
+    buttons: Button[] | undefined,
+    priority: CallPriority,
+    coalesceKey?: string,
+    direct = false,
+  ): Promise<void> {
     const body = toSlackMrkdwn(withName(text, identity));
     const call = () => client.chat.update({ channel, ts, text: body, blocks: blocksFor(body, buttons) ?? [] } as Parameters<WebClient['chat']['update']>[0]);
     if (direct) await caller.send('chat.update', channel, call);
@@ -83,7 +109,13 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     postMessage,
     update,
     setStatus: (channel, threadTs, text, priority, coalesceKey) =>
-      caller({ method: 'assistant.threads.setStatus', channel, priority, coalesceKey, call: () => client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: text }) }).then(
+      caller({
+        method: 'assistant.threads.setStatus',
+        channel,
+        priority,
+        coalesceKey,
+        call: () => client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: text }),
+      }).then(
         () => undefined,
         (error: unknown) => logger.debug('thread status not shown', { error }),
       ),
@@ -127,12 +159,22 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     },
     async removeButtons({ channel, ts, text, blocks }) {
       const kept = blocks.filter((block) => (block as { type?: string }).type !== 'actions');
-      await caller({ method: 'chat.update', channel, priority: 'final', call: () => client.chat.update({ channel, ts, text, blocks: kept } as Parameters<WebClient['chat']['update']>[0]) });
+      await caller({
+        method: 'chat.update',
+        channel,
+        priority: 'final',
+        call: () => client.chat.update({ channel, ts, text, blocks: kept } as Parameters<WebClient['chat']['update']>[0]),
+      });
     },
     async postEphemeral({ channel, thread, user, text }) {
       const { channel: id } = decodeChannel(channel);
       const threadTs = thread ? decodeMessage(thread).ts : undefined;
-      await caller({ method: 'chat.postEphemeral', channel: id, priority: 'first', call: () => client.chat.postEphemeral({ channel: id, user: decodeUser(user), text: toSlackMrkdwn(text), thread_ts: threadTs }) });
+      await caller({
+        method: 'chat.postEphemeral',
+        channel: id,
+        priority: 'first',
+        call: () => client.chat.postEphemeral({ channel: id, user: decodeUser(user), text: toSlackMrkdwn(text), thread_ts: threadTs }),
+      });
     },
     async uploadFile({ channel, thread, fileName, title, content }) {
       const { channel: id } = decodeChannel(channel);
@@ -141,7 +183,10 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         method: 'files.uploadV2',
         channel: id,
         priority: 'final',
-        call: () => client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName, title, content } as Parameters<WebClient['filesUploadV2']>[0]),
+        call: () =>
+          client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName, title, content } as Parameters<
+            WebClient['filesUploadV2']
+          >[0]),
       });
     },
     async uploadImage({ channel, thread, fileName, title, svg, altText }) {
@@ -153,7 +198,15 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         method: 'files.uploadV2',
         channel: id,
         priority: 'final',
-        call: () => client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName.replace(/\.svg$/, '.png'), title, file: png, alt_text: altText } as Parameters<WebClient['filesUploadV2']>[0]),
+        call: () =>
+          client.filesUploadV2({
+            channel_id: id,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+            filename: fileName.replace(/\.svg$/, '.png'),
+            title,
+            file: png,
+            alt_text: altText,
+          } as Parameters<WebClient['filesUploadV2']>[0]),
       });
     },
     async setStatus({ thread, text }) {

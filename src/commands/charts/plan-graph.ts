@@ -19,7 +19,9 @@ interface Column {
 
 /** Sequential groups become one column per step; a parallel group is one column. */
 function columnsOf(groups: readonly PlanGroup[]): Column[] {
-  return groups.flatMap((group): Column[] => (group.parallel ? [{ parallel: true, steps: group.steps }] : group.steps.map((step) => ({ parallel: false, steps: [step] }))));
+  return groups.flatMap((group): Column[] =>
+    group.parallel ? [{ parallel: true, steps: group.steps }] : group.steps.map((step) => ({ parallel: false, steps: [step] })),
+  );
 }
 
 export function planGraphSvg(groups: readonly PlanGroup[], title: string): string {
@@ -43,13 +45,19 @@ export function planGraphSvg(groups: readonly PlanGroup[], title: string): strin
       if (next) {
         next.steps.forEach((_, target) => {
           const targetY = centre(next.steps.length, target) + BOX_HEIGHT / 2;
-          parts.push(`<line x1="${x + BOX_WIDTH}" y1="${y + BOX_HEIGHT / 2}" x2="${x + BOX_WIDTH + COLUMN_GAP - 2}" y2="${targetY}" stroke="#6b6b76" stroke-width="1.4" marker-end="url(#arrow)"/>`);
+          parts.push(
+            `<line x1="${x + BOX_WIDTH}" y1="${y + BOX_HEIGHT / 2}" x2="${x + BOX_WIDTH + COLUMN_GAP - 2}" y2="${targetY}" stroke="#6b6b76" stroke-width="1.4" marker-end="url(#arrow)"/>`,
+          );
         });
       }
       const fill = column.parallel ? '#eef6ff' : '#f4f2ff';
       const stroke = column.parallel ? '#2f6fdf' : '#4a3aff';
-      parts.push(`<rect x="${x}" y="${y}" width="${BOX_WIDTH}" height="${BOX_HEIGHT}" rx="6" fill="${fill}" stroke="${stroke}"${column.parallel ? ' stroke-dasharray="4 2"' : ''}/>`);
-      parts.push(`<text x="${x + 8}" y="${y + 18}" font-size="12" font-weight="bold" fill="#1d1c1d">${escapeXml(clip(`${step.number}. @${step.agent || '?'}`, 22))}</text>`);
+      parts.push(
+        `<rect x="${x}" y="${y}" width="${BOX_WIDTH}" height="${BOX_HEIGHT}" rx="6" fill="${fill}" stroke="${stroke}"${column.parallel ? ' stroke-dasharray="4 2"' : ''}/>`,
+      );
+      parts.push(
+        `<text x="${x + 8}" y="${y + 18}" font-size="12" font-weight="bold" fill="#1d1c1d">${escapeXml(clip(`${step.number}. @${step.agent || '?'}`, 22))}</text>`,
+      );
       parts.push(`<text x="${x + 8}" y="${y + 35}" font-size="10" fill="#444">${escapeXml(clip(step.task, 26))}</text>`);
     });
     if (column.parallel) parts.push(`<text x="${x}" y="${TOP - 4}" font-size="10" fill="#2f6fdf">in parallel</text>`);

@@ -55,11 +55,18 @@ export function statsChartSvg(rows: readonly GoalStatsRow[], options: StatsChart
     const lines: [number, string, string][] = [
       [(row.outputTokens / maxTokens) * BAR_AREA, COLOURS.tokens, `${count(row.outputTokens)} tok`],
       [(row.durationMs / maxTime) * BAR_AREA, COLOURS.time, formatDuration(row.durationMs)],
-      [(row.peakContextTokens / contextScale) * BAR_AREA, COLOURS.context, options.contextWindow ? `${count(row.peakContextTokens)} (${Math.round((row.peakContextTokens / options.contextWindow) * 100)}%)` : count(row.peakContextTokens)],
+      [
+        (row.peakContextTokens / contextScale) * BAR_AREA,
+        COLOURS.context,
+        options.contextWindow
+          ? `${count(row.peakContextTokens)} (${Math.round((row.peakContextTokens / options.contextWindow) * 100)}%)`
+          : count(row.peakContextTokens),
+      ],
     ];
     lines.forEach(([width, colour, value], line) => {
       const top = y + line * (BAR_HEIGHT + LINE_GAP);
-      if (line === 2 && options.contextWindow) parts.push(`<rect x="${LABEL_WIDTH}" y="${top}" width="${BAR_AREA}" height="${BAR_HEIGHT}" rx="2" fill="${COLOURS.window}"/>`);
+      if (line === 2 && options.contextWindow)
+        parts.push(`<rect x="${LABEL_WIDTH}" y="${top}" width="${BAR_AREA}" height="${BAR_HEIGHT}" rx="2" fill="${COLOURS.window}"/>`);
       parts.push(bar(LABEL_WIDTH, top, width, colour));
       parts.push(label(LABEL_WIDTH + BAR_AREA + 8, top + 11, value, { size: 11, colour: '#444' }));
     });
@@ -71,7 +78,9 @@ export function statsChartSvg(rows: readonly GoalStatsRow[], options: StatsChart
 /** The chart's numbers as sentences, for screen readers and alt text. */
 export function statsChartText(rows: readonly GoalStatsRow[], options: StatsChartOptions): string {
   const perAgent = rows.map((row) => {
-    const context = options.contextWindow ? `peak context ${count(row.peakContextTokens)} of ${count(options.contextWindow)} tokens (${Math.round((row.peakContextTokens / options.contextWindow) * 100)}%)` : `peak context ${count(row.peakContextTokens)} tokens`;
+    const context = options.contextWindow
+      ? `peak context ${count(row.peakContextTokens)} of ${count(options.contextWindow)} tokens (${Math.round((row.peakContextTokens / options.contextWindow) * 100)}%)`
+      : `peak context ${count(row.peakContextTokens)} tokens`;
     return `${row.agent}: ${count(row.outputTokens)} output tokens, ${formatDuration(row.durationMs)}, ${context}`;
   });
   return `${options.title}. ${perAgent.join('; ')}.`;

@@ -12,7 +12,10 @@ export async function svgToPng(svg: string): Promise<Buffer> {
   try {
     const { Resvg } = await import('@resvg/resvg-js');
     const width = Number(/<svg[^>]*\swidth="(\d+)"/.exec(svg)?.[1] ?? 640);
-    const rendered = new Resvg(svg, { fitTo: { mode: 'width', value: width * PNG_SCALE }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render();
+    const rendered = new Resvg(svg, {
+      fitTo: { mode: 'width', value: width * PNG_SCALE },
+      font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' },
+    }).render();
     return rendered.asPng();
   } catch (error) {
     throw new TsukaError('chart_render_failed', 'The chart could not be drawn as an image.', { cause: error });

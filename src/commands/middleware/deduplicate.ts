@@ -8,7 +8,10 @@ import type { Middleware } from './compose.js';
 export function deduplicate(dedupe: { markSeen(eventId: string): Promise<boolean> }): Middleware {
   return async (event, context, next) => {
     const firstDelivery = await dedupe.markSeen(`${event.platform}:${event.type}:${event.id}`);
-    const firstForMessage = firstDelivery && (event.type === 'mention' || event.type === 'thread-message') ? await dedupe.markSeen(`${event.platform}:message:${event.message}`) : firstDelivery;
+    const firstForMessage =
+      firstDelivery && (event.type === 'mention' || event.type === 'thread-message')
+        ? await dedupe.markSeen(`${event.platform}:message:${event.message}`)
+        : firstDelivery;
     if (firstForMessage) return next();
     context.logger.debug('duplicate event dropped', { eventId: event.id, type: event.type, sameMessage: firstDelivery });
   };

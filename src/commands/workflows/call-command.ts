@@ -12,7 +12,13 @@ export interface CallCommandOptions {
   cardIntervalMs?: number;
 }
 
-export async function handleCallCommand(deps: CommandDependencies, services: WorkflowServices, event: SlashCommandEvent, surface: ChatSurface, options: CallCommandOptions = {}): Promise<void> {
+export async function handleCallCommand(
+  deps: CommandDependencies,
+  services: WorkflowServices,
+  event: SlashCommandEvent,
+  surface: ChatSurface,
+  options: CallCommandOptions = {},
+): Promise<void> {
   const parsed = parseCallCommand(deps.roster, event.text);
   if (!parsed.ok) return event.reply(parsed.message);
   const names = parsed.participants.map((participant) => participant.aiName);
@@ -23,7 +29,9 @@ export async function handleCallCommand(deps: CommandDependencies, services: Wor
     event,
     kind: 'call',
     title: `Call: ${parsed.topic.slice(0, 80)}`,
-    rootText: deps.maskSecrets(`📞 Call by ${surface.mention(event.user)}: ${parsed.topic} — ${names.join(', ')} · ${parsed.rounds} round${parsed.rounds === 1 ? '' : 's'}`),
+    rootText: deps.maskSecrets(
+      `📞 Call by ${surface.mention(event.user)}: ${parsed.topic} — ${names.join(', ')} · ${parsed.rounds} round${parsed.rounds === 1 ? '' : 's'}`,
+    ),
     members: parsed.participants,
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
   });

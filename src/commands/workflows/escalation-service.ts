@@ -41,7 +41,12 @@ export function createEscalationService(options: EscalationServiceOptions): Esca
       const handler = options.handlers[request.kind];
       if (!handler) return `/${request.kind} is not available in this version; do the work here instead.`;
       const text = commandText(request);
-      const parsed = request.kind === 'call' ? parseCallCommand(options.deps.roster, text) : request.kind === 'team' ? parseTeamCommand(options.deps.roster, text) : { ok: true as const };
+      const parsed =
+        request.kind === 'call'
+          ? parseCallCommand(options.deps.roster, text)
+          : request.kind === 'team'
+            ? parseTeamCommand(options.deps.roster, text)
+            : { ok: true as const };
       if (!parsed.ok) return `Not started: ${parsed.message}`;
       const event: SlashCommandEvent = {
         type: 'slash-command',

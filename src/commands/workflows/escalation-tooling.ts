@@ -43,6 +43,8 @@ export function escalationTooling(
   if (Object.keys(handlers).length === 0) return { tools: conversationToolRegistry(deps, false) };
   return {
     tools: conversationToolRegistry(deps, true),
-    services: { escalation: createEscalationService({ deps, handlers, surface: turn.surface, channel: turn.channel, user: turn.user, userName: turn.userName }) },
+    services: {
+      escalation: createEscalationService({ deps, handlers, surface: turn.surface, channel: turn.channel, user: turn.user, userName: turn.userName }),
+    },
   };
 }

@@ -49,7 +49,13 @@ interface GoalContext {
   reviewer?: string;
 }
 
-export async function handleGoalCommand(deps: CommandDependencies, services: WorkflowServices, event: SlashCommandEvent, surface: ChatSurface, options: GoalCommandOptions = {}): Promise<void> {
+export async function handleGoalCommand(
+  deps: CommandDependencies,
+  services: WorkflowServices,
+  event: SlashCommandEvent,
+  surface: ChatSurface,
+  options: GoalCommandOptions = {},
+): Promise<void> {
   const objective = event.text.trim();
   if (objective === '') return event.reply('Usage: /goal <objective> — e.g. /goal add a health check endpoint with a test');
   const session = await openWorkflowSession({
@@ -91,12 +97,23 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
           return planWithModel(current.model, prompt, session.abort.signal, context.modelCalls, session.effortFor());
         },
         runStep: (step, stepContext) => runStep(context, step, stepContext),
-        supervisorReview: (step: PlanStep, result: StepResult) => (context.reviewer ? review(context, context.reviewer, step, result) : Promise.resolve('accept' as const)),
+        supervisorReview: (step: PlanStep, result: StepResult) =>
+          context.reviewer ? review(context, context.reviewer, step, result) : Promise.resolve('accept' as const),
         onEvent: async (goalEvent) => {
           if (goalEvent.type === 'plan') {
-            session.setMembers([...new Set(planSteps(goalEvent.plan).map((step) => step.agent).filter((agent) => deps.roster.characters.has(agent)))]);
+            session.setMembers([
+              ...new Set(
+                planSteps(goalEvent.plan)
+                  .map((step) => step.agent)
+                  .filter((agent) => deps.roster.characters.has(agent)),
+              ),
+            ]);
             context.totalSteps = planSteps(goalEvent.plan).length;
-            const reviewer = supervisorOf(deps.roster, planSteps(goalEvent.plan).map((step) => step.agent)) ?? supervisorOf(deps.roster, [...deps.roster.characters.keys()]);
+            const reviewer =
+              supervisorOf(
+                deps.roster,
+                planSteps(goalEvent.plan).map((step) => step.agent),
+              ) ?? supervisorOf(deps.roster, [...deps.roster.characters.keys()]);
             if (reviewer) context.reviewer = reviewer.name;
           }
           await show(context, goalEvent);
@@ -107,10 +124,13 @@ export async function handleGoalCommand(deps: CommandDependencies, services: Wor
         labelPrefix: session.runId,
       });
     } catch (error) {
-      if (error instanceof AbortedError || session.abort.signal.aborted) return { status: 'stopped', headline: '⏹ Goal stopped.', summary: 'Stopped while planning.' };
+      if (error instanceof AbortedError || session.abort.signal.aborted)
+        return { status: 'stopped', headline: '⏹ Goal stopped.', summary: 'Stopped while planning.' };
       throw error;
     } finally {
-      await rm(stagingRoot, { recursive: true, force: true }).catch((error: unknown) => deps.logger.warn('could not remove the goal staging folder', { error, stagingRoot }));
+      await rm(stagingRoot, { recursive: true, force: true }).catch((error: unknown) =>
+        deps.logger.warn('could not remove the goal staging folder', { error, stagingRoot }),
+      );
     }
     if (outcome.kind === 'trivial') return { status: 'completed', headline: '💡 No team needed.', summary: outcome.answer || '(the planner gave no answer)' };
     return closing(context, outcome);
@@ -126,7 +146,10 @@ function closing(context: GoalContext, outcome: Exclude<GoalOutcome, { kind: 'tr
   const rows = mergeStatsByAgent([...planner, ...outcome.stats, ...context.reviewRows, ...summaries]);
   // The loop's clock starts after the plan; the planner's call ran before it, on its own.
   const wallClockMs = outcome.wallClockMs + context.modelCalls.durationOf(PLANNER_ROW);
-  const explained = [...planner.map(() => `${PLANNER_ROW} is the planning call`), ...summaries.map(() => `${SUMMARIES_ROW} the condensing of long step outputs`)];
+  const explained = [
+    ...planner.map(() => `${PLANNER_ROW} is the planning call`),
+    ...summaries.map(() => `${SUMMARIES_ROW} the condensing of long step outputs`),
+  ];
   const note = explained.length > 0 ? `\n${explained.join(', ')} — counted in the total row.` : '';
   const table = rows.length > 0 ? `\n${formatStatsTable(rows, { wallClockMs })}${note}` : '';
   const conflicts = outcome.merges.reduce((sum, merge) => sum + merge.conflicts.length, 0);
@@ -138,8 +161,10 @@ function closing(context: GoalContext, outcome: Exclude<GoalOutcome, { kind: 'tr
     ...(outcome.merges.length > 0 ? [`${outcome.merges.length} merge(s), ${conflicts} conflict(s)`] : []),
   ];
   const stats = rows.length > 0 ? { stats: goalStatsRecord(rows), chartRows: rows } : {};
-  if (outcome.kind === 'stopped') return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}`, ...stats };
-  if (failed > 0 && failed === outcome.attemptedSteps) return { status: 'failed', headline: '✖ Goal failed: every step failed.', summary: `${facts.join(' · ')}${table}`, ...stats };
+  if (outcome.kind === 'stopped')
+    return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}`, ...stats };
+  if (failed > 0 && failed === outcome.attemptedSteps)
+    return { status: 'failed', headline: '✖ Goal failed: every step failed.', summary: `${facts.join(' · ')}${table}`, ...stats };
   const headline = failed > 0 ? `⚠️ Goal finished with ${failed} failed step(s).` : '✅ Goal completed.';
   return { status: 'completed', headline, summary: `${facts.join(' · ')}${table}`, ...stats };
 }
@@ -150,7 +175,8 @@ async function runStep(context: GoalContext, step: PlanStep, where: StepRunConte
   if (!character) throw new TsukaError('goal_unknown_agent', `@${step.agent} is not in the roster.`);
   const label = `step ${step.number}/${context.totalSteps} · ${character.aiName}${where.parallel ? ' (parallel)' : ''}${where.rework !== undefined ? ' (rework)' : ''}`;
   session.io.activity(label);
-  const previousAttempt = where.rework !== undefined ? [...where.previous].reverse().find((done) => done.step.number === step.number)?.result.output : undefined;
+  const previousAttempt =
+    where.rework !== undefined ? [...where.previous].reverse().find((done) => done.step.number === step.number)?.result.output : undefined;
   let failedStatus = false;
   const turn = await session.io.runMember({
     character,
@@ -158,7 +184,16 @@ async function runStep(context: GoalContext, step: PlanStep, where: StepRunConte
     workspace: where.workspace,
     ...(where.cwd ? { cwd: where.cwd } : {}),
     loadedTools: ['report_status'],
-    prompt: stepPrompt({ objective: context.objective, step, totalSteps: context.totalSteps, character, previous: where.previous, parallel: where.parallel, ...(where.rework !== undefined ? { rework: where.rework } : {}), ...(previousAttempt ? { previousAttempt } : {}) }),
+    prompt: stepPrompt({
+      objective: context.objective,
+      step,
+      totalSteps: context.totalSteps,
+      character,
+      previous: where.previous,
+      parallel: where.parallel,
+      ...(where.rework !== undefined ? { rework: where.rework } : {}),
+      ...(previousAttempt ? { previousAttempt } : {}),
+    }),
     trailer: (outcome) => {
       if (outcome.finishReason !== 'stop') return [];
       const status = outcome.status ?? parseStatusLine(outcome.text);
@@ -194,21 +229,29 @@ async function condense(context: GoalContext, step: PlanStep, author: string, te
   try {
     const startedAt = Date.now();
     let usage: ModelUsage | undefined;
-    const summary = await condenseStepOutput({ model: context.model, text, signal, onUsage: (reported) => (usage = reported), effort: session.effortFor('none') }).finally(() =>
-      context.modelCalls.add(SUMMARIES_ROW, usage, Date.now() - startedAt),
-    );
+    const summary = await condenseStepOutput({
+      model: context.model,
+      text,
+      signal,
+      onUsage: (reported) => (usage = reported),
+      effort: session.effortFor('none'),
+    }).finally(() => context.modelCalls.add(SUMMARIES_ROW, usage, Date.now() - startedAt));
     await deps.memory.save({
       kind: 'run',
       scope: deps.workspace.root,
       author,
-      content: deps.maskSecrets(`Goal "${context.objective.slice(0, 200)}", step ${step.number} (@${step.agent}: ${step.task.slice(0, 200)}):\n${summary}`).slice(0, 4_000),
+      content: deps
+        .maskSecrets(`Goal "${context.objective.slice(0, 200)}", step ${step.number} (@${step.agent}: ${step.task.slice(0, 200)}):\n${summary}`)
+        .slice(0, 4_000),
       tags: ['goal', session.runId],
     });
     return summary;
   } catch (error) {
     if (error instanceof AbortedError || signal.aborted) throw error instanceof AbortedError ? error : new AbortedError(undefined, { cause: error });
     deps.logger.warn('could not condense a goal step', { error, runId: session.runId, step: step.number });
-    await session.io.announce(`⚠️ Step ${step.number}'s long output could not be condensed (${error instanceof Error ? error.message : String(error)}); later steps see it clipped.`);
+    await session.io.announce(
+      `⚠️ Step ${step.number}'s long output could not be condensed (${error instanceof Error ? error.message : String(error)}); later steps see it clipped.`,
+    );
     return undefined;
   }
 }
@@ -261,7 +304,12 @@ async function show(context: GoalContext, goalEvent: GoalEvent): Promise<void> {
       await session.io.announce(`📋 Plan (${context.totalSteps} step${context.totalSteps === 1 ? '' : 's'}):\n${goalEvent.text}`);
       if (goalEvent.plan.kind !== 'plan' || context.totalSteps < 2) return;
       const title = 'Plan: who works when';
-      return session.picture({ fileName: 'goal-plan.svg', title, svg: planGraphSvg(goalEvent.plan.groups, title), altText: planGraphText(goalEvent.plan.groups) });
+      return session.picture({
+        fileName: 'goal-plan.svg',
+        title,
+        svg: planGraphSvg(goalEvent.plan.groups, title),
+        altText: planGraphText(goalEvent.plan.groups),
+      });
     }
     case 'step-skipped':
       return session.io.announce(`⏭ Step ${goalEvent.step.number} skipped: ${goalEvent.reason}`);

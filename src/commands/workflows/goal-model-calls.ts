@@ -39,7 +39,13 @@ export function createModelCallMeter(): ModelCallMeter {
 }
 
 /** The planner's one model call, without tools; its usage and time go to `meter` even when it fails. */
-export async function planWithModel(model: LanguageModel, prompt: { system: string; user: string }, signal: AbortSignal, meter: ModelCallMeter, effort?: ReasoningEffort): Promise<string> {
+export async function planWithModel(
+  model: LanguageModel,
+  prompt: { system: string; user: string },
+  signal: AbortSignal,
+  meter: ModelCallMeter,
+  effort?: ReasoningEffort,
+): Promise<string> {
   const messages: ChatMessage[] = [
     { role: 'system', content: prompt.system },
     { role: 'user', content: prompt.user },

@@ -31,7 +31,10 @@ export function stepPrompt(input: {
   const { step, character } = input;
   const lines = [`Goal: ${input.objective}`, '', `Step ${step.number} of ${input.totalSteps} is yours, ${character.aiName}: ${step.task}`];
   if (input.parallel) {
-    lines.push('', 'Other agents work at the same time, each on its own copy of the workspace; your changes are merged when the group ends. Do not count on files the others are writing.');
+    lines.push(
+      '',
+      'Other agents work at the same time, each on its own copy of the workspace; your changes are merged when the group ends. Do not count on files the others are writing.',
+    );
   }
   lines.push('', 'Results of the earlier steps:', earlier(input.previous));
   if (input.rework !== undefined) {
@@ -64,7 +67,10 @@ export function reviewPrompt(input: { objective: string; step: PlanStep; author:
 function earlier(previous: readonly CompletedStep[]): string {
   if (previous.length === 0) return '(none — you are first)';
   return previous
-    .map((done) => `- Step ${done.step.number} (@${done.step.agent})${done.reworked ? ' after rework' : ''}: ${clip(done.result.summary ?? done.result.output, EARLIER_OUTPUT_CHARS)}`)
+    .map(
+      (done) =>
+        `- Step ${done.step.number} (@${done.step.agent})${done.reworked ? ' after rework' : ''}: ${clip(done.result.summary ?? done.result.output, EARLIER_OUTPUT_CHARS)}`,
+    )
     .join('\n');
 }
 

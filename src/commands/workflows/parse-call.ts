@@ -14,8 +14,12 @@ const USAGE = 'Usage: `/call @spock @worf "Should we cache sessions in Redis?"` 
 const ROUNDS = /^rounds\s*=\s*(\d+)$/i;
 
 function didYouMean(roster: Roster, name: string): string {
-  const suggestions = suggestCharacters(roster, name).slice(0, 3).map((character) => `@${character.aiName}`);
-  return suggestions.length > 0 ? ` Did you mean ${suggestions.join(' or ')}?` : ` Characters: ${[...roster.characters.values()].map((character) => character.name).join(', ')}.`;
+  const suggestions = suggestCharacters(roster, name)
+    .slice(0, 3)
+    .map((character) => `@${character.aiName}`);
+  return suggestions.length > 0
+    ? ` Did you mean ${suggestions.join(' or ')}?`
+    : ` Characters: ${[...roster.characters.values()].map((character) => character.name).join(', ')}.`;
 }
 
 // `rounds=3`, `rounds = 3`, `rounds =3` and `rounds= 3` are one to three unquoted words; they are taken out.
@@ -59,9 +63,16 @@ export function parseCallCommand(roster: Roster, text: string): ParsedCall {
     if (name.startsWith('@')) return { ok: false, message: `Unknown character "${name}".${didYouMean(roster, name)}` };
     break;
   }
-  const topic = tokens.slice(index).map((token) => token.text).join(' ').trim();
+  const topic = tokens
+    .slice(index)
+    .map((token) => token.text)
+    .join(' ')
+    .trim();
   if (participants.length < 2) {
-    return { ok: false, message: `A call needs at least two participants${participants.length === 1 ? ` (only @${participants[0]!.aiName} was recognised)` : ''}. ${USAGE}` };
+    return {
+      ok: false,
+      message: `A call needs at least two participants${participants.length === 1 ? ` (only @${participants[0]!.aiName} was recognised)` : ''}. ${USAGE}`,
+    };
   }
   if (topic === '') return { ok: false, message: `What should they discuss? ${USAGE}` };
   return { ok: true, participants, topic, rounds };

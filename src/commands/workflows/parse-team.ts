@@ -7,9 +7,7 @@ import { findCharacter, findTeam, suggestTeams } from '../../core/data/character
 import { teamCatalogue } from '../../core/data/roster-summary.js';
 import { tokenizeCommand } from './command-tokens.js';
 
-export type ParsedTeam =
-  | { ok: true; team: Team; members: Character[]; task: string }
-  | { ok: false; message: string; list?: boolean };
+export type ParsedTeam = { ok: true; team: Team; members: Character[]; task: string } | { ok: false; message: string; list?: boolean };
 
 const USAGE = 'Usage: `/team <team> <task>`, e.g. `/team dev_security "Add rate limiting to the login endpoint"`.';
 
@@ -23,7 +21,11 @@ export function parseTeamCommand(roster: Roster, text: string): ParsedTeam {
     const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(' or ')}?` : ` Teams: ${[...roster.teams.keys()].join(', ')}.`;
     return { ok: false, message: `Unknown team "${first.text}".${hint}` };
   }
-  const task = tokens.slice(1).map((token) => token.text).join(' ').trim();
+  const task = tokens
+    .slice(1)
+    .map((token) => token.text)
+    .join(' ')
+    .trim();
   if (task === '') return { ok: false, message: `What should ${team.displayName} do? ${USAGE}` };
   const members = team.members.map((name) => findCharacter(roster, name));
   const missing = team.members.filter((_, position) => !members[position]);

@@ -33,7 +33,7 @@ export interface RunCard {
 
 export function ordinal(position: number): string {
   const tens = position % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th';
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th');
   return `${position}${suffix}`;
 }
 
@@ -125,7 +125,9 @@ export function createRunCard(options: RunCardOptions): RunCard {
       if (ticker) clearInterval(ticker);
       await inFlight;
       if (!message) return;
-      await surface.edit({ message, text: `🛰 **${options.title}** · ${outcome} · ${elapsed(now() - startedAt)}`, buttons: [] }).catch((error: unknown) => options.onError?.(error));
+      await surface
+        .edit({ message, text: `🛰 **${options.title}** · ${outcome} · ${elapsed(now() - startedAt)}`, buttons: [] })
+        .catch((error: unknown) => options.onError?.(error));
     },
   };
 }

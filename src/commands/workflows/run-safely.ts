@@ -13,7 +13,11 @@ export async function runSafely(session: WorkflowSession, deps: Pick<CommandDepe
       outcome = { status: 'failed', headline: '✖ Run failed.', summary: error.message };
     } else {
       deps.logger.error('workflow failed', { runId: session.runId, error });
-      outcome = { status: 'failed', headline: '⚠️ This run failed on my side.', summary: error instanceof Error ? error.message : 'The details are in the bot log.' };
+      outcome = {
+        status: 'failed',
+        headline: '⚠️ This run failed on my side.',
+        summary: error instanceof Error ? error.message : 'The details are in the bot log.',
+      };
     }
   }
   await session.finish(outcome);

@@ -26,7 +26,13 @@ const HEADLINES: Record<TeamOutcomeStatus, [RunStatus, string]> = {
   stopped: ['stopped', '⏹ Team run stopped.'],
 };
 
-export async function handleTeamCommand(deps: CommandDependencies, services: WorkflowServices, event: SlashCommandEvent, surface: ChatSurface, options: TeamCommandOptions = {}): Promise<void> {
+export async function handleTeamCommand(
+  deps: CommandDependencies,
+  services: WorkflowServices,
+  event: SlashCommandEvent,
+  surface: ChatSurface,
+  options: TeamCommandOptions = {},
+): Promise<void> {
   const parsed = parseTeamCommand(deps.roster, event.text);
   if (!parsed.ok) return event.reply(parsed.message);
   const { team, members, task } = parsed;
@@ -38,7 +44,9 @@ export async function handleTeamCommand(deps: CommandDependencies, services: Wor
     event,
     kind: 'team',
     title: `Team ${team.displayName}: ${task.slice(0, 70)}`,
-    rootText: deps.maskSecrets(`👥 Team **${team.displayName}** (${team.mode}${lead}) by ${surface.mention(event.user)}: ${task}\nMembers: ${members.map((member) => member.aiName).join(', ')}`),
+    rootText: deps.maskSecrets(
+      `👥 Team **${team.displayName}** (${team.mode}${lead}) by ${surface.mention(event.user)}: ${task}\nMembers: ${members.map((member) => member.aiName).join(', ')}`,
+    ),
     members,
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
   });

@@ -118,7 +118,12 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const effortPin = await currentEffortPin(deps);
   const root = await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) });
   const thread = root.thread;
-  const run = await deps.runs.create({ kind: options.kind, title: deps.maskSecrets(options.title), startedBy: event.user, where: { platform: surface.platform, channelId: event.channel, threadId: thread } });
+  const run = await deps.runs.create({
+    kind: options.kind,
+    title: deps.maskSecrets(options.title),
+    startedBy: event.user,
+    where: { platform: surface.platform, channelId: event.channel, threadId: thread },
+  });
   const abort = new AbortController();
   let settle: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
@@ -148,7 +153,14 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   }
 
   const permissions = createPermissionManager({ prompt: options.services.approvals.promptFor({ surface, thread, requester: event.user }), logger });
-  const runner: AgentRunner = createAgentRunner({ model: current.model, tools, permissions, memory: deps.memory, logger, settings: { ...deps.settings.agent, tier: current.tier } });
+  const runner: AgentRunner = createAgentRunner({
+    model: current.model,
+    tools,
+    permissions,
+    memory: deps.memory,
+    logger,
+    settings: { ...deps.settings.agent, tier: current.tier },
+  });
   const stats = createRunStats();
   const blackboard = createBlackboard();
   const inbox = createMemberInbox();
@@ -160,7 +172,13 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     sandbox: deps.sandbox,
     maskSecrets: deps.maskSecrets,
     logger,
-    services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: tools.names(), ...extensionServices(deps), ...(request.cwd ? { cwd: request.cwd } : {}) },
+    services: {
+      memory: deps.memory,
+      memoryScope: deps.workspace.root,
+      toolNames: tools.names(),
+      ...extensionServices(deps),
+      ...(request.cwd ? { cwd: request.cwd } : {}),
+    },
   });
 
   const transcript = createTranscriptWriter(deps.runs, deps.maskSecrets, run.id);
@@ -212,8 +230,17 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     async runMember(request) {
       const { character } = request;
       const waiting = inbox.take(character.name);
-      const prompt = waiting.length > 0 ? `Messages for you from the team:\n${waiting.map((message) => `- ${message.from}: ${message.content}`).join('\n')}\n\n${request.prompt}` : request.prompt;
-      const renderer = createReplyRenderer({ surface, thread, identity: identityOf(character), recipient: event.user, onError: (error) => logger.warn('reply edit failed', { error }) });
+      const prompt =
+        waiting.length > 0
+          ? `Messages for you from the team:\n${waiting.map((message) => `- ${message.from}: ${message.content}`).join('\n')}\n\n${request.prompt}`
+          : request.prompt;
+      const renderer = createReplyRenderer({
+        surface,
+        thread,
+        identity: identityOf(character),
+        recipient: event.user,
+        onError: (error) => logger.warn('reply edit failed', { error }),
+      });
       await renderer.start();
       let status: StatusReport | undefined;
       let route: RouteDecision | undefined;
@@ -263,7 +290,9 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
 
   async function picture(image: { fileName: string; title: string; svg: string; altText: string }): Promise<void> {
     if (!surface.uploadImage) return;
-    await surface.uploadImage({ channel: surface.channelOf(thread), thread, ...image }).catch((error: unknown) => logger.warn('could not post a picture', { error, fileName: image.fileName }));
+    await surface
+      .uploadImage({ channel: surface.channelOf(thread), thread, ...image })
+      .catch((error: unknown) => logger.warn('could not post a picture', { error, fileName: image.fileName }));
   }
 
   return {
@@ -282,10 +311,28 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       try {
         // Shutdown is an interruption (said again after the restart), not a person's Stop.
         const status: RunStatus = isShutdown(abort.signal) ? 'interrupted' : abort.signal.aborted ? 'stopped' : outcome.status;
-        const headline = isShutdown(abort.signal) ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.' : abort.signal.aborted ? '⏹ Stopped by request.' : outcome.headline;
-        await deps.runs.update(run.id, (stored) => ({ ...stored, status, endedAt: Date.now(), stats: { ...stats.totals(), ...stats.perAgent(), outcome: outcome.summary, ...outcome.stats } }));
+        const headline = isShutdown(abort.signal)
+          ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.'
+          : abort.signal.aborted
+            ? '⏹ Stopped by request.'
+            : outcome.headline;
+        await deps.runs.update(run.id, (stored) => ({
+          ...stored,
+          status,
+          endedAt: Date.now(),
+          stats: { ...stats.totals(), ...stats.perAgent(), outcome: outcome.summary, ...outcome.stats },
+        }));
         await deps.runs.appendEvent(run.id, { type: 'status', status, note: deps.maskSecrets(outcome.summary) });
-        const rows = outcome.chartRows ?? stats.all().map(({ agent, outputTokens, peakContextTokens, totalTokens, durationMs, modelTimeMs }) => ({ agent, outputTokens, peakContextTokens, totalTokens, durationMs, modelTimeMs }));
+        const rows =
+          outcome.chartRows ??
+          stats.all().map(({ agent, outputTokens, peakContextTokens, totalTokens, durationMs, modelTimeMs }) => ({
+            agent,
+            outputTokens,
+            peakContextTokens,
+            totalTokens,
+            durationMs,
+            modelTimeMs,
+          }));
         // /goal writes its own table (planner and summary rows, wall-clock total); the others get the same columns here.
         const table = !outcome.chartRows && rows.length > 0 ? `\n${formatStatsTable(rows)}` : '';
         await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);

@@ -48,9 +48,7 @@ export function resolveAgentSettings(model: LanguageModel, overrides: Partial<Ag
     model.contextWindow !== undefined && model.contextWindow > 0
       ? Math.floor(model.contextWindow * HISTORY_BUDGET_SHARE_OF_CONTEXT)
       : DEFAULT_HISTORY_BUDGET_TOKENS;
-  const defined = Object.fromEntries(
-    Object.entries(overrides).filter(([, value]) => value !== undefined),
-  ) as Partial<AgentSettings>;
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)) as Partial<AgentSettings>;
   return {
     maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
     maxToolResultTokens: DEFAULT_MAX_TOOL_RESULT_TOKENS,

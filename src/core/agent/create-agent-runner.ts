@@ -21,8 +21,7 @@ import { ABORTED_TOOL_RESULT, executeToolCall, type ToolCallRequest } from './to
 const NO_TOOLS: OfferedTools = { definitions: [], names: new Set(), onDemand: [] };
 
 /** The sentence appended when the loop hits its round limit. */
-export const maxRoundsNote = (rounds: number): string =>
-  `I stopped after ${rounds} tool rounds without finishing; say 'continue' to go on.`;
+export const maxRoundsNote = (rounds: number): string => `I stopped after ${rounds} tool rounds without finishing; say 'continue' to go on.`;
 
 /** Gives every tool call of the last assistant message a result, so the history is never orphaned. */
 function closeOpenToolCalls(conversation: ChatMessage[]): void {
@@ -30,9 +29,7 @@ function closeOpenToolCalls(conversation: ChatMessage[]): void {
   while (index >= 0 && conversation[index]!.role === 'tool') index--;
   const last = conversation[index];
   if (last?.role !== 'assistant' || !last.toolCalls) return;
-  const answered = new Set(
-    conversation.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])),
-  );
+  const answered = new Set(conversation.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
   for (const call of last.toolCalls) {
     if (!answered.has(call.id)) {
       conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: ABORTED_TOOL_RESULT });
@@ -106,10 +103,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     };
     requireRole(state);
     const trait = roster.traits.get(character.trait);
-    const conversation: ChatMessage[] = [
-      ...input.history.filter((message) => message.role !== 'system'),
-      buildUserMessage(input.userMessage, input.userName),
-    ];
+    const conversation: ChatMessage[] = [...input.history.filter((message) => message.role !== 'system'), buildUserMessage(input.userMessage, input.userName)];
     const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, peakContextTokens: 0, modelCalls: 0, toolCalls: 0, modelTimeMs: 0 };
     const toolContext: ToolContext = {
       ...input.toolContext,
@@ -159,10 +153,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     for (let round = 1; ; round++) {
       if (signal.aborted) return finish('aborted');
       const role = requireRole(state);
-      const offered =
-        input.allowTools === false
-          ? NO_TOOLS
-          : offeredTools({ role, loadedTools: state.loadedTools, tools, tier: settings.tier });
+      const offered = input.allowTools === false ? NO_TOOLS : offeredTools({ role, loadedTools: state.loadedTools, tools, tier: settings.tier });
       const textMode = !settings.nativeToolCalling;
       const system: ChatMessage = {
         role: 'system',

@@ -70,7 +70,10 @@ export function offeredTools(input: OfferedToolsInput): OfferedTools {
   const definitions = tools.definitionsFor(known, tier).filter((definition) => wanted.has(definition.name));
   const names = new Set(definitions.map((definition) => definition.name));
   const onDemand = tools
-    .definitionsFor([...allowed].filter((name) => !names.has(name) && tools.has(name)), tier)
+    .definitionsFor(
+      [...allowed].filter((name) => !names.has(name) && tools.has(name)),
+      tier,
+    )
     .map((definition) => ({ name: definition.name, purpose: purposeOf(definition.description) }));
   return { definitions, names, onDemand };
 }

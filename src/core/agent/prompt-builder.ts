@@ -36,7 +36,10 @@ const NAME_MAX_LENGTH = 64;
 /** `userName` made acceptable as a message name; undefined when nothing usable is left. */
 export function toMessageName(userName: string | undefined): string | undefined {
   if (userName === undefined) return undefined;
-  const cleaned = userName.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, NAME_MAX_LENGTH);
+  const cleaned = userName
+    .replace(/[^a-zA-Z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, NAME_MAX_LENGTH);
   return cleaned === '' ? undefined : cleaned;
 }
 

@@ -22,10 +22,7 @@ export const toolRoundCountIs =
     state.toolRounds >= maxRounds;
 
 /** The first condition that holds, or undefined to go on. */
-export function firstStopCondition<Name extends string>(
-  conditions: Record<Name, StopCondition>,
-  state: StepState,
-): Name | undefined {
+export function firstStopCondition<Name extends string>(conditions: Record<Name, StopCondition>, state: StepState): Name | undefined {
   for (const [name, condition] of Object.entries(conditions) as [Name, StopCondition][]) {
     if (condition(state)) return name;
   }

@@ -1,10 +1,5 @@
 import type { ChatMessage, ToolDefinition } from '../model/language-model.js';
-import {
-  CHARS_PER_TOKEN_SMOOTHING,
-  MAX_CHARS_PER_TOKEN,
-  MESSAGE_OVERHEAD_CHARS,
-  MIN_CHARS_PER_TOKEN,
-} from './agent-defaults.js';
+import { CHARS_PER_TOKEN_SMOOTHING, MAX_CHARS_PER_TOKEN, MESSAGE_OVERHEAD_CHARS, MIN_CHARS_PER_TOKEN } from './agent-defaults.js';
 
 /**
  * Token counts estimated from character counts. Local servers each tokenize differently, so the

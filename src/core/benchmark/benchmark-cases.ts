@@ -29,17 +29,34 @@ const SYSTEM: ChatMessage = { role: 'system', content: 'You are a helpful assist
 const object = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
 
 const TOOLS: Record<string, ToolDefinition> = {
-  read_file: { name: 'read_file', description: 'Read a text file of the workspace.', parameters: object({ path: { type: 'string', description: 'Path relative to the workspace.' } }, ['path']) },
+  read_file: {
+    name: 'read_file',
+    description: 'Read a text file of the workspace.',
+    parameters: object({ path: { type: 'string', description: 'Path relative to the workspace.' } }, ['path']),
+  },
   list_dir: { name: 'list_dir', description: 'List the entries of a folder of the workspace.', parameters: object({ path: { type: 'string' } }, ['path']) },
   web_search: { name: 'web_search', description: 'Search the web.', parameters: object({ query: { type: 'string' } }, ['query']) },
-  get_weather: { name: 'get_weather', description: 'Current weather for a city.', parameters: object({ city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, ['city', 'unit']) },
-  create_issue: { name: 'create_issue', description: 'Create an issue in the tracker.', parameters: object({ title: { type: 'string' }, priority: { type: 'integer', minimum: 1, maximum: 4 } }, ['title', 'priority']) },
+  get_weather: {
+    name: 'get_weather',
+    description: 'Current weather for a city.',
+    parameters: object({ city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, ['city', 'unit']),
+  },
+  create_issue: {
+    name: 'create_issue',
+    description: 'Create an issue in the tracker.',
+    parameters: object({ title: { type: 'string' }, priority: { type: 'integer', minimum: 1, maximum: 4 } }, ['title', 'priority']),
+  },
 };
 const ALL_TOOLS = Object.values(TOOLS);
 
 const user = (content: string): ChatMessage[] => [SYSTEM, { role: 'user', content }];
-const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
-const normalise = (value: unknown): string => String(value ?? '').trim().replace(/^\.\//, '').toLowerCase();
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+const normalise = (value: unknown): string =>
+  String(value ?? '')
+    .trim()
+    .replace(/^\.\//, '')
+    .toLowerCase();
 
 function oneCall(answer: BenchmarkAnswer, name: string, check: (input: Record<string, unknown>) => string | undefined): string | undefined {
   if (answer.toolCalls.length === 0) return `no tool call (expected ${name})`;
@@ -51,7 +68,8 @@ function oneCall(answer: BenchmarkAnswer, name: string, check: (input: Record<st
 
 function callsSet(answer: BenchmarkAnswer, name: string, key: string, expected: string[]): string | undefined {
   const calls = answer.toolCalls.filter((call) => call.name === name);
-  if (calls.length !== expected.length || answer.toolCalls.length !== expected.length) return `${answer.toolCalls.length} tool calls (expected ${expected.length} × ${name})`;
+  if (calls.length !== expected.length || answer.toolCalls.length !== expected.length)
+    return `${answer.toolCalls.length} tool calls (expected ${expected.length} × ${name})`;
   const got = calls.map((call) => normalise(record(call.input)[key])).sort();
   const want = expected.map((value) => value.toLowerCase()).sort();
   return got.every((value, index) => value === want[index]) ? undefined : `${key} values ${got.join(', ')} (expected ${want.join(', ')})`;
@@ -98,7 +116,9 @@ export const BENCHMARK_CASES: readonly BenchmarkCase[] = [
     messages: user('How warm is it in Lisbon right now, in degrees Celsius?'),
     tools: ALL_TOOLS,
     check: (answer) =>
-      oneCall(answer, 'get_weather', (input) => (normalise(input.city) === 'lisbon' && input.unit === 'celsius' ? undefined : `arguments ${JSON.stringify(input)}`)),
+      oneCall(answer, 'get_weather', (input) =>
+        normalise(input.city) === 'lisbon' && input.unit === 'celsius' ? undefined : `arguments ${JSON.stringify(input)}`,
+      ),
     reference: { text: '', toolCalls: [call('get_weather', { city: 'Lisbon', unit: 'celsius' })] },
   },
   {
@@ -187,7 +207,11 @@ export const BENCHMARK_CASES: readonly BenchmarkCase[] = [
     messages: user('Name three fruits as exactly three lines, each starting with "- ". No other text.'),
     check: (answer) =>
       noCall(answer, (text) => {
-        const lines = text.trim().split('\n').map((line) => line.trim()).filter(Boolean);
+        const lines = text
+          .trim()
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean);
         return lines.length === 3 && lines.every((line) => line.startsWith('- ')) ? undefined : `${lines.length} lines, not three "- " bullets`;
       }),
     reference: { text: '- apple\n- pear\n- plum', toolCalls: [] },
@@ -197,7 +221,9 @@ export const BENCHMARK_CASES: readonly BenchmarkCase[] = [
     category: 'format',
     messages: user('What is the capital of France? Start your answer with "ANSWER:" and use one line.'),
     check: (answer) =>
-      noCall(answer, (text) => (text.trim().startsWith('ANSWER:') && /paris/i.test(text) && !text.trim().includes('\n') ? undefined : 'not one line starting with ANSWER: naming Paris')),
+      noCall(answer, (text) =>
+        text.trim().startsWith('ANSWER:') && /paris/i.test(text) && !text.trim().includes('\n') ? undefined : 'not one line starting with ANSWER: naming Paris',
+      ),
     reference: { text: 'ANSWER: Paris', toolCalls: [] },
   },
 ];

@@ -6,11 +6,14 @@ const figure = (value: number | undefined, unit: string): string => (value === u
 export function formatProfileTable(profile: ModelProfile): string {
   const rows: [string, string][] = [
     ['model', `${profile.modelId} (${profile.providerId})`],
-    ['measured', profile.measuredAt.slice(0, 16).replace('T', ' ') + ' UTC'],
+    ['measured', `${profile.measuredAt.slice(0, 16).replace('T', ' ')} UTC`],
     ['time to first token', figure(profile.ttftMs, 'ms')],
     ['generation', figure(profile.generationTokensPerSecond, 'tok/s')],
     ['prompt processing', figure(profile.promptTokensPerSecond, 'tok/s')],
-    ['quality', `${profile.quality.passed}/${profile.quality.total} (${Math.round(profile.quality.score * 100)}%; tool calling ${Math.round(profile.quality.toolScore * 100)}%)`],
+    [
+      'quality',
+      `${profile.quality.passed}/${profile.quality.total} (${Math.round(profile.quality.score * 100)}%; tool calling ${Math.round(profile.quality.toolScore * 100)}%)`,
+    ],
     ['tier', profile.tier],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));

@@ -73,7 +73,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<ModelP
       if (part.type === 'usage') ({ promptTokens, completionTokens } = part.usage);
     }
     const promptChars = request.messages.reduce((sum, message) => sum + message.content.length, 0) + JSON.stringify(request.tools ?? []).length;
-    const outputChars = answer.text.length + reasoningChars + answer.toolCalls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.input ?? {}).length, 0);
+    const outputChars =
+      answer.text.length + reasoningChars + answer.toolCalls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.input ?? {}).length, 0);
     return {
       answer,
       ...(first === undefined ? {} : { ttftMs: first - started }),
@@ -95,12 +96,27 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<ModelP
   for (const testCase of cases) {
     let result: BenchmarkCaseResult;
     try {
-      const measure = await step({ messages: testCase.messages, ...(testCase.tools ? { tools: testCase.tools } : {}), maxOutputTokens: CASE_MAX_OUTPUT_TOKENS });
+      const measure = await step({
+        messages: testCase.messages,
+        ...(testCase.tools ? { tools: testCase.tools } : {}),
+        maxOutputTokens: CASE_MAX_OUTPUT_TOKENS,
+      });
       const reason = testCase.check(measure.answer);
-      result = { id: testCase.id, category: testCase.category, passed: reason === undefined, ...(reason ? { reason } : {}), ...(measure.ttftMs === undefined ? {} : { ttftMs: measure.ttftMs }) };
+      result = {
+        id: testCase.id,
+        category: testCase.category,
+        passed: reason === undefined,
+        ...(reason ? { reason } : {}),
+        ...(measure.ttftMs === undefined ? {} : { ttftMs: measure.ttftMs }),
+      };
     } catch (error) {
       if (error instanceof AbortedError || options.signal?.aborted) throw error;
-      result = { id: testCase.id, category: testCase.category, passed: false, reason: `the model failed: ${error instanceof Error ? error.message : String(error)}` };
+      result = {
+        id: testCase.id,
+        category: testCase.category,
+        passed: false,
+        reason: `the model failed: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
     results.push(result);
     progress(testCase.id, result.passed);

@@ -47,52 +47,69 @@ export async function loadRoster(options: LoadRosterOptions): Promise<Roster> {
   const problems: DataProblem[] = [];
   const roleFiles = mergeRoleFolders([roleFolder, ...extraRoleFolders], problems);
 
-  const roles = buildEntries(roleFiles, validators.role, problems, (file, name): Role =>
-    withoutUndefined({
+  const roles = buildEntries(
+    roleFiles,
+    validators.role,
+    problems,
+    (file, name): Role =>
+      withoutUndefined({
+        name,
+        displayName: file.displayName,
+        description: file.description,
+        systemPrompt: joinLines(file.systemPrompt),
+        allowedTools: [...file.allowedTools],
+        coreTools: file.coreTools && [...file.coreTools],
+        reasoningEffort: file.reasoningEffort,
+        network: file.network,
+      }),
+  );
+  const traits = buildEntries(
+    collect(traitFolder, problems),
+    validators.trait,
+    problems,
+    (file, name): Trait => ({
       name,
       displayName: file.displayName,
       description: file.description,
-      systemPrompt: joinLines(file.systemPrompt),
-      allowedTools: [...file.allowedTools],
-      coreTools: file.coreTools && [...file.coreTools],
-      reasoningEffort: file.reasoningEffort,
-      network: file.network,
+      stylePrompt: joinLines(file.stylePrompt),
     }),
   );
-  const traits = buildEntries(collect(traitFolder, problems), validators.trait, problems, (file, name): Trait => ({
-    name,
-    displayName: file.displayName,
-    description: file.description,
-    stylePrompt: joinLines(file.stylePrompt),
-  }));
-  const characters = buildEntries(collect(characterFolder, problems), validators.character, problems, (file, name): Character =>
-    withoutUndefined({
-      name,
-      aiName: file.aiName,
-      displayName: file.displayName,
-      description: file.description,
-      roles: [...file.roles],
-      activeRole: file.activeRole,
-      trait: file.trait,
-      reasoningEffort: file.reasoningEffort,
-      avatar: file.avatar,
-    }),
+  const characters = buildEntries(
+    collect(characterFolder, problems),
+    validators.character,
+    problems,
+    (file, name): Character =>
+      withoutUndefined({
+        name,
+        aiName: file.aiName,
+        displayName: file.displayName,
+        description: file.description,
+        roles: [...file.roles],
+        activeRole: file.activeRole,
+        trait: file.trait,
+        reasoningEffort: file.reasoningEffort,
+        avatar: file.avatar,
+      }),
   );
-  const teams = buildEntries(collect(teamFolder, problems), validators.team, problems, (file, name): Team =>
-    withoutUndefined({
-      name,
-      displayName: file.displayName,
-      description: file.description,
-      members: [...file.members],
-      mode: file.mode,
-      orchestrator: file.orchestrator,
-      rounds: file.rounds,
-      discussionRounds: file.discussionRounds,
-      voting: file.voting,
-      maxRoundsPerMember: file.maxRoundsPerMember,
-      acceptance: file.acceptance && structuredClone(file.acceptance),
-      stations: file.stations && structuredClone(file.stations),
-    }),
+  const teams = buildEntries(
+    collect(teamFolder, problems),
+    validators.team,
+    problems,
+    (file, name): Team =>
+      withoutUndefined({
+        name,
+        displayName: file.displayName,
+        description: file.description,
+        members: [...file.members],
+        mode: file.mode,
+        orchestrator: file.orchestrator,
+        rounds: file.rounds,
+        discussionRounds: file.discussionRounds,
+        voting: file.voting,
+        maxRoundsPerMember: file.maxRoundsPerMember,
+        acceptance: file.acceptance && structuredClone(file.acceptance),
+        stations: file.stations && structuredClone(file.stations),
+      }),
   );
 
   const roster: Roster = { roles: roles.entries, traits: traits.entries, characters: characters.entries, teams: teams.entries };

@@ -24,11 +24,7 @@ export interface JsonFolderContents {
  * Reads every `*.json` file directly inside `directory`, in name order. Other files and sub-folders are
  * ignored. A missing folder is a problem unless `optional` is set (runtime-created folders may not exist yet).
  */
-export async function readJsonFolder(
-  rootDirectory: string,
-  directory: string,
-  options: { optional?: boolean } = {},
-): Promise<JsonFolderContents> {
+export async function readJsonFolder(rootDirectory: string, directory: string, options: { optional?: boolean } = {}): Promise<JsonFolderContents> {
   const contents: JsonFolderContents = { files: [], names: new Set(), problems: [] };
   const shownFolder = displayPath(rootDirectory, directory);
   let entries: string[];

@@ -13,11 +13,7 @@ export interface RosterSources {
  * mode-specific team settings. A reference to an entry whose own file is broken is not reported again.
  */
 export function checkRosterReferences(roster: Roster, sources: RosterSources, knownTools: ReadonlySet<string>): DataProblem[] {
-  return [
-    ...checkRoles(roster, sources, knownTools),
-    ...checkCharacters(roster, sources),
-    ...checkTeams(roster, sources),
-  ];
+  return [...checkRoles(roster, sources, knownTools), ...checkCharacters(roster, sources), ...checkTeams(roster, sources)];
 }
 
 function checkRoles(roster: Roster, sources: RosterSources, knownTools: ReadonlySet<string>): DataProblem[] {
@@ -56,13 +52,21 @@ function checkCharacters(roster: Roster, sources: RosterSources): DataProblem[] 
     const key = character.aiName.toLowerCase();
     const owner = aiNameOwners.get(key);
     if (owner !== undefined) {
-      problems.push({ file, field: '/aiName', message: `"${character.aiName}" is already the aiName of ${fileOf(owner)} (aiNames are compared ignoring case).` });
+      problems.push({
+        file,
+        field: '/aiName',
+        message: `"${character.aiName}" is already the aiName of ${fileOf(owner)} (aiNames are compared ignoring case).`,
+      });
     } else {
       aiNameOwners.set(key, character.name);
     }
     // A mention is matched on file names and aiNames alike, so one character's aiName must not be another's id.
     if (key !== character.name && sources.existing.character.has(key)) {
-      problems.push({ file, field: '/aiName', message: `"${character.aiName}" is the name of another character (${fileOf(key)}); mentions would be ambiguous.` });
+      problems.push({
+        file,
+        field: '/aiName',
+        message: `"${character.aiName}" is the name of another character (${fileOf(key)}); mentions would be ambiguous.`,
+      });
     }
   }
   return problems;

@@ -70,12 +70,7 @@ function cleanTags(tags: readonly string[] | undefined): string[] {
 }
 
 /** Creates the memory store over `store`. */
-export function createMemoryStore(options: {
-  store: Store;
-  maxFactsPerScope?: number;
-  now?: () => number;
-  logger?: Logger;
-}): MemoryStore {
+export function createMemoryStore(options: { store: Store; maxFactsPerScope?: number; now?: () => number; logger?: Logger }): MemoryStore {
   const now = options.now ?? Date.now;
   const maxFacts = options.maxFactsPerScope ?? MEMORY_MAX_FACTS_PER_SCOPE;
   const logger = options.logger ?? silentLogger;

@@ -17,7 +17,7 @@ export const RETENTION_HALF_LIFE_MS: Record<MemoryKind, number> = {
 /** The retention score of `fact` at time `now` (higher is kept longer). */
 export function retentionScore(fact: Pick<MemoryFact, 'kind' | 'hits' | 'lastUsedAt' | 'createdAt'>, now: number): number {
   const age = Math.max(0, now - Math.max(fact.lastUsedAt, fact.createdAt));
-  const recency = Math.pow(2, -age / RETENTION_HALF_LIFE_MS[fact.kind]);
+  const recency = 2 ** (-age / RETENTION_HALF_LIFE_MS[fact.kind]);
   return RETENTION_KIND_WEIGHT[fact.kind] * recency * (1 + Math.log2(1 + Math.max(0, fact.hits)));
 }
 

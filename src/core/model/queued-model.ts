@@ -49,10 +49,12 @@ export function createQueuedModel(model: LanguageModel, options: QueuedModelOpti
       release = resolve;
     });
     const started = new Promise<void>((resolve, reject) => {
-      limiter.schedule(() => {
-        resolve();
-        return finished;
-      }).catch(reject);
+      limiter
+        .schedule(() => {
+          resolve();
+          return finished;
+        })
+        .catch(reject);
     });
     const signal = request.signal;
     let onAbort: () => void = () => undefined;

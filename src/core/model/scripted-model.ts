@@ -2,9 +2,7 @@ import { AbortedError } from '../errors.js';
 import type { LanguageModel, ModelRequest, ModelStreamPart, ToolCall } from './language-model.js';
 
 /** One scripted answer: either parts to stream, or a function of the request. */
-export type ScriptedStep =
-  | ModelStreamPart[]
-  | ((request: ModelRequest) => ModelStreamPart[] | Promise<ModelStreamPart[]>);
+export type ScriptedStep = ModelStreamPart[] | ((request: ModelRequest) => ModelStreamPart[] | Promise<ModelStreamPart[]>);
 
 /**
  * A fake model that answers one scripted step per call and records every request it was given.

@@ -44,7 +44,9 @@ export function repairJsonArguments(text: string): JsonRepairResult {
 function unwrapEncodedObject(value: unknown, notes: string[]): { value: unknown; repaired: boolean; notes: string[] } {
   if (typeof value !== 'string' || !/^\s*[[{]/.test(value)) return { value, repaired: notes.length > 0, notes };
   const inner = tryParse(value);
-  return inner.ok ? { value: inner.value, repaired: true, notes: [...notes, 'unwrapped arguments encoded twice'] } : { value, repaired: notes.length > 0, notes };
+  return inner.ok
+    ? { value: inner.value, repaired: true, notes: [...notes, 'unwrapped arguments encoded twice'] }
+    : { value, repaired: notes.length > 0, notes };
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {

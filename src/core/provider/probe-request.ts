@@ -4,9 +4,7 @@
  */
 
 /** The outcome of one probe request. */
-export type ProbeResponse =
-  | { ok: true; value: unknown }
-  | { ok: false; reachable: boolean; status?: number; message: string; cause?: unknown };
+export type ProbeResponse = { ok: true; value: unknown } | { ok: false; reachable: boolean; status?: number; message: string; cause?: unknown };
 
 export interface ProbeRequestOptions {
   fetch: typeof fetch;
@@ -31,9 +29,7 @@ export async function probeRequest(url: string, options: ProbeRequestOptions): P
       signal: options.signal,
     });
   } catch (error) {
-    const message = options.signal.aborted
-      ? `no answer within ${formatSeconds(options.timeoutMs)}`
-      : `not reachable (${describeNetworkError(error)})`;
+    const message = options.signal.aborted ? `no answer within ${formatSeconds(options.timeoutMs)}` : `not reachable (${describeNetworkError(error)})`;
     return { ok: false, reachable: false, message, cause: error };
   }
   let text: string;
@@ -44,8 +40,7 @@ export async function probeRequest(url: string, options: ProbeRequestOptions): P
     return { ok: false, reachable: true, status: response.status, message, cause: error };
   }
   if (!response.ok) {
-    const message =
-      response.status === 401 || response.status === 403 ? `refused the API key (${response.status})` : `answered ${response.status}`;
+    const message = response.status === 401 || response.status === 403 ? `refused the API key (${response.status})` : `answered ${response.status}`;
     return { ok: false, reachable: true, status: response.status, message };
   }
   try {

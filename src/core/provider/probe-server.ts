@@ -5,15 +5,7 @@
  */
 import type { ProviderKind } from './catalogue.js';
 import { probeRequest, type ProbeResponse } from './probe-request.js';
-import {
-  parseLlamaProps,
-  parseModelList,
-  parseOllamaRunning,
-  parseOllamaShow,
-  sameModelName,
-  type ListedModel,
-  type RunningModel,
-} from './server-metadata.js';
+import { parseLlamaProps, parseModelList, parseOllamaRunning, parseOllamaShow, sameModelName, type ListedModel, type RunningModel } from './server-metadata.js';
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 2_500;
 

@@ -118,13 +118,17 @@ function toToolCallPart(call: AssembledToolCall): ModelStreamPart {
   }
   if (!result.repaired) return { type: 'tool-call', toolCall, input: result.value };
   // The repaired text goes back into the history, so servers that re-parse it there do not choke.
-  return { type: 'tool-call', toolCall: { ...toolCall, arguments: JSON.stringify(result.value) }, input: result.value, repaired: true, repairNotes: result.notes };
+  return {
+    type: 'tool-call',
+    toolCall: { ...toolCall, arguments: JSON.stringify(result.value) },
+    input: result.value,
+    repaired: true,
+    repairNotes: result.notes,
+  };
 }
 
 function toParts(pieces: SplitPiece[]): ModelStreamPart[] {
-  return pieces.map((piece) =>
-    piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text },
-  );
+  return pieces.map((piece) => (piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text }));
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

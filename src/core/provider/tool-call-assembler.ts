@@ -76,9 +76,7 @@ export function createToolCallAssembler(idPrefix = 'call'): ToolCallAssembler {
       return calls.size > 0;
     },
     finish() {
-      return [...calls.values()]
-        .sort((a, b) => a.index - b.index)
-        .map((call, position) => ({ ...call, id: call.id || `${idPrefix}_${position}` }));
+      return [...calls.values()].sort((a, b) => a.index - b.index).map((call, position) => ({ ...call, id: call.id || `${idPrefix}_${position}` }));
     },
   };
 }

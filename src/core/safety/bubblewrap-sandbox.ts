@@ -65,7 +65,10 @@ function resolverTarget(mirrored: string[]): string | undefined {
 }
 
 /** The bwrap arguments for one request; exported for tests that check the layout without running it. */
-export function bubblewrapArguments(request: SandboxRequest, layout: { system: SystemEntry[]; hidden: string[]; network: boolean; resolver?: string }): string[] {
+export function bubblewrapArguments(
+  request: SandboxRequest,
+  layout: { system: SystemEntry[]; hidden: string[]; network: boolean; resolver?: string },
+): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   if (layout.network && request.network !== false) args.push('--share-net');
   const mirrored: string[] = [];

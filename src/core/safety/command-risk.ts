@@ -224,7 +224,8 @@ function gitRepositoryRisk(risk: CallRisk, cwd: string, searchPath: string | und
     return dangerous("The repository's git config cannot be read, so it cannot be shown to run no program.");
   }
   const programs = unneutralisableKeys(keys);
-  if (programs.length > 0) return dangerous(`The repository's git config sets \`${programs.join('`, `')}\`, which makes this git command run a program of the repository's choosing.`);
+  if (programs.length > 0)
+    return dangerous(`The repository's git config sets \`${programs.join('`, `')}\`, which makes this git command run a program of the repository's choosing.`);
   return risk;
 }
 

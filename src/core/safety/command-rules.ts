@@ -104,7 +104,13 @@ const GIT_RULE: ProgramRule = {
       dangerousExistingPath: 'git checkout <file> throws away the uncommitted changes to that file.',
     }),
     switch: restricted('Switches git branches in the workspace.', {
-      dangerousFlags: { '-f': DISCARDS, '--force': DISCARDS, '--discard-changes': DISCARDS, '-C': 'git switch -C resets an existing branch.', '--force-create': 'It resets an existing branch.' },
+      dangerousFlags: {
+        '-f': DISCARDS,
+        '--force': DISCARDS,
+        '--discard-changes': DISCARDS,
+        '-C': 'git switch -C resets an existing branch.',
+        '--force-create': 'It resets an existing branch.',
+      },
     }),
     restore: danger('git restore throws away uncommitted changes.'),
     stash: restricted('Stashes or restores uncommitted changes.', {
@@ -119,7 +125,12 @@ const GIT_RULE: ProgramRule = {
       },
     }),
     reset: restricted('Moves the git branch pointer; files are kept.', {
-      dangerousFlags: { '--hard': 'git reset --hard throws away uncommitted work.', '--merge': 'It can discard uncommitted work.', '--keep': 'It can discard uncommitted work.', ...PATHSPEC_FROM_FILE },
+      dangerousFlags: {
+        '--hard': 'git reset --hard throws away uncommitted work.',
+        '--merge': 'It can discard uncommitted work.',
+        '--keep': 'It can discard uncommitted work.',
+        ...PATHSPEC_FROM_FILE,
+      },
     }),
     push: danger('git push sends commits to another machine.'),
     clean: danger('git clean deletes untracked files.'),
@@ -139,7 +150,10 @@ const npmRestricted = (reason: string): ProgramRule => restricted(reason, { dang
 const NPM_RULE: ProgramRule = {
   level: 'DANGEROUS',
   reason: 'This npm command is not one TSUKA knows.',
-  variants: [{ prefix: ['--version'], rule: safeVersion }, { prefix: ['-v'], rule: safeVersion }],
+  variants: [
+    { prefix: ['--version'], rule: safeVersion },
+    { prefix: ['-v'], rule: safeVersion },
+  ],
   globalOptionReasons: { '*': 'Options before the npm command can change where and how it runs.' },
   subcommands: {
     ls: inspect({ reason: 'Lists installed packages (read-only).' }),
@@ -163,7 +177,10 @@ const NPX_RULE: ProgramRule = {
 };
 
 const NODE_RULE: ProgramRule = restricted('Runs a workspace script with Node.js.', {
-  variants: [{ prefix: ['--version'], rule: safeVersion }, { prefix: ['-v'], rule: safeVersion }],
+  variants: [
+    { prefix: ['--version'], rule: safeVersion },
+    { prefix: ['-v'], rule: safeVersion },
+  ],
   requiresPositional: 'Node.js without a script file could run any code.',
   dangerousFlags: {
     '-e': 'node -e runs code given on the command line.',
@@ -199,8 +216,7 @@ const PYTHON_RULE: ProgramRule = restricted('Runs a workspace script with Python
   },
 });
 
-const sub = (names: readonly string[], rule: ProgramRule): Record<string, ProgramRule> =>
-  Object.fromEntries(names.map((name) => [name, rule]));
+const sub = (names: readonly string[], rule: ProgramRule): Record<string, ProgramRule> => Object.fromEntries(names.map((name) => [name, rule]));
 
 /** Every program the classifier knows; anything else is DANGEROUS. */
 export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
@@ -212,7 +228,9 @@ export const PROGRAM_RULES: Readonly<Record<string, ProgramRule>> = {
   wc: inspect({ dangerousFlags: { '--files0-from': FILE_LIST } }),
   stat: inspect(),
   file: inspect({ dangerousFlags: { '-f': FILE_LIST, '--files-from': FILE_LIST } }),
-  du: inspect({ dangerousFlags: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS, '--files0-from': FILE_LIST, '-X': FILE_LIST, '--exclude-from': FILE_LIST } }),
+  du: inspect({
+    dangerousFlags: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS, '--files0-from': FILE_LIST, '-X': FILE_LIST, '--exclude-from': FILE_LIST },
+  }),
   grep: inspect({
     patternFirst: true,
     patternFlags: ['-e', '--regexp', '-f', '--file'],
@@ -280,7 +298,10 @@ export const DANGEROUS_PROGRAM_REASONS: Readonly<Record<string, string>> = {
   ...deny(['dd', 'mkfs', 'mount', 'umount', 'fdisk'], 'It writes to disks or devices.'),
   ...deny(['env', 'printenv', 'export', 'set', 'unset', 'declare', 'alias'], 'It reads or changes environment variables.'),
   ...deny(['kill', 'pkill', 'killall'], 'It stops other processes.'),
-  ...deny(['xargs', 'eval', 'exec', 'source', '.', 'command', 'builtin', 'nohup', 'timeout', 'nice', 'time', 'watch'], 'It runs another command built at run time.'),
+  ...deny(
+    ['xargs', 'eval', 'exec', 'source', '.', 'command', 'builtin', 'nohup', 'timeout', 'nice', 'time', 'watch'],
+    'It runs another command built at run time.',
+  ),
   ...deny(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh'], 'It starts a shell that could run anything.'),
   ...deny(['perl', 'ruby', 'php', 'lua', 'awk', 'gawk', 'sed'], 'It runs a script language that can do anything.'),
   ...deny(['ln'], 'It creates links, which can point outside the workspace.'),

@@ -29,7 +29,14 @@ const STATIC_OVERRIDES: readonly (readonly [string, string])[] = [
 ];
 
 function withOverrides(env: NodeJS.ProcessEnv, root: string, overrides: readonly (readonly [string, string])[]): NodeJS.ProcessEnv {
-  const hardened: NodeJS.ProcessEnv = { ...env, GIT_DIR: join(root, '.git'), GIT_WORK_TREE: root, GIT_CEILING_DIRECTORIES: dirname(root), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_COUNT: String(overrides.length) };
+  const hardened: NodeJS.ProcessEnv = {
+    ...env,
+    GIT_DIR: join(root, '.git'),
+    GIT_WORK_TREE: root,
+    GIT_CEILING_DIRECTORIES: dirname(root),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_COUNT: String(overrides.length),
+  };
   delete hardened.GIT_CONFIG_PARAMETERS;
   delete hardened.GIT_EXTERNAL_DIFF;
   overrides.forEach(([key, value], index) => {

@@ -46,7 +46,13 @@ function parseKeys(output: string): string[] {
  */
 export function repositoryConfigKeysSync(root: string, path?: string): string[] {
   if (!existsSync(join(root, '.git'))) return [];
-  const output = execFileSync('git', configArguments(), { cwd: root, env: configEnv(root, path), encoding: 'utf8', timeout: GIT_CONFIG_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+  const output = execFileSync('git', configArguments(), {
+    cwd: root,
+    env: configEnv(root, path),
+    encoding: 'utf8',
+    timeout: GIT_CONFIG_TIMEOUT_MS,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return parseKeys(output);
 }
 

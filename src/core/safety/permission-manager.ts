@@ -102,7 +102,14 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
       }
     }
     if (decision.outcome === 'expired') decision.note ??= EXPIRED_NOTE;
-    logger.info('permission decided', { requestId: request.id, runId: request.runId, toolName: request.toolName, grantScope: request.grantScope, outcome: decision.outcome, decidedBy: decision.decidedBy });
+    logger.info('permission decided', {
+      requestId: request.id,
+      runId: request.runId,
+      toolName: request.toolName,
+      grantScope: request.grantScope,
+      outcome: decision.outcome,
+      decidedBy: decision.decidedBy,
+    });
     return decision;
   }
 

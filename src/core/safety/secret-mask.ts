@@ -92,7 +92,13 @@ function allShapeRanges(text: string, shapes: RegExp, bearer: RegExp): TextRange
     // A private key block that reaches the end of what was read without its END line goes on
     // being masked until its END line (or the end of the text).
     const last = ranges[ranges.length - 1];
-    if (last && last.end === readEnd && readEnd < text.length && text.startsWith('-----BEGIN', last.start) && !PRIVATE_KEY_END.test(text.slice(last.start, last.end))) {
+    if (
+      last &&
+      last.end === readEnd &&
+      readEnd < text.length &&
+      text.startsWith('-----BEGIN', last.start) &&
+      !PRIVATE_KEY_END.test(text.slice(last.start, last.end))
+    ) {
       const rest = text.slice(readEnd);
       const end = PRIVATE_KEY_END.exec(rest);
       last.end = end ? readEnd + end.index + end[0].length : text.length;

@@ -56,18 +56,29 @@ async function fallback(settings: SandboxSettings, reason: string): Promise<Comm
   const failure = await probeSandbox(sandbox);
   if (failure === undefined) return sandbox;
   // Fail closed: silently running as the bot's own user would be a weaker level than configured.
-  throw new TsukaError('sandbox_unavailable', `TSUKA_SANDBOX_USER=${settings.user.name} but commands cannot run as that user (${failure}): run TSUKA as root so it can switch users, or unset TSUKA_SANDBOX_USER.`);
+  throw new TsukaError(
+    'sandbox_unavailable',
+    `TSUKA_SANDBOX_USER=${settings.user.name} but commands cannot run as that user (${failure}): run TSUKA as root so it can switch users, or unset TSUKA_SANDBOX_USER.`,
+  );
 }
 
 export async function selectCommandSandbox(settings: SandboxSettings): Promise<CommandSandbox> {
   const networkNote = settings.network ? '' : '; the network cannot be turned off without bubblewrap';
   if (settings.mode === 'none') return fallback(settings, `TSUKA_SANDBOX=none${networkNote}`);
   const reason = settings.mode === 'auto' ? 'auto: bwrap works here' : 'TSUKA_SANDBOX=bubblewrap';
-  const bubblewrap = createBubblewrapSandbox({ network: settings.network, hiddenPaths: settings.hiddenPaths, reason, ...(settings.bwrapPath ? { bwrapPath: settings.bwrapPath } : {}) });
+  const bubblewrap = createBubblewrapSandbox({
+    network: settings.network,
+    hiddenPaths: settings.hiddenPaths,
+    reason,
+    ...(settings.bwrapPath ? { bwrapPath: settings.bwrapPath } : {}),
+  });
   const failure = await probeSandbox(bubblewrap);
   if (failure === undefined) return bubblewrap;
   if (settings.mode === 'bubblewrap') {
-    throw new TsukaError('sandbox_unavailable', `TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here (${failure}): install the bubblewrap package and allow user namespaces, or set TSUKA_SANDBOX=auto or none.`);
+    throw new TsukaError(
+      'sandbox_unavailable',
+      `TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here (${failure}): install the bubblewrap package and allow user namespaces, or set TSUKA_SANDBOX=auto or none.`,
+    );
   }
   return fallback(settings, `bubblewrap unavailable: ${failure}${networkNote}`);
 }

@@ -35,9 +35,7 @@ export async function openExternalBackend(url: string): Promise<StoreBackend> {
   const scheme = url.slice(0, Math.max(0, url.indexOf(':'))).toLowerCase();
   const packageName = ADAPTER_PACKAGES[scheme];
   if (!packageName) {
-    throw new StoreError(
-      `TSUKA_STORE_URL "${location}" uses an unknown scheme; use sqlite://, memory://, ${Object.keys(ADAPTER_PACKAGES).join('://, ')}://.`,
-    );
+    throw new StoreError(`TSUKA_STORE_URL "${location}" uses an unknown scheme; use sqlite://, memory://, ${Object.keys(ADAPTER_PACKAGES).join('://, ')}://.`);
   }
   let loaded: unknown;
   try {

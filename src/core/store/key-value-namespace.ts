@@ -41,11 +41,7 @@ function parseEnvelope(raw: string): StoredEnvelope | undefined {
 }
 
 /** Creates the namespace `name` over `backend`; the store caches one per name. */
-export function createKeyValueNamespace<T>(
-  name: string,
-  backend: StoreBackend,
-  options: { logger: Logger },
-): KeyValueNamespace<T> {
+export function createKeyValueNamespace<T>(name: string, backend: StoreBackend, options: { logger: Logger }): KeyValueNamespace<T> {
   if (!/^[a-z0-9-]+$/.test(name)) throw new StoreError(`Invalid store namespace "${name}": use a-z, 0-9 and -.`);
   const keyv = new Keyv<T>({
     store: backend.adapter,
@@ -58,9 +54,7 @@ export function createKeyValueNamespace<T>(
   const mutex = createKeyedMutex();
 
   const fail = (action: string, key: string, error: unknown): StoreError =>
-    error instanceof StoreError
-      ? error
-      : new StoreError(`Could not ${action} "${key}" in the ${name} state at ${backend.location}.`, { cause: error });
+    error instanceof StoreError ? error : new StoreError(`Could not ${action} "${key}" in the ${name} state at ${backend.location}.`, { cause: error });
 
   const read = async (key: string): Promise<T | undefined> => {
     try {

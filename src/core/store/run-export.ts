@@ -16,7 +16,10 @@ const STATUS_ICONS: Record<string, string> = {
 };
 
 function time(at: number): string {
-  return new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(at)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** A fence longer than any backtick run inside `text`, so the output cannot close it early. */
@@ -46,7 +49,9 @@ function resultIndexOf(events: readonly RunEvent[], index: number, taken: Readon
       at > index &&
       !taken.has(at) &&
       candidate.type === 'tool-result' &&
-      (call.callId !== undefined && candidate.callId !== undefined ? candidate.callId === call.callId : candidate.tool === call.tool && candidate.agent === call.agent),
+      (call.callId !== undefined && candidate.callId !== undefined
+        ? candidate.callId === call.callId
+        : candidate.tool === call.tool && candidate.agent === call.agent),
   );
 }
 

@@ -22,10 +22,7 @@ function isRowList(value: unknown): value is Row[] {
     Array.isArray(value) &&
     value.every(
       (row: unknown) =>
-        typeof row === 'object' &&
-        row !== null &&
-        typeof (row as { key?: unknown }).key === 'string' &&
-        typeof (row as { value?: unknown }).value === 'string',
+        typeof row === 'object' && row !== null && typeof (row as { key?: unknown }).key === 'string' && typeof (row as { value?: unknown }).value === 'string',
     )
   );
 }
@@ -51,9 +48,7 @@ export function describeSqliteOpenFailure(path: string, error: unknown): StoreEr
       `The state database ${path} is locked by another process (${detail}). ` +
       'Stop the other TSUKA process using it, or point TSUKA_DATA_DIR / TSUKA_STORE_URL elsewhere.';
   } else if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
-    message =
-      `The state database ${path} cannot be opened for writing (${detail}). ` +
-      'Check that the folder exists and that this user may write to it.';
+    message = `The state database ${path} cannot be opened for writing (${detail}). Check that the folder exists and that this user may write to it.`;
   } else {
     message = `The state database ${path} could not be opened (${detail}).`;
   }
@@ -61,10 +56,7 @@ export function describeSqliteOpenFailure(path: string, error: unknown): StoreEr
 }
 
 /** Opens (creating if missing) and checks the SQLite file at `path`. Throws `StoreError` naming it. */
-export async function openSqliteBackend(
-  path: string,
-  options: { busyTimeoutMs?: number } = {},
-): Promise<StoreBackend> {
+export async function openSqliteBackend(path: string, options: { busyTimeoutMs?: number } = {}): Promise<StoreBackend> {
   const adapter = new KeyvSqlite({
     uri: `sqlite://${path}`,
     table: SQLITE_TABLE,

@@ -53,9 +53,12 @@ export async function backupSqliteStore(source: string, target: string): Promise
 /** The size on disk and the rows per namespace. */
 export async function sqliteStoreStats(file: string): Promise<SqliteStats> {
   const rows = await withConnection(file, async (adapter) => {
-    const result: unknown = await adapter.query(`SELECT substr(key, 1, instr(key, ':') - 1) AS namespace, count(*) AS count FROM ${SQLITE_TABLE} GROUP BY namespace ORDER BY namespace`);
+    const result: unknown = await adapter.query(
+      `SELECT substr(key, 1, instr(key, ':') - 1) AS namespace, count(*) AS count FROM ${SQLITE_TABLE} GROUP BY namespace ORDER BY namespace`,
+    );
     const counts: Record<string, number> = {};
-    if (Array.isArray(result)) for (const row of result as { namespace?: unknown; count?: unknown }[]) counts[String(row.namespace || '(none)')] = Number(row.count);
+    if (Array.isArray(result))
+      for (const row of result as { namespace?: unknown; count?: unknown }[]) counts[String(row.namespace || '(none)')] = Number(row.count);
     return counts;
   });
   const size = (name: string) => (existsSync(name) ? statSync(name).size : 0);

@@ -7,12 +7,7 @@ import { ToolFailureError } from './tool-failure-error.js';
  */
 export function requireAgentControl(context: ToolContext, toolName: string): AgentControlService {
   const candidate = context.services.agent as Partial<AgentControlService> | undefined;
-  if (
-    candidate &&
-    typeof candidate.loadTools === 'function' &&
-    typeof candidate.switchRole === 'function' &&
-    typeof candidate.addRole === 'function'
-  ) {
+  if (candidate && typeof candidate.loadTools === 'function' && typeof candidate.switchRole === 'function' && typeof candidate.addRole === 'function') {
     return candidate as AgentControlService;
   }
   throw new ToolFailureError(`${toolName} is not available here: this agent cannot change its own tools or roles.`);

@@ -13,6 +13,7 @@ const TIER_RANK: Record<ModelTier, number> = { SMALL: 0, MEDIUM: 1, LARGE: 2 };
  * An implementation of any input type. The generic is erased here on purpose: the registry
  * validates every input against the tool's schema before the implementation sees it.
  */
+// biome-ignore lint/suspicious/noExplicitAny: implementations of different input types live in one registry; each input is validated by its schema before it reaches them.
 export type AnyToolImplementation = ToolImplementation<any>;
 
 export interface ToolRegistryOptions {

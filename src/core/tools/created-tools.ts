@@ -50,27 +50,46 @@ function implementationOf(definition: CreatedToolDefinition): ToolImplementation
     classify: () => ({ level: 'DANGEROUS', reason: `${definition.name} was made with create_tool: every call needs approval` }),
     preview: (input, context) => ({
       summary: `${definition.name} ${fillCommandTemplate(definition.command, input)}`.slice(0, 120),
-      details: [`command: ${fillCommandTemplate(definition.command, input)}`, `cwd: ${context.workspace.root}`, `made by ${definition.createdBy} with create_tool`],
+      details: [
+        `command: ${fillCommandTemplate(definition.command, input)}`,
+        `cwd: ${context.workspace.root}`,
+        `made by ${definition.createdBy} with create_tool`,
+      ],
     }),
     execute: (input, context) => executeCommandTool.execute({ command: fillCommandTemplate(definition.command, input) }, context),
   };
 }
 
 function schemaOf(definition: CreatedToolDefinition): ToolSchema {
-  return { name: definition.name, description: definition.description, parameters: definition.parameters, riskLevel: 'DANGEROUS', requiredTier: 'MEDIUM', origin: 'created' };
+  return {
+    name: definition.name,
+    description: definition.description,
+    parameters: definition.parameters,
+    riskLevel: 'DANGEROUS',
+    requiredTier: 'MEDIUM',
+    origin: 'created',
+  };
 }
 
 function isDefinition(value: unknown): value is CreatedToolDefinition {
   const candidate = value as Partial<CreatedToolDefinition> | null;
   return (
-    typeof candidate === 'object' && candidate !== null &&
-    typeof candidate.name === 'string' && /^[a-z][a-z0-9_]{1,31}$/.test(candidate.name) &&
-    typeof candidate.description === 'string' && typeof candidate.command === 'string' &&
-    typeof candidate.parameters === 'object' && candidate.parameters !== null
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    /^[a-z][a-z0-9_]{1,31}$/.test(candidate.name) &&
+    typeof candidate.description === 'string' &&
+    typeof candidate.command === 'string' &&
+    typeof candidate.parameters === 'object' &&
+    candidate.parameters !== null
   );
 }
 
-export async function createCreatedToolCatalog(options: { workspaceRoot: string; reservedNames: ReadonlySet<string>; logger?: Logger }): Promise<CreatedToolCatalog> {
+export async function createCreatedToolCatalog(options: {
+  workspaceRoot: string;
+  reservedNames: ReadonlySet<string>;
+  logger?: Logger;
+}): Promise<CreatedToolCatalog> {
   const logger = options.logger ?? silentLogger;
   const folder = path.join(options.workspaceRoot, CREATED_TOOLS_FOLDER);
   const definitions = new Map<string, CreatedToolDefinition>();
@@ -87,7 +106,11 @@ export async function createCreatedToolCatalog(options: { workspaceRoot: string;
   let current = build();
   function build(): ToolRegistry {
     const all = [...definitions.values()];
-    return createToolRegistry({ schemas: new Map(all.map((definition) => [definition.name, schemaOf(definition)])), implementations: all.map(implementationOf), logger });
+    return createToolRegistry({
+      schemas: new Map(all.map((definition) => [definition.name, schemaOf(definition)])),
+      implementations: all.map(implementationOf),
+      logger,
+    });
   }
   const registry: ToolRegistry = {
     has: (name) => current.has(name),

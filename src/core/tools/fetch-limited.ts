@@ -76,11 +76,7 @@ export async function openUrl(url: URL, options: LimitedFetchOptions): Promise<O
  * Reads a body into memory up to `maxBytes`. `overflow: 'truncate'` keeps the first bytes (pages),
  * `'fail'` refuses the whole thing (downloads).
  */
-export async function readBodyLimited(
-  opened: OpenedResponse,
-  maxBytes: number,
-  overflow: 'truncate' | 'fail',
-): Promise<{ bytes: Buffer; truncated: boolean }> {
+export async function readBodyLimited(opened: OpenedResponse, maxBytes: number, overflow: 'truncate' | 'fail'): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of iterateBody(opened)) {

@@ -11,13 +11,56 @@ export interface ReaderView {
 }
 
 const DROPPED_TAGS = new Set([
-  'head', 'title', 'script', 'style', 'noscript', 'template', 'nav', 'aside', 'form', 'button', 'input', 'select', 'textarea',
-  'iframe', 'svg', 'canvas', 'object', 'embed', 'video', 'audio', 'map', 'dialog', 'link', 'meta', 'img', 'picture',
+  'head',
+  'title',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'nav',
+  'aside',
+  'form',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'iframe',
+  'svg',
+  'canvas',
+  'object',
+  'embed',
+  'video',
+  'audio',
+  'map',
+  'dialog',
+  'link',
+  'meta',
+  'img',
+  'picture',
 ]);
 const DROPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'dialog', 'complementary']);
 const BLOCK_TAGS = new Set([
-  'p', 'div', 'section', 'article', 'main', 'body', 'html', 'figure', 'figcaption', 'address', 'details', 'summary',
-  'center', 'dl', 'dt', 'dd', 'header', 'footer', 'caption', 'fieldset', '#document',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'body',
+  'html',
+  'figure',
+  'figcaption',
+  'address',
+  'details',
+  'summary',
+  'center',
+  'dl',
+  'dt',
+  'dd',
+  'header',
+  'footer',
+  'caption',
+  'fieldset',
+  '#document',
 ]);
 /** Indentation survives whitespace normalisation as this marker and becomes spaces at the end. */
 const INDENT = '\u0001';
@@ -83,7 +126,12 @@ function renderNode(node: HtmlNode, context: RenderContext): string {
     case 'i':
       return wrapInline(renderChildren(element, context), '_');
     case 'blockquote':
-      return block(normalizeBlock(renderChildren(element, context)).split('\n').map((line) => `> ${line}`).join('\n'));
+      return block(
+        normalizeBlock(renderChildren(element, context))
+          .split('\n')
+          .map((line) => `> ${line}`)
+          .join('\n'),
+      );
     case 'table':
       return block(renderTable(element, context));
     default: {

@@ -11,11 +11,7 @@ export function diffPreview(before: string, after: string, maxLines = DIFF_PREVI
   let head = 0;
   while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head += 1;
   let tail = 0;
-  while (
-    tail < oldLines.length - head &&
-    tail < newLines.length - head &&
-    oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
-  ) {
+  while (tail < oldLines.length - head && tail < newLines.length - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) {
     tail += 1;
   }
   const removed = oldLines.slice(head, oldLines.length - tail);

@@ -31,7 +31,10 @@ export function isPrivateUrl(url: URL): boolean {
 
 /** See `isPrivateUrl`; takes a bare host name (IPv6 with or without brackets). */
 export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (host === '') return true;
   if (isIP(host.split('%')[0] ?? '') !== 0) return isPrivateAddress(host);
   if (LOCAL_HOST_NAMES.has(host)) return true;

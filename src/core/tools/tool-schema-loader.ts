@@ -24,7 +24,9 @@ export async function loadToolSchemas(directory: string, options: { schemaChecke
     throw new DataFileError([{ file: directory, field: '(folder)', message: `cannot read the tool schema folder: ${describe(error)}` }], { cause: error });
   }
   const checked = options.schemaChecked === true;
-  const checkShape = checked ? undefined : new Ajv({ allErrors: true, strict: false }).compile<ToolSchema>(JSON.parse(await readFile(META_SCHEMA_URL, 'utf8')) as object);
+  const checkShape = checked
+    ? undefined
+    : new Ajv({ allErrors: true, strict: false }).compile<ToolSchema>(JSON.parse(await readFile(META_SCHEMA_URL, 'utf8')) as object);
   const compiler = checked ? undefined : addFormats(new Ajv({ allErrors: true, strict: false }));
 
   const schemas = new Map<string, ToolSchema>();
@@ -66,7 +68,12 @@ export async function loadToolSchemas(directory: string, options: { schemaChecke
 
 /** The fields this loader reads are there (the full shape is the meta-schema's job). */
 function isToolSchemaShape(content: unknown): content is ToolSchema {
-  return typeof content === 'object' && content !== null && typeof (content as { name?: unknown }).name === 'string' && typeof (content as { parameters?: unknown }).parameters === 'object';
+  return (
+    typeof content === 'object' &&
+    content !== null &&
+    typeof (content as { name?: unknown }).name === 'string' &&
+    typeof (content as { parameters?: unknown }).parameters === 'object'
+  );
 }
 
 function toProblem(file: string, error: ErrorObject): Problem {

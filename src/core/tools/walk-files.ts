@@ -14,10 +14,7 @@ export interface WalkedFile {
  * Depth-first walk in name order. Symbolic links are never followed: a link could lead out of
  * the workspace jail, and following them would need a realpath check per entry.
  */
-export async function* walkFiles(
-  start: string,
-  options: { signal?: AbortSignal; skipDirectories?: ReadonlySet<string> } = {},
-): AsyncGenerator<WalkedFile> {
+export async function* walkFiles(start: string, options: { signal?: AbortSignal; skipDirectories?: ReadonlySet<string> } = {}): AsyncGenerator<WalkedFile> {
   const skip = options.skipDirectories ?? SKIPPED_DIRECTORIES;
   const startStats = await stat(start);
   if (startStats.isFile()) {
@@ -43,7 +40,10 @@ export async function* walkFiles(
       if (entry.isDirectory()) {
         if (!skip.has(entry.name)) subdirectories.push(absolutePath);
       } else if (entry.isFile()) {
-        const size = await stat(absolutePath).then((stats) => stats.size, () => -1);
+        const size = await stat(absolutePath).then(
+          (stats) => stats.size,
+          () => -1,
+        );
         if (size >= 0) yield { absolutePath, size };
       }
     }

@@ -34,10 +34,12 @@ async function resolveAddresses(hostname: string, options: WebGuardOptions): Pro
     timer.unref();
   });
   // A failed lookup (ENOTFOUND, no resolver) is not evidence of a private target.
-  const lookedUp = Promise.resolve(hostname).then(lookup).then(
-    (addresses) => addresses,
-    () => undefined,
-  );
+  const lookedUp = Promise.resolve(hostname)
+    .then(lookup)
+    .then(
+      (addresses) => addresses,
+      () => undefined,
+    );
   try {
     return await Promise.race([lookedUp, timeout]);
   } finally {

@@ -85,6 +85,7 @@ export async function runCall(options: CallOptions): Promise<CallOutcome> {
   io.activity(`synthesis · ${moderator.aiName}`);
   const synthesis = await io.runMember({ character: moderator, prompt: synthesisPrompt(options, moderator, transcript), allowTools: false });
   if (synthesis.finishReason === 'aborted' || io.signal.aborted) return stopped();
-  if (synthesis.finishReason === 'error') throw new WorkflowTurnError(moderator.aiName, synthesis.error?.message ?? 'the model failed', { cause: synthesis.error });
+  if (synthesis.finishReason === 'error')
+    throw new WorkflowTurnError(moderator.aiName, synthesis.error?.message ?? 'the model failed', { cause: synthesis.error });
   return { status: 'completed', transcript, moderator, synthesis: synthesis.text };
 }

@@ -12,8 +12,22 @@ export function combineRegistries(base: ToolRegistry, extra: ToolRegistry): Tool
     names: () => [...new Set([...base.names(), ...extra.names()])].sort(),
     definitionsFor(names: Iterable<string>, tier: ModelTier): ToolDefinition[] {
       const wanted = [...new Set(names)];
-      const fromExtra = new Map(extra.definitionsFor(wanted.filter((name) => extra.has(name)), tier).map((definition) => [definition.name, definition]));
-      const fromBase = new Map(base.definitionsFor(wanted.filter((name) => !extra.has(name)), tier).map((definition) => [definition.name, definition]));
+      const fromExtra = new Map(
+        extra
+          .definitionsFor(
+            wanted.filter((name) => extra.has(name)),
+            tier,
+          )
+          .map((definition) => [definition.name, definition]),
+      );
+      const fromBase = new Map(
+        base
+          .definitionsFor(
+            wanted.filter((name) => !extra.has(name)),
+            tier,
+          )
+          .map((definition) => [definition.name, definition]),
+      );
       return wanted.flatMap((name) => {
         const definition = fromExtra.get(name) ?? fromBase.get(name);
         return definition ? [definition] : [];

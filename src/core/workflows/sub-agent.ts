@@ -76,13 +76,19 @@ export function createSubAgentSpawner(options: SubAgentSpawnerOptions): SubAgent
       userMessage: `Sub-task from ${context.agentName}: ${request.task}\n\nWork on it alone, then end with a concise report of what you did and found.`,
       runId: options.runId,
       ...(options.requesterId ? { requesterId: options.requesterId } : {}),
-      toolContext: { ...options.toolContext, services: { ...options.toolContext.services, workflow: { ...options.serviceFor(depth, character), toolCeiling } } },
+      toolContext: {
+        ...options.toolContext,
+        services: { ...options.toolContext.services, workflow: { ...options.serviceFor(depth, character), toolCeiling } },
+      },
       memoryScope: options.memoryScope,
       ...(options.effortPin ? { effort: { pin: options.effortPin } } : {}),
       signal: context.signal,
       onEvent: (event) => options.onEvent?.(label, event),
     });
-    const report = result.finishReason === 'error' ? `The sub-agent failed: ${result.error?.message ?? 'unknown error'}` : result.text.trim() || '(the sub-agent gave no report)';
+    const report =
+      result.finishReason === 'error'
+        ? `The sub-agent failed: ${result.error?.message ?? 'unknown error'}`
+        : result.text.trim() || '(the sub-agent gave no report)';
     await options.onReport(label, report);
     return report;
   };

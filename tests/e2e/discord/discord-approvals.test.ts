@@ -53,7 +53,11 @@ describe('Discord approvals', () => {
     // The prompt is the bot's own message (no character identity), its buttons on it.
     expect(prompt.authorId).toBe(harness.discord.botUserId);
     const buttons = buttonsOf(prompt);
-    expect(buttons.map((button) => [button.label, button.style])).toEqual([['Approve', 3], ['Approve `write_file` for this run', 1], ['Deny', 4]]);
+    expect(buttons.map((button) => [button.label, button.style])).toEqual([
+      ['Approve', 3],
+      ['Approve `write_file` for this run', 1],
+      ['Deny', 4],
+    ]);
     for (const button of buttons) {
       expect(button.custom_id.length).toBeLessThanOrEqual(100);
       // actionId:value, the value an opaque approval id: no path, no content.
@@ -92,7 +96,9 @@ describe('Discord approvals', () => {
     await harness.waitForReply(question.id, 'Tool said:');
     expect(current(harness, prompt).content).toMatch(new RegExp(`Approved by <@${ADMIN}>`));
     // The buttons are gone, so Discord (and the emulator) deliver no further click on this prompt.
-    await expect(harness.discord.clickButton({ messageId: prompt.id, customId: denyId, userId: ANA, channelId: prompt.channelId })).rejects.toThrow(/no enabled button/);
+    await expect(harness.discord.clickButton({ messageId: prompt.id, customId: denyId, userId: ANA, channelId: prompt.channelId })).rejects.toThrow(
+      /no enabled button/,
+    );
     expect(await readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
   });
 
@@ -123,14 +129,18 @@ describe('Discord approvals', () => {
   it('"Approve for this run" lets a second write_file of the run through without a prompt, but a DANGEROUS command still asks with Approve / Deny only', async () => {
     harness = await startDiscordHarness();
     const { discord, model } = harness;
-    const lastToolOutput = (body: unknown) => (body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content;
+    const lastToolOutput = (body: unknown) =>
+      (body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content;
     model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/one.md', content: 'one\n' } }] });
     model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/two.md', content: 'two\n' } }] });
     model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: 'rm x' } }] });
     model.enqueue((body) => ({ text: `Last tool said: ${lastToolOutput(body)}` }));
     const question = harness.mention({ content: 'geordi write both notes, then clean up' });
     // Every message that ever offered Approve (a settled prompt loses its buttons).
-    const prompts = () => harness!.botReplies(question.id).filter((message) => message.revisions.some((revision) => JSON.stringify(revision.components).includes('"tsuka_approve:')));
+    const prompts = () =>
+      harness!
+        .botReplies(question.id)
+        .filter((message) => message.revisions.some((revision) => JSON.stringify(revision.components).includes('"tsuka_approve:')));
     const first = await discord.waitFor(() => prompts().find(hasApprove));
     expect(first.content).toMatch(/notes\/one\.md/);
     await click(harness, first, 'tsuka_approve_run', ANA);
@@ -160,12 +170,14 @@ describe('Discord approvals', () => {
     await click(harness, prompt, 'tsuka_approve', ANA);
     await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /execute_command sleep 60 …/.test(message.content)));
     discord.postUserMessage({ channelId: question.id, userId: ANA, content: 'stop' });
-    await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /⏹ Stopped\./.test(message.content) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /⏹ Stopped\./.test(message.content) && buttonsOf(message).length === 0), {
+      timeoutMs: 10_000,
+    });
     expect(harness.botReplies(question.id).some((message) => message.content.includes(`Stopped by <@${ANA}>`))).toBe(true);
     expect(model.requests).toHaveLength(1);
   });
 
-  it('stop kills the running command\'s process, not just the wait for it', async () => {
+  it("stop kills the running command's process, not just the wait for it", async () => {
     harness = await startDiscordHarness();
     const { discord, model } = harness;
     // A unique sleep to find on the host: inside the sandbox `$$` is a pid of its own namespace.
@@ -186,7 +198,9 @@ describe('Discord approvals', () => {
     // Alive and running before the stop, so the check after it means something.
     expect(await processState(pid)).toMatch(/^[RS]$/);
     discord.postUserMessage({ channelId: question.id, userId: ANA, content: 'stop' });
-    await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /⏹ Stopped\./.test(message.content) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    await discord.waitFor(() => harness!.botReplies(question.id).some((message) => /⏹ Stopped\./.test(message.content) && buttonsOf(message).length === 0), {
+      timeoutMs: 10_000,
+    });
     // Killed: gone, or a zombie nobody reaps (this container's PID 1 does not reap orphans).
     await expect.poll(() => processState(pid), { interval: 20, timeout: 2000 }).toMatch(/^(gone|Z)$/);
     expect(model.requests).toHaveLength(1);

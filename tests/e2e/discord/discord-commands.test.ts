@@ -18,7 +18,9 @@ async function start(options: Parameters<typeof startDiscordHarness>[0] = {}): P
 const STRING = 3;
 /** The ephemeral answer that replaced the deferred "thinking…" message of an interaction. */
 const answerOf = (discord: DiscordEmulator, invoked: InvokedInteraction) =>
-  discord.messages().find((message) => message.payload.interaction_metadata?.id === invoked.interactionId && message.content.length > 0 && (message.flags & 64) !== 0);
+  discord
+    .messages()
+    .find((message) => message.payload.interaction_metadata?.id === invoked.interactionId && message.content.length > 0 && (message.flags & 64) !== 0);
 
 describe('Discord application commands', () => {
   it('registers /call /team /goal /tsuka with typed options in the configured guild, and not again when nothing changed', async () => {
@@ -58,13 +60,23 @@ describe('Discord application commands', () => {
     expect(puts()).toHaveLength(1);
     expect(discord.calls.filter((call) => call.method === 'GET' && call.path === globalPath)).toHaveLength(2);
     // The globally registered commands are the ones Discord delivers.
-    const invoked = await discord.invokeSlashCommand({ name: 'tsuka', options: [{ name: 'command', type: STRING, value: 'help' }], userId: ANA, channelId: discord.defaultChannelId });
+    const invoked = await discord.invokeSlashCommand({
+      name: 'tsuka',
+      options: [{ name: 'command', type: STRING, value: 'help' }],
+      userId: ANA,
+      channelId: discord.defaultChannelId,
+    });
     expect((await discord.waitFor(() => answerOf(discord, invoked))).content).toMatch(/TSUKA/);
   });
 
   it('defers /tsuka help within 3 s and answers it ephemerally', async () => {
     const { discord } = await start();
-    const invoked = await discord.invokeSlashCommand({ name: 'tsuka', options: [{ name: 'command', type: STRING, value: 'help' }], userId: ANA, channelId: discord.defaultChannelId });
+    const invoked = await discord.invokeSlashCommand({
+      name: 'tsuka',
+      options: [{ name: 'command', type: STRING, value: 'help' }],
+      userId: ANA,
+      channelId: discord.defaultChannelId,
+    });
     const response = await invoked.responded;
     expect(response.type).toBe(5);
     expect(response.ms).toBeLessThan(3000);
@@ -75,13 +87,18 @@ describe('Discord application commands', () => {
     expect(answer.content).toMatch(/\/call/);
   });
 
-  it('/tsuka export uploads the transcript of the channel\'s last run as an attachment', async () => {
+  it("/tsuka export uploads the transcript of the channel's last run as an attachment", async () => {
     const harness = await start();
     const { discord, model } = harness;
     model.enqueue({ text: 'Exported answer.' });
     const question = harness.mention({ content: 'geordi say something worth keeping' });
     await harness.waitForReply(question.id, 'Exported answer.');
-    const invoked = await discord.invokeSlashCommand({ name: 'tsuka', options: [{ name: 'command', type: STRING, value: 'export' }], userId: ANA, channelId: discord.defaultChannelId });
+    const invoked = await discord.invokeSlashCommand({
+      name: 'tsuka',
+      options: [{ name: 'command', type: STRING, value: 'export' }],
+      userId: ANA,
+      channelId: discord.defaultChannelId,
+    });
     const upload = await discord.waitFor(() => discord.messages(discord.defaultChannelId).find((message) => message.files.length > 0));
     expect(upload.files[0]!.filename).toMatch(/\.md$/);
     const transcript = upload.files[0]!.bytes.toString('utf8');

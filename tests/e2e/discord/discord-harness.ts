@@ -8,7 +8,13 @@ import path from 'node:path';
 import type { APIMessage } from 'discord.js';
 import { testAppConfig } from '../../support/test-app-config.js';
 import { startApp, type RunningApp } from '../../../src/app/start-app.js';
-import { DEFAULT_USER, startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions, type RecordedMessage } from '../../emulators/discord/discord-emulator.js';
+import {
+  DEFAULT_USER,
+  startDiscordEmulator,
+  type DiscordEmulator,
+  type DiscordEmulatorOptions,
+  type RecordedMessage,
+} from '../../emulators/discord/discord-emulator.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
 
 export const ANA = DEFAULT_USER.id;
@@ -52,7 +58,11 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
   // a 429's multi-second wait does not dominate them (the load test keeps the real limit).
   const discord =
     options.reuse ??
-    (await startDiscordEmulator({ users: [DEFAULT_USER, { id: BEN, username: 'ben' }, { id: ADMIN, username: 'root' }], rateLimits: { messagesPerChannelPer5s: 30 }, ...options.emulator }));
+    (await startDiscordEmulator({
+      users: [DEFAULT_USER, { id: BEN, username: 'ben' }, { id: ADMIN, username: 'root' }],
+      rateLimits: { messagesPerChannelPer5s: 30 },
+      ...options.emulator,
+    }));
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
   const logs: string[] = [];
@@ -63,10 +73,19 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
     TSUKA_ADMINS: `discord:${ADMIN}`,
     ...options.environment,
   });
-  const app = await startApp({ config, io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home }, discordPacing: options.pacing ?? { editSpacingMsPerChannel: 100 } });
+  const app = await startApp({
+    config,
+    io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home },
+    discordPacing: options.pacing ?? { editSpacingMsPerChannel: 100 },
+  });
   let appStopped = false;
   const botReplies = (threadId: string) =>
-    discord.messages(threadId).filter((message) => !message.deleted && (message.webhookId !== undefined ? message.webhookId !== discord.applicationId : message.authorId === discord.botUserId));
+    discord
+      .messages(threadId)
+      .filter(
+        (message) =>
+          !message.deleted && (message.webhookId !== undefined ? message.webhookId !== discord.applicationId : message.authorId === discord.botUserId),
+      );
   const buttonCount = (message: RecordedMessage) => buttonsOf(message).length;
   const stopApp = async () => {
     if (appStopped) return;
@@ -83,7 +102,13 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
     mention: ({ userId = ANA, channelId = discord.defaultChannelId, content }) => discord.postUserMessage({ channelId, userId, content, mentionsBot: true }),
     botReplies,
     waitForReply: (threadId, text, timeoutMs = 10_000) =>
-      discord.waitFor(() => botReplies(threadId).find((message) => (typeof text === 'string' ? message.content.includes(text) : text.test(message.content)) && buttonCount(message) === 0), { timeoutMs }),
+      discord.waitFor(
+        () =>
+          botReplies(threadId).find(
+            (message) => (typeof text === 'string' ? message.content.includes(text) : text.test(message.content)) && buttonCount(message) === 0,
+          ),
+        { timeoutMs },
+      ),
     stopApp,
     async stop() {
       await stopApp();
@@ -96,7 +121,9 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
 
 /** The buttons of a stored message, from its action rows. */
 export function buttonsOf(message: RecordedMessage): { custom_id: string; label: string; style: number }[] {
-  return (message.payload.components ?? []).flatMap((row) => ((row as { components?: unknown[] }).components ?? []) as { custom_id: string; label: string; style: number }[]);
+  return (message.payload.components ?? []).flatMap(
+    (row) => ((row as { components?: unknown[] }).components ?? []) as { custom_id: string; label: string; style: number }[],
+  );
 }
 
 /** Whether every ``` fence in `text` is closed. */

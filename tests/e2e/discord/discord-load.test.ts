@@ -19,9 +19,13 @@ describe('Discord under load', () => {
         return { text: `Answer to ${question}: ${'detail '.repeat(30).trim()} END`, chunkSize: 40, delayMsBetweenChunks: 5 };
       });
     }
-    const questions = Array.from({ length: 20 }, (_, index) => harness!.mention({ userId: `12500000000000010${String(index).padStart(2, '0')}`, content: `geordi question ${index}` }));
+    const questions = Array.from({ length: 20 }, (_, index) =>
+      harness!.mention({ userId: `12500000000000010${String(index).padStart(2, '0')}`, content: `geordi question ${index}` }),
+    );
     const complete = (threadId: string, index: number) =>
-      harness!.botReplies(threadId).some((message) => message.content.includes(`Answer to question ${index}:`) && message.content.includes('END') && buttonsOf(message).length === 0);
+      harness!
+        .botReplies(threadId)
+        .some((message) => message.content.includes(`Answer to question ${index}:`) && message.content.includes('END') && buttonsOf(message).length === 0);
     await discord.waitFor(() => questions.every((question, index) => complete(question.id, index)), { timeoutMs: 45_000 });
     for (const [index, question] of questions.entries()) {
       const replies = harness.botReplies(question.id);

@@ -81,12 +81,18 @@ describe('Discord mentions', () => {
     model.enqueue({ text: 'TWICE — this must not be posted.' });
     const question = harness.mention({ content: 'hello' });
     // The same message again, shaped as the gateway sends it (guild and member included).
-    const redeliver = () => discord.dispatch('MESSAGE_CREATE', { ...question, guild_id: discord.guildId, member: { roles: [], joined_at: question.timestamp, deaf: false, mute: false, flags: 0 } });
+    const redeliver = () =>
+      discord.dispatch('MESSAGE_CREATE', {
+        ...question,
+        guild_id: discord.guildId,
+        member: { roles: [], joined_at: question.timestamp, deaf: false, mute: false, flags: 0 },
+      });
     redeliver();
     await harness.waitForReply(question.id, 'Only once.');
     // discord.js drops a MESSAGE_CREATE for a message still in its per-channel cache (200 by default);
     // once chatter has pushed the question out, only TSUKA's own de-duplication stands in the way.
-    for (let index = 0; index < DISCORD_JS_MESSAGE_CACHE_SIZE; index++) discord.postUserMessage({ channelId: discord.defaultChannelId, userId: ANA, content: `chatter ${index}` });
+    for (let index = 0; index < DISCORD_JS_MESSAGE_CACHE_SIZE; index++)
+      discord.postUserMessage({ channelId: discord.defaultChannelId, userId: ANA, content: `chatter ${index}` });
     redeliver();
     // A later mention, answered, shows the bot has handled everything dispatched before it.
     const later = harness.mention({ content: 'second question' });
@@ -139,20 +145,33 @@ describe('Discord mentions', () => {
       expect(fencesBalanced(part.content)).toBe(true);
       expect(part.username).toBe('🔧 Geordi');
     }
-    const lines = parts.map((part) => part.content).join('\n').match(/print\("block \d+ line \d+"\)/g) ?? [];
+    const lines =
+      parts
+        .map((part) => part.content)
+        .join('\n')
+        .match(/print\("block \d+ line \d+"\)/g) ?? [];
     expect(new Set(lines).size).toBe(6 * 40);
     // No request was refused for its length (Discord's 50035).
     expect(discord.calls.filter((call) => call.status === 400)).toEqual([]);
   });
 
-  it('never sends a message over 2,000 characters, even with the fallback\'s name prefix (no 50035 from Discord)', async () => {
+  it("never sends a message over 2,000 characters, even with the fallback's name prefix (no 50035 from Discord)", async () => {
     harness = await startDiscordHarness({ emulator: { permissions: { manageWebhooks: false } } });
     const { discord, model } = harness;
     const text = `${'word '.repeat(400)}`.trim().padEnd(2001, 'x');
     expect(text).toHaveLength(2001);
     model.enqueue({ text, chunkSize: 2001 });
     const question = harness.mention({ content: 'geordi one long paragraph' });
-    await discord.waitFor(() => harness!.botReplies(question.id).length >= 2 && harness!.botReplies(question.id).every((message) => !message.content.includes('💭')) && harness!.botReplies(question.id).map((message) => message.content).join('').endsWith('xx'));
+    await discord.waitFor(
+      () =>
+        harness!.botReplies(question.id).length >= 2 &&
+        harness!.botReplies(question.id).every((message) => !message.content.includes('💭')) &&
+        harness!
+          .botReplies(question.id)
+          .map((message) => message.content)
+          .join('')
+          .endsWith('xx'),
+    );
     const parts = harness.botReplies(question.id);
     for (const part of parts) {
       expect(part.content.length).toBeLessThanOrEqual(2000);

@@ -29,7 +29,12 @@ describe('Slack and Discord together', () => {
     model.enqueue({ text: 'Both platforms.' });
     const question = harness.mention({ content: 'geordi hello from discord' });
     await harness.waitForReply(question.id, 'Both platforms.');
-    const invoked = await discord.invokeSlashCommand({ name: 'tsuka', options: [{ name: 'command', type: 3, value: 'export' }], userId: ANA, channelId: discord.defaultChannelId });
+    const invoked = await discord.invokeSlashCommand({
+      name: 'tsuka',
+      options: [{ name: 'command', type: 3, value: 'export' }],
+      userId: ANA,
+      channelId: discord.defaultChannelId,
+    });
     await invoked.responded;
     const upload = await discord.waitFor(() => discord.messages(discord.defaultChannelId).find((message) => message.files.length > 0));
     expect(upload.files[0]!.bytes.toString('utf8')).toContain('Both platforms.');

@@ -26,8 +26,12 @@ const lastUser = (body: unknown): string => [...(body as Body).messages].reverse
 
 /** The run's root message in the channel and the thread started from it. */
 async function rootAndThread(h: Harness, prefix: string) {
-  const root = await h.discord.waitFor(() => h.discord.messages(h.discord.defaultChannelId).find((message) => message.authorId === h.discord.botUserId && message.content.startsWith(prefix)));
-  const thread = await h.discord.waitFor(() => h.discord.threads().find((candidate) => candidate.id === root.id || (candidate as { message_id?: string }).message_id === root.id));
+  const root = await h.discord.waitFor(() =>
+    h.discord.messages(h.discord.defaultChannelId).find((message) => message.authorId === h.discord.botUserId && message.content.startsWith(prefix)),
+  );
+  const thread = await h.discord.waitFor(() =>
+    h.discord.threads().find((candidate) => candidate.id === root.id || (candidate as { message_id?: string }).message_id === root.id),
+  );
   return { root, threadId: thread.id };
 }
 
@@ -35,14 +39,20 @@ async function rootAndThread(h: Harness, prefix: string) {
 function transcript(h: Harness, threadId: string) {
   const replies = h.botReplies(threadId).filter((message) => !message.content.startsWith('📊'));
   const card = replies.find((message) => message.content.startsWith('🛰'));
-  return { card, lines: replies.filter((message) => message !== card).map((message) => [message.webhookId ? message.username.split(' ').at(-1)! : 'bot', message.content.trim()] as const) };
+  return {
+    card,
+    lines: replies
+      .filter((message) => message !== card)
+      .map((message) => [message.webhookId ? message.username.split(' ').at(-1)! : 'bot', message.content.trim()] as const),
+  };
 }
 
 describe('Discord workflows', () => {
   it('/call: root message, a thread from it, round markers, each turn under its identity, then the synthesis', async () => {
     harness = await startHarness();
     const h = harness;
-    const speaker = (body: unknown) => /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
+    const speaker = (body: unknown) =>
+      /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
     h.model.enqueue((body) => ({ text: `${speaker(body)}: sessions fit Redis.` }));
     h.model.enqueue((body) => ({ text: `${speaker(body)}: ${lastUser(body).includes('Geordi: sessions fit Redis.') ? 'I read Geordi.' : 'no transcript'}` }));
     h.model.enqueue((body) => ({ text: `${speaker(body)} sums up: cache with a TTL.` }));
@@ -84,8 +94,14 @@ describe('Discord workflows', () => {
       'step:2': [{ text: 'Audit clean.\nSTATUS: COMPLETED — clean' }],
       'review:2': [{ text: 'VOTE: APPROVE — good' }],
     };
-    for (let index = 0; index < 6; index++) h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
-    const invoked = await h.discord.invokeSlashCommand({ name: 'goal', options: [{ name: 'objective', type: STRING, value: 'hello world, audited' }], userId: ANA, channelId: h.discord.defaultChannelId });
+    for (let index = 0; index < 6; index++)
+      h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
+    const invoked = await h.discord.invokeSlashCommand({
+      name: 'goal',
+      options: [{ name: 'objective', type: STRING, value: 'hello world, audited' }],
+      userId: ANA,
+      channelId: h.discord.defaultChannelId,
+    });
     expect((await invoked.responded).ms).toBeLessThan(3000);
     const { root, threadId } = await rootAndThread(h, '🎯');
     expect(root.content).toBe(`🎯 Goal by <@${ANA}>: hello world, audited`);
@@ -107,7 +123,10 @@ describe('Discord workflows', () => {
       const found = h.botReplies(threadId).filter((message) => message.content.startsWith('📊'));
       return found.length === 2 ? found : undefined;
     });
-    expect(pictures.map((message) => message.payload.attachments?.[0]?.description ?? '')).toEqual([expect.stringContaining('Plan: step 1 (@geordi) → step 2 (@worf)'), expect.stringContaining('geordi: ')]);
+    expect(pictures.map((message) => message.payload.attachments?.[0]?.description ?? '')).toEqual([
+      expect.stringContaining('Plan: step 1 (@geordi) → step 2 (@worf)'),
+      expect.stringContaining('geordi: '),
+    ]);
     expect(pictures.map((message) => message.content)).toEqual(['📊 Plan: who works when', '📊 Goal: hello world, audited — tokens and time per agent']);
     const files = pictures.flatMap((message) => message.files);
     expect(files.map((file) => file.filename)).toEqual(['goal-plan.png', 'goal-stats.png']);

@@ -27,7 +27,12 @@ afterEach(async () => {
 async function cli(home: string, modelBaseURL: string, argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), environment: cliEnvironment(home, { TSUKA_LLM_BASE_URL: modelBaseURL }), workingDirectory: home };
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    environment: cliEnvironment(home, { TSUKA_LLM_BASE_URL: modelBaseURL }),
+    workingDirectory: home,
+  };
   const status = await main(argv, io);
   return { status, stdout, stderr };
 }
@@ -94,7 +99,12 @@ describe('backup beside a running instance', () => {
     await runs.appendEvent('old', { type: 'message', agent: 'u', text: 'old question' });
     await runs.create({ id: 'old-running', kind: 'ask', title: 'long', startedBy: 'u', where, status: 'running', createdAt: Date.now() - 40 * day });
     await runs.create({ id: 'recent', kind: 'ask', title: 'recent', startedBy: 'u', where, status: 'completed', createdAt: Date.now() - 2 * day });
-    await createSessionStore(seed, { now: () => Date.now() - 40 * day }).save({ threadId: 'playground:general/old', character: 'geordi', history: [], updatedAt: 0 });
+    await createSessionStore(seed, { now: () => Date.now() - 40 * day }).save({
+      threadId: 'playground:general/old',
+      character: 'geordi',
+      history: [],
+      updatedAt: 0,
+    });
     await createSessionStore(seed).save({ threadId: 'playground:general/new', character: 'geordi', history: [], updatedAt: 0 });
     await seed.close();
 

@@ -25,7 +25,10 @@ async function rootWithDecoy(decoyBaseURL: string): Promise<string> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'tsuka-root-'));
   for (const name of ['roles', 'traits', 'characters', 'teams', 'tools_schemas']) await symlink(path.join(PACKAGE_ROOT, name), path.join(folder, name));
   const catalogue = JSON.parse(await readFile(path.join(PACKAGE_ROOT, 'providers.json'), 'utf8')) as { id: string; baseURL: string }[];
-  await writeFile(path.join(folder, 'providers.json'), JSON.stringify(catalogue.filter((entry) => entry.id === 'ollama').map((entry) => ({ ...entry, baseURL: decoyBaseURL }))));
+  await writeFile(
+    path.join(folder, 'providers.json'),
+    JSON.stringify(catalogue.filter((entry) => entry.id === 'ollama').map((entry) => ({ ...entry, baseURL: decoyBaseURL }))),
+  );
   return folder;
 }
 
@@ -56,7 +59,12 @@ async function ask(baseURL: string): Promise<{ status: number; stdout: string; s
   let stdout = '';
   let stderr = '';
   const config = testAppConfig(home, baseURL, {}, root);
-  const status = await runAsk(['geordi', 'hello'], config, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), environment: {}, workingDirectory: home });
+  const status = await runAsk(['geordi', 'hello'], config, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    environment: {},
+    workingDirectory: home,
+  });
   return { status, stdout, stderr };
 }
 
@@ -65,7 +73,9 @@ describe('binding model settings', () => {
     const dead = `http://127.0.0.1:${await freePort()}/v1`;
     const result = await ask(dead);
     expect(result.status).toBe(3);
-    expect(result.stderr.trim().split('\n')).toEqual([`The model server ${dead} (TSUKA_LLM_BASE_URL) does not answer. Start it, or change TSUKA_LLM_BASE_URL.`]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `The model server ${dead} (TSUKA_LLM_BASE_URL) does not answer. Start it, or change TSUKA_LLM_BASE_URL.`,
+    ]);
     expect(decoy.hits).toEqual([]);
     // Without a configured URL, discovery would have used it: the decoy is a real candidate.
     decoy.enqueue({ text: 'decoy answer' });
@@ -80,7 +90,10 @@ describe('binding model settings', () => {
     const ready = await fetch(`${harness.baseUrl}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ ready: false, model: null, modelStatus: expect.stringContaining('does not answer') });
-    expect(await (await fetch(`${harness.baseUrl}/api/status`)).json()).toMatchObject({ ok: false, message: expect.stringContaining(`${configured} (TSUKA_LLM_BASE_URL) does not answer`) });
+    expect(await (await fetch(`${harness.baseUrl}/api/status`)).json()).toMatchObject({
+      ok: false,
+      message: expect.stringContaining(`${configured} (TSUKA_LLM_BASE_URL) does not answer`),
+    });
     const first = await harness.say('@geordi hello');
     await harness.waitFor(() => harness!.thread(first).some((message) => message.text.includes('does not answer')));
 

@@ -71,7 +71,14 @@ describe('one instance per data folder', () => {
     expect(lines[0]).toMatch(/TSUKA_DATA_DIR/);
 
     // Nothing was expired: the first instance's Approve still decides and the run finishes.
-    await slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: prompt.ts, threadTs: mention.ts, actionId: 'tsuka_approve', value: buttonsOf(prompt)[0]!.value });
+    await slack.deliverBlockAction({
+      userId: 'U1',
+      channelId: 'C1',
+      messageTs: prompt.ts,
+      threadTs: mention.ts,
+      actionId: 'tsuka_approve',
+      value: buttonsOf(prompt)[0]!.value,
+    });
     await slack.waitFor(() => replies(mention.ts).some((message) => message.text.includes('Written.')), { timeoutMs: 10_000 });
     expect(slack.messages('C1').find((message) => message.ts === prompt.ts)!.text).toMatch(/Approved by <@U1>/);
     expect(await readFile(path.join(home, 'workspace', 'x.txt'), 'utf8')).toBe('kept');

@@ -30,7 +30,11 @@ afterEach(async () => {
 });
 
 async function startProcess(environment: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [TSUKA_BIN, 'start'], { cwd: home, env: cliEnvironment(home, { TSUKA_LLM_BASE_URL: model.baseURL, ...environment }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TSUKA_BIN, 'start'], {
+    cwd: home,
+    env: cliEnvironment(home, { TSUKA_LLM_BASE_URL: model.baseURL, ...environment }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -48,7 +52,13 @@ async function busyPort(): Promise<number> {
 function inProcess(rootDirectory: string, environment: Record<string, string> = {}): { io: CliIo; output: () => { stdout: string; stderr: string } } {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), environment: cliEnvironment(home, { TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_HTTP_PORT: '0', ...environment }), workingDirectory: home, rootDirectory };
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    environment: cliEnvironment(home, { TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_HTTP_PORT: '0', ...environment }),
+    workingDirectory: home,
+    rootDirectory,
+  };
   return { io, output: () => ({ stdout, stderr }) };
 }
 
@@ -57,7 +67,9 @@ describe('start-up failures', () => {
     const port = await busyPort();
     const plain = await startProcess({ TSUKA_HTTP_PORT: String(port), TSUKA_LOG_LEVEL: 'warn' });
     expect(plain.code).toBe(1);
-    expect(plain.stderr).toBe(`Port ${port} on 127.0.0.1 is already in use (TSUKA_HTTP_PORT): stop the program that uses it, or set TSUKA_HTTP_PORT to a free port.\n`);
+    expect(plain.stderr).toBe(
+      `Port ${port} on 127.0.0.1 is already in use (TSUKA_HTTP_PORT): stop the program that uses it, or set TSUKA_HTTP_PORT to a free port.\n`,
+    );
     // The lock was released: the next start is not told another instance runs.
     await expect(readFile(path.join(home, 'data', 'tsuka.lock'), 'utf8')).rejects.toThrow();
 
@@ -78,7 +90,10 @@ describe('start-up failures', () => {
 
       const doctor = inProcess(root);
       expect(await main(['doctor'], doctor.io)).toBe(1);
-      const doctorLines = doctor.output().stdout.split('\n').filter((line) => line.includes('characters/geordi.json'));
+      const doctorLines = doctor
+        .output()
+        .stdout.split('\n')
+        .filter((line) => line.includes('characters/geordi.json'));
       expect(doctorLines.length).toBeGreaterThan(0);
 
       const probesByDoctor = model.hits.length;

@@ -24,7 +24,7 @@ describe('playground API', () => {
     expect((await fetch(`${harness.baseUrl}/app.js`)).headers.get('content-type')).toMatch(/javascript/);
   });
 
-  it('streams a mention\'s reply into its thread under Geordi\'s name, edit by edit', async () => {
+  it("streams a mention's reply into its thread under Geordi's name, edit by edit", async () => {
     harness = await startPlaygroundHarness();
     const h = harness;
     const reply = 'The tests fail because the fixture path moved. '.repeat(5).trim();
@@ -49,7 +49,9 @@ describe('playground API', () => {
     harness = await startPlaygroundHarness();
     const h = harness;
     h.model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/plan.md', content: '# Plan\n' } }] });
-    h.model.enqueue((body) => ({ text: `Tool said: ${(body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content}` }));
+    h.model.enqueue((body) => ({
+      text: `Tool said: ${(body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content}`,
+    }));
     const root = await h.say('geordi write the plan');
     const prompt = () => h.thread(root).find((message) => message.buttons.some((button) => button.actionId === 'tsuka_approve'));
     await h.waitFor(() => prompt() !== undefined);
@@ -85,7 +87,12 @@ describe('playground API', () => {
     h.model.enqueue({ text: 'Second answer.' });
     await h.say('and how does it rank?', root);
     await h.waitFor(() => h.thread(root).some((message) => message.text.includes('Second answer.') && settled(message)));
-    expect(h.thread(root).filter((message) => message.author.kind === 'character').every((message) => message.author.name === 'Spock')).toBe(true);
+    expect(
+      h
+        .thread(root)
+        .filter((message) => message.author.kind === 'character')
+        .every((message) => message.author.name === 'Spock'),
+    ).toBe(true);
     expect((h.model.requests[1]!.body as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('and how does it rank?');
 
     await h.post('/api/messages', { channel: 'general', text: '/tsuka export' });
@@ -105,9 +112,24 @@ describe('playground API', () => {
     expect((await h.raw({ method: 'GET', path: '/', host: `attacker.example:${h.port}` })).status).toBe(403);
     expect((await h.raw({ method: 'GET', path: '/api/state', host: 'attacker.example' })).status).toBe(403);
     expect((await h.raw({ method: 'POST', path: '/api/messages', host: `rebind.attacker.example:${h.port}`, headers: json, body })).status).toBe(403);
-    expect((await h.raw({ method: 'POST', path: '/api/messages', host: `127.0.0.1:${h.port}`, headers: { 'content-type': 'text/plain' }, body })).status).toBe(415);
-    expect((await h.raw({ method: 'POST', path: '/api/messages', host: `127.0.0.1:${h.port}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'text=hi' })).status).toBe(415);
-    expect((await h.raw({ method: 'POST', path: '/api/messages', host: `127.0.0.1:${h.port}`, headers: { ...json, origin: 'https://attacker.example' }, body })).status).toBe(403);
+    expect((await h.raw({ method: 'POST', path: '/api/messages', host: `127.0.0.1:${h.port}`, headers: { 'content-type': 'text/plain' }, body })).status).toBe(
+      415,
+    );
+    expect(
+      (
+        await h.raw({
+          method: 'POST',
+          path: '/api/messages',
+          host: `127.0.0.1:${h.port}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'text=hi',
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (await h.raw({ method: 'POST', path: '/api/messages', host: `127.0.0.1:${h.port}`, headers: { ...json, origin: 'https://attacker.example' }, body }))
+        .status,
+    ).toBe(403);
     expect((await h.raw({ method: 'POST', path: '/api/messages', host: `127.0.0.1:${h.port}`, headers: json, body: '{not json' })).status).toBe(400);
     expect((await h.post('/api/messages', { channel: 'nowhere', text: 'hi' })).status).toBe(404);
     expect((await h.post('/api/messages', { channel: 'general', text: '   ' })).status).toBe(400);

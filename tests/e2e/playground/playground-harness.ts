@@ -29,7 +29,13 @@ export interface PlaygroundHarness {
   thread(root: string): PlaygroundMessage[];
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
   /** A raw request with any Host header (fetch does not let a test forge one). */
-  raw(options: { method: string; path: string; host: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, unknown>; text: string }>;
+  raw(options: {
+    method: string;
+    path: string;
+    host: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }): Promise<{ status: number; headers: Record<string, unknown>; text: string }>;
   /** A top-level message; resolves with the id of the message (its thread's root). */
   say(text: string, thread?: string): Promise<string>;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
@@ -53,7 +59,7 @@ export interface PlaygroundHarnessOptions {
 }
 
 export async function startPlaygroundHarness(options: PlaygroundHarnessOptions = {}): Promise<PlaygroundHarness> {
-  const home = options.home ?? await mkdtemp(path.join(os.tmpdir(), 'tsuka-playground-'));
+  const home = options.home ?? (await mkdtemp(path.join(os.tmpdir(), 'tsuka-playground-')));
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
   const logs: string[] = [];
@@ -63,7 +69,11 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     logs.push(text);
     for (const check of [...waiters]) check();
   };
-  const app = await startApp({ config, io: { stdout: log, stderr: log, environment: {}, workingDirectory: home }, modelProbeIntervalMs: options.modelProbeIntervalMs });
+  const app = await startApp({
+    config,
+    io: { stdout: log, stderr: log, environment: {}, workingDirectory: home },
+    modelProbeIntervalMs: options.modelProbeIntervalMs,
+  });
   const port = app.http.port;
   const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -124,7 +134,11 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     files,
     thread: (root) => [...messages.values()].filter((message) => message.thread === root).sort((a, b) => a.createdAt - b.createdAt),
     async post(pathname, body, headers = {}) {
-      const response = await fetch(`${baseUrl}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const response = await fetch(`${baseUrl}${pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     },
     raw: ({ method, path: pathname, host, headers = {}, body }) =>
@@ -153,7 +167,11 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`waitFor timed out; messages:\n${[...messages.values()].map((m) => `${m.id} [${m.thread ?? '-'}] ${m.author.name}: ${m.text.slice(0, 120)}`).join('\n')}\nephemerals: ${ephemerals.map((e) => e.text.slice(0, 120)).join(' | ')}`));
+          reject(
+            new Error(
+              `waitFor timed out; messages:\n${[...messages.values()].map((m) => `${m.id} [${m.thread ?? '-'}] ${m.author.name}: ${m.text.slice(0, 120)}`).join('\n')}\nephemerals: ${ephemerals.map((e) => e.text.slice(0, 120)).join(' | ')}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

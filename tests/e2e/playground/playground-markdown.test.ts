@@ -11,16 +11,24 @@ describe('playground markdown', () => {
   });
 
   it('links only http(s) URLs, with rel=noopener, and cannot be broken out of the attribute', () => {
-    expect(renderMarkdown('[docs](https://example.com/a?b=1&c=2)')).toBe('<p><a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">docs</a></p>');
+    expect(renderMarkdown('[docs](https://example.com/a?b=1&c=2)')).toBe(
+      '<p><a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">docs</a></p>',
+    );
     expect(renderMarkdown('[x](javascript:alert(1))')).not.toContain('<a');
     expect(renderMarkdown('[x](https://e.com/"onmouseover="alert(1))')).not.toMatch(/href="[^"]*"onmouseover/);
   });
 
   it('renders fences as <pre> (an unclosed one while streaming too), code spans unformatted, emphasis and quotes', () => {
-    expect(renderMarkdown('run:\n```sh\necho "<b>" **not bold**\nline 2\n```\ndone')).toBe('<p>run:</p><pre><code data-language="sh">echo &quot;&lt;b&gt;&quot; **not bold**\nline 2</code></pre><p>done</p>');
+    expect(renderMarkdown('run:\n```sh\necho "<b>" **not bold**\nline 2\n```\ndone')).toBe(
+      '<p>run:</p><pre><code data-language="sh">echo &quot;&lt;b&gt;&quot; **not bold**\nline 2</code></pre><p>done</p>',
+    );
     expect(renderMarkdown('```py\nprint(1)')).toBe('<pre><code data-language="py">print(1)</code></pre>');
-    expect(renderMarkdown('`*x*` and *it* and **strong** and ***both***')).toBe('<p><code>*x*</code> and <em>it</em> and <strong>strong</strong> and <em><strong>both</strong></em></p>');
-    expect(renderMarkdown('> write `a.txt`\n\n🔧 read_file a.txt — 1 KB')).toBe('<blockquote><p>write <code>a.txt</code></p></blockquote><p><span class="tool-line">🔧 read_file a.txt — 1 KB</span></p>');
+    expect(renderMarkdown('`*x*` and *it* and **strong** and ***both***')).toBe(
+      '<p><code>*x*</code> and <em>it</em> and <strong>strong</strong> and <em><strong>both</strong></em></p>',
+    );
+    expect(renderMarkdown('> write `a.txt`\n\n🔧 read_file a.txt — 1 KB')).toBe(
+      '<blockquote><p>write <code>a.txt</code></p></blockquote><p><span class="tool-line">🔧 read_file a.txt — 1 KB</span></p>',
+    );
   });
 
   it('renders lists and tables as HTML lists and tables', () => {

@@ -26,14 +26,20 @@ async function rootOf(h: PlaygroundHarness, prefix: string): Promise<string> {
 function transcript(h: PlaygroundHarness, root: string) {
   const messages = h.thread(root);
   const card = messages.find((message) => message.text.startsWith('🛰'));
-  return { card, lines: messages.filter((message) => message !== card).map((message) => [message.author.kind === 'character' ? message.author.name : 'bot', message.text.trim()] as const) };
+  return {
+    card,
+    lines: messages
+      .filter((message) => message !== card)
+      .map((message) => [message.author.kind === 'character' ? message.author.name : 'bot', message.text.trim()] as const),
+  };
 }
 
 describe('playground workflows', () => {
-  it('/call: the debate in the root message\'s thread, each turn under its character, then the synthesis', async () => {
+  it("/call: the debate in the root message's thread, each turn under its character, then the synthesis", async () => {
     harness = await startPlaygroundHarness();
     const h = harness;
-    const speaker = (body: unknown) => /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
+    const speaker = (body: unknown) =>
+      /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
     h.model.enqueue((body) => ({ text: `${speaker(body)}: tabs.` }));
     h.model.enqueue((body) => ({ text: `${speaker(body)}: ${lastUser(body).includes('Worf: tabs.') ? 'I read Worf; spaces.' : 'no transcript'}` }));
     h.model.enqueue((body) => ({ text: `${speaker(body)} sums up: follow the formatter.` }));
@@ -59,10 +65,14 @@ describe('playground workflows', () => {
     const h = harness;
     const script: Record<string, ScriptedReplySpec[]> = {
       plan: [{ text: '**AGENT:** @geordi — Write hello.txt\nEND' }],
-      'step:1': [{ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello\n' } }] }, { text: 'Wrote hello.txt.\nSTATUS: COMPLETED — hello written' }],
+      'step:1': [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello\n' } }] },
+        { text: 'Wrote hello.txt.\nSTATUS: COMPLETED — hello written' },
+      ],
       'review:1': [{ toolCalls: [{ name: 'cast_vote', arguments: { vote: 'APPROVE', reason: 'it says hello' } }] }, { text: 'Accepted.' }],
     };
-    for (let index = 0; index < 5; index++) h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
+    for (let index = 0; index < 5; index++)
+      h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
     expect((await h.post('/api/messages', { channel: 'general', text: '/goal say hello in a file' })).status).toBe(202);
     const root = await rootOf(h, '🎯');
     expect(h.messages.get(root)!.text).toBe('🎯 Goal by @you: say hello in a file');

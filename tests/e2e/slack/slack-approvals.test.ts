@@ -40,7 +40,9 @@ describe('Slack approvals', () => {
     expect(buttonsOf(prompt)[0]!.value).toMatch(/^[0-9a-f]{12}$/);
     const result = await click(harness, prompt, 'tsuka_approve', 'U1');
     expect(result.ackMs).toBeLessThan(3000);
-    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Tool said:') && buttonsOf(message).length === 0));
+    await harness.slack.waitFor(() =>
+      harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Tool said:') && buttonsOf(message).length === 0),
+    );
     expect(await readFile(path.join(harness.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
     const settled = harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!;
     expect(settled.text).toMatch(/Approved by <@U1>/);
@@ -110,22 +112,38 @@ describe('Slack approvals', () => {
     harness = await startSlackHarness();
     // A unique sleep to find on the host: inside the sandbox `$!` is a pid of its own namespace.
     const sleeper = `60.${process.pid}`;
-    harness.model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: `sh -c 'sleep ${sleeper} & echo started > sleeper.pid; wait'`, timeout_ms: 120000 } }] });
+    harness.model.enqueue({
+      toolCalls: [{ name: 'execute_command', arguments: { command: `sh -c 'sleep ${sleeper} & echo started > sleeper.pid; wait'`, timeout_ms: 120000 } }],
+    });
     harness.model.enqueue({ text: 'should not be reached' });
     const mention = await harness.slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${harness.slack.botUserId}> geordi wait a minute` });
-    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
+    await harness.slack.waitFor(() =>
+      harness.botReplies('C1', mention.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')),
+    );
     const prompt = harness.botReplies('C1', mention.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
     expect(prompt.text).toMatch(/DANGEROUS/);
     expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Deny']);
     await click(harness, prompt, 'tsuka_approve', 'U1');
     const pidFile = path.join(harness.workspace, 'sleeper.pid');
-    await expect.poll(() => readFile(pidFile, 'utf8').then((text) => text.trim(), () => ''), { interval: 20, timeout: 5000 }).toBe('started');
+    await expect
+      .poll(
+        () =>
+          readFile(pidFile, 'utf8').then(
+            (text) => text.trim(),
+            () => '',
+          ),
+        { interval: 20, timeout: 5000 },
+      )
+      .toBe('started');
     // The sleep may still be between fork and exec when the file appears.
     await expect.poll(() => hostPidOfSleep(sleeper) ?? 0, { interval: 20, timeout: 5000 }).toBeGreaterThan(0);
     const pid = hostPidOfSleep(sleeper)!;
     expect(isRunning(pid)).toBe(true);
     await harness.slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: 'stop' });
-    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => /⏹ Stopped\./.test(message.text) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    await harness.slack.waitFor(
+      () => harness.botReplies('C1', mention.ts).some((message) => /⏹ Stopped\./.test(message.text) && buttonsOf(message).length === 0),
+      { timeoutMs: 10_000 },
+    );
     expect(harness.botReplies('C1', mention.ts).some((message) => /Stopped by <@U1>/.test(message.text))).toBe(true);
     // The grandchild `sleep 60` is gone (or a zombie: this container's PID 1 does not reap orphans).
     await expect.poll(() => isRunning(pid), { interval: 50, timeout: 5000 }).toBe(false);

@@ -51,7 +51,9 @@ describe('/tsuka on Slack', () => {
     harness.model.enqueue({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] });
     harness.model.enqueue({ text: 'The deploy token is tok-abcdefghijklmnop, keep it safe.' });
     const mention = await harness.slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${harness.slack.botUserId}> geordi what is there?` });
-    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('keep it safe') && buttonsOf(message).length === 0));
+    await harness.slack.waitFor(() =>
+      harness.botReplies('C1', mention.ts).some((message) => message.text.includes('keep it safe') && buttonsOf(message).length === 0),
+    );
     // Masked in the thread, too.
     expect(harness.botReplies('C1', mention.ts)[0]!.text).not.toContain('tok-abcdefghijklmnop');
     expect(await tsuka(harness, 'runs')).toMatch(/ask · completed/);
@@ -70,7 +72,13 @@ describe('/tsuka on Slack', () => {
     const before = harness.slack.responses.length;
     await harness.slack.deliverSlashCommand({ command: '/goal', text: 'ship it', userId: 'U1', channelId: 'C1' });
     await harness.slack.waitFor(() => harness.slack.responses.length > before || harness.slack.messages('C1').some((message) => /Goal/.test(message.text)));
-    expect(responseTexts(harness).join('\n') + harness.slack.messages('C1').map((message) => message.text).join('\n')).toMatch(/goal/i);
+    expect(
+      responseTexts(harness).join('\n') +
+        harness.slack
+          .messages('C1')
+          .map((message) => message.text)
+          .join('\n'),
+    ).toMatch(/goal/i);
   });
 });
 
@@ -80,7 +88,9 @@ describe('Slack identity fallback', () => {
     harness.slack.setScopes(['app_mentions:read', 'chat:write', 'commands', 'channels:history']);
     harness.model.enqueue({ text: 'Still here.' });
     const mention = await harness.slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${harness.slack.botUserId}> geordi hello` });
-    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Still here.') && buttonsOf(message).length === 0));
+    await harness.slack.waitFor(() =>
+      harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Still here.') && buttonsOf(message).length === 0),
+    );
     const reply = harness.botReplies('C1', mention.ts)[0]!;
     expect(reply.username).toBeUndefined();
     // Bold in the streamed markdown (`**`), or in mrkdwn (`*`) when the reply was posted.
@@ -92,21 +102,45 @@ describe('Slack HTTP mode', () => {
   it('accepts signed events and refuses stale, future and forged ones', async () => {
     harness = await startSlackHarness({ environment: { SLACK_APP_TOKEN: '', SLACK_SIGNING_SECRET: 'shh-signing-secret' } });
     const url = `http://127.0.0.1:${harness.app.http.port}/slack/events`;
-    const event = { type: 'event_callback', team_id: harness.slack.teamId, api_app_id: harness.slack.appId, event_id: 'Ev1', event_time: 1, event: { type: 'app_mention', user: 'U1', text: `<@${harness.slack.botUserId}> geordi via http`, ts: '1700000100.000100', channel: 'C1', event_ts: '1700000100.000100' } };
+    const event = {
+      type: 'event_callback',
+      team_id: harness.slack.teamId,
+      api_app_id: harness.slack.appId,
+      event_id: 'Ev1',
+      event_time: 1,
+      event: {
+        type: 'app_mention',
+        user: 'U1',
+        text: `<@${harness.slack.botUserId}> geordi via http`,
+        ts: '1700000100.000100',
+        channel: 'C1',
+        event_ts: '1700000100.000100',
+      },
+    };
     const send = (timestamp: number, secret = 'shh-signing-secret') => {
       const body = JSON.stringify(event);
       const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-      return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': signature } });
+      return fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': signature },
+      });
     };
     const now = Math.floor(Date.now() / 1000);
     expect((await send(now - 600)).status).toBe(401);
     expect((await send(now + 600)).status).toBe(401);
     expect((await send(now, 'wrong-secret')).status).toBe(401);
-    const huge = await fetch(url, { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(now), 'x-slack-signature': 'v0=00' } }).catch(() => undefined);
+    const huge = await fetch(url, {
+      method: 'POST',
+      body: 'x'.repeat(2 * 1024 * 1024),
+      headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(now), 'x-slack-signature': 'v0=00' },
+    }).catch(() => undefined);
     expect(huge === undefined || huge.status === 401).toBe(true);
     expect(harness.model.requests).toHaveLength(0);
     harness.model.enqueue({ text: 'Over HTTP.' });
     expect((await send(now)).status).toBe(200);
-    await harness.slack.waitFor(() => harness.slack.botMessages('C1').some((message) => message.text.includes('Over HTTP.') && message.thread_ts === '1700000100.000100'));
+    await harness.slack.waitFor(() =>
+      harness.slack.botMessages('C1').some((message) => message.text.includes('Over HTTP.') && message.thread_ts === '1700000100.000100'),
+    );
   });
 });

@@ -18,17 +18,33 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const finished = (h: SlackHarness, threadTs: string, text: string) => () => h.botReplies('C1', threadTs).some((message) => message.text.includes(text) && buttonsOf(message).length === 0);
+const finished = (h: SlackHarness, threadTs: string, text: string) => () =>
+  h.botReplies('C1', threadTs).some((message) => message.text.includes(text) && buttonsOf(message).length === 0);
 
 describe('Slack faults', () => {
   it('logs and drops envelopes without a payload (or without an event), then answers the next mention', async () => {
     harness = await startSlackHarness();
     const { slack, model } = harness;
-    const withoutPayload = await slack.deliverRawEnvelope({ envelope_id: 'env-no-payload', type: 'events_api', accepts_response_payload: false, retry_attempt: 0, retry_reason: '' });
-    const withoutEvent = await slack.deliverRawEnvelope({ envelope_id: 'env-no-event', type: 'events_api', accepts_response_payload: false, payload: { type: 'event_callback', team_id: slack.teamId } });
+    const withoutPayload = await slack.deliverRawEnvelope({
+      envelope_id: 'env-no-payload',
+      type: 'events_api',
+      accepts_response_payload: false,
+      retry_attempt: 0,
+      retry_reason: '',
+    });
+    const withoutEvent = await slack.deliverRawEnvelope({
+      envelope_id: 'env-no-event',
+      type: 'events_api',
+      accepts_response_payload: false,
+      payload: { type: 'event_callback', team_id: slack.teamId },
+    });
     const commandWithoutPayload = await slack.deliverRawEnvelope({ envelope_id: 'env-no-command', type: 'slash_commands', accepts_response_payload: true });
     // Acknowledged, so Slack would not re-deliver them.
-    expect([withoutPayload.envelopeId, withoutEvent.envelopeId, commandWithoutPayload.envelopeId]).toEqual(['env-no-payload', 'env-no-event', 'env-no-command']);
+    expect([withoutPayload.envelopeId, withoutEvent.envelopeId, commandWithoutPayload.envelopeId]).toEqual([
+      'env-no-payload',
+      'env-no-event',
+      'env-no-command',
+    ]);
     expect(harness.logs.join('\n')).toMatch(/Slack envelope dropped: malformed/);
 
     model.enqueue({ text: 'Still here.' });
@@ -78,7 +94,9 @@ describe('Slack faults', () => {
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi status?` });
     await slack.waitFor(() => harness!.botReplies('C1', mention.ts).length === 1);
     slack.injectFaults({ methods: ['chat.update'], status: 500, durationMs: 120_000 });
-    await slack.waitFor(() => harness!.botReplies('C1', mention.ts).some((message) => /Slack kept failing \(HTTP 500 on chat\.update\)/.test(message.text)), { timeoutMs: 20_000 });
+    await slack.waitFor(() => harness!.botReplies('C1', mention.ts).some((message) => /Slack kept failing \(HTTP 500 on chat\.update\)/.test(message.text)), {
+      timeoutMs: 20_000,
+    });
     const note = harness.botReplies('C1', mention.ts).at(-1)!;
     expect(note.username).toBeUndefined();
     const [run] = await harness.app.engine.runs.list();

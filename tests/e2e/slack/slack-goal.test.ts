@@ -19,7 +19,8 @@ afterEach(async () => {
 /** Answers each model call by who asks (planner, step n, review of step n): parallel calls may come in any order. */
 function scriptGoal(h: SlackHarness, script: Record<string, ScriptedReplySpec[]>): void {
   const total = Object.values(script).reduce((sum, answers) => sum + answers.length, 0);
-  for (let index = 0; index < total; index++) h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
+  for (let index = 0; index < total; index++)
+    h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
 }
 
 describe('Slack /goal', () => {
@@ -47,7 +48,12 @@ describe('Slack /goal', () => {
     expect(buttonsOf(card)).toHaveLength(0);
     const thread = replies.filter((message) => message !== card).map((message) => [message.username ?? 'bot', message.text.trim()] as const);
     expect(thread).toHaveLength(9);
-    expect(thread[0]).toEqual(['bot', expect.stringMatching(/^📋 Plan \(3 steps\):\n1\. @geordi — Draft notes\.md\n⇉ in parallel:\n {4}2\. @data — Document the notes\n {4}3\. @worf — Audit the notes$/)]);
+    expect(thread[0]).toEqual([
+      'bot',
+      expect.stringMatching(
+        /^📋 Plan \(3 steps\):\n1\. @geordi — Draft notes\.md\n⇉ in parallel:\n {4}2\. @data — Document the notes\n {4}3\. @worf — Audit the notes$/,
+      ),
+    ]);
     expect(thread[1]).toEqual(['Geordi', expect.stringContaining('Drafted the notes.')]);
     expect(thread[1]![1]).toContain('step done — step 1: notes drafted');
     expect(thread[2]).toEqual(['Pike', expect.stringContaining('step 1 accepted — clear')]);

@@ -22,7 +22,9 @@ export interface SlackHarness {
   stop(): Promise<void>;
 }
 
-export async function startSlackHarness(options: { environment?: Record<string, string>; emulator?: SlackEmulatorOptions; rateLimits?: Parameters<typeof startApp>[0]['slackRateLimits'] } = {}): Promise<SlackHarness> {
+export async function startSlackHarness(
+  options: { environment?: Record<string, string>; emulator?: SlackEmulatorOptions; rateLimits?: Parameters<typeof startApp>[0]['slackRateLimits'] } = {},
+): Promise<SlackHarness> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-slack-'));
   const slack = await startSlackEmulator(options.emulator);
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });

@@ -25,7 +25,9 @@ describe('Slack under load', () => {
       Array.from({ length: 20 }, (_, index) => slack.mention({ userId: `U${index}`, channelId: 'C1', text: `<@${slack.botUserId}> geordi question ${index}` })),
     );
     const complete = (ts: string, index: number) =>
-      harness.botReplies('C1', ts).some((message) => message.text.includes(`Answer to question ${index}:`) && message.text.includes('END') && buttonsOf(message).length === 0);
+      harness
+        .botReplies('C1', ts)
+        .some((message) => message.text.includes(`Answer to question ${index}:`) && message.text.includes('END') && buttonsOf(message).length === 0);
     await slack.waitFor(() => mentions.every((mention, index) => complete(mention.ts, index)), { timeoutMs: 60_000 });
     for (const [index, mention] of mentions.entries()) {
       const replies = harness.botReplies('C1', mention.ts);

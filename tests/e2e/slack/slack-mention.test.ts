@@ -21,7 +21,9 @@ describe('Slack mentions', () => {
     model.enqueue({ text: reply, chunkSize: 12, delayMsBetweenChunks: 40 });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi why does npm test fail?` });
     expect(mention.ackMs).toBeLessThan(3000);
-    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes(reply) && message.stream === 'stopped'), { timeoutMs: 10_000 });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes(reply) && message.stream === 'stopped'), {
+      timeoutMs: 10_000,
+    });
     const [answer] = harness.botReplies('C1', mention.ts);
     expect(answer!.thread_ts).toBe(mention.ts);
     expect(answer!.username).toBe('Geordi');
@@ -49,7 +51,9 @@ describe('Slack mentions', () => {
     const { slack, model } = harness;
     model.enqueue({ text: 'First answer.' });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> spock what is BM25?` });
-    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('First answer.') && buttonsOf(message).length === 0));
+    await slack.waitFor(() =>
+      harness.botReplies('C1', mention.ts).some((message) => message.text.includes('First answer.') && buttonsOf(message).length === 0),
+    );
     model.enqueue({ text: 'Second answer.' });
     await slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: mention.ts, text: 'and how does it rank?' });
     await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Second answer.')));
@@ -96,7 +100,10 @@ describe('Slack mentions', () => {
     expect(text.length).toBeGreaterThan(12_000);
     model.enqueue({ text, chunkSize: 2000 });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write the scripts` });
-    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('print("block 8 line 59")') && buttonsOf(message).length === 0), { timeoutMs: 15_000 });
+    await slack.waitFor(
+      () => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('print("block 8 line 59")') && buttonsOf(message).length === 0),
+      { timeoutMs: 15_000 },
+    );
     const parts = harness.botReplies('C1', mention.ts);
     expect(parts.length).toBeGreaterThanOrEqual(4);
     for (const part of parts) {
@@ -104,7 +111,11 @@ describe('Slack mentions', () => {
       expect(fencesBalanced(part.text)).toBe(true);
       expect(part.username).toBe('Geordi');
     }
-    const lines = parts.map((part) => part.text).join('\n').match(/print\("block \d+ line \d+"\)/g) ?? [];
+    const lines =
+      parts
+        .map((part) => part.text)
+        .join('\n')
+        .match(/print\("block \d+ line \d+"\)/g) ?? [];
     expect(new Set(lines).size).toBe(9 * 60);
   });
 
@@ -112,7 +123,15 @@ describe('Slack mentions', () => {
     const { slack, model } = harness;
     await slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: '1700000000.000100', text: 'unrelated chatter' });
     // Another bot mentioning this one (bots looping on each other is the classic failure).
-    await slack.deliverEvent({ type: 'app_mention', user: 'UOTHERBOT', bot_id: 'B0OTHER', text: `<@${slack.botUserId}> geordi hi`, ts: '1700000001.000100', channel: 'C1', event_ts: '1700000001.000100' });
+    await slack.deliverEvent({
+      type: 'app_mention',
+      user: 'UOTHERBOT',
+      bot_id: 'B0OTHER',
+      text: `<@${slack.botUserId}> geordi hi`,
+      ts: '1700000001.000100',
+      channel: 'C1',
+      event_ts: '1700000001.000100',
+    });
     model.enqueue({ text: 'Hello human.' });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> hi` });
     await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Hello human.')));

@@ -84,7 +84,14 @@ describe('restart recovery', () => {
     // The dead reply still shows its Stop button: a click says the run has ended and takes the button off, text kept.
     const stop = buttonsOf(after[0]!).find((button) => button.action_id === 'tsuka_stop')!;
     expect(stop).toBeDefined();
-    await slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: partial[0]!.ts, threadTs: mention.ts, actionId: 'tsuka_stop', value: stop.value });
+    await slack.deliverBlockAction({
+      userId: 'U1',
+      channelId: 'C1',
+      messageTs: partial[0]!.ts,
+      threadTs: mention.ts,
+      actionId: 'tsuka_stop',
+      value: stop.value,
+    });
     await slack.waitFor(() => slack.ephemerals.some((message) => message.user === 'U1' && /This run has ended/.test(message.text)));
     await slack.waitFor(() => buttonsOf(replies(mention.ts)[0]!).length === 0);
     expect(replies(mention.ts)[0]!.text).toBe(after[0]!.text);
@@ -103,13 +110,20 @@ describe('restart recovery', () => {
     await slack.waitFor(() => replies(mention.ts).some((message) => buttonsOf(message).length === 3), { timeoutMs: 10_000 });
     const prompt = replies(mention.ts).find((message) => buttonsOf(message).length === 3)!;
     // Someone else's click is refused: proof the bot is idle with the approval recorded before it dies.
-    await slack.deliverBlockAction({ userId: 'U2', channelId: 'C1', messageTs: prompt.ts, threadTs: mention.ts, actionId: 'tsuka_approve', value: buttonsOf(prompt)[0]!.value });
+    await slack.deliverBlockAction({
+      userId: 'U2',
+      channelId: 'C1',
+      messageTs: prompt.ts,
+      threadTs: mention.ts,
+      actionId: 'tsuka_approve',
+      value: buttonsOf(prompt)[0]!.value,
+    });
     await slack.waitFor(() => slack.ephemerals.some((message) => message.user === 'U2'));
     await killHard(first);
 
     startBot();
     await slack.waitFor(() => replies(mention.ts).some((message) => /interrupted/.test(message.text)), { timeoutMs: 40_000 });
-    await slack.waitFor(() => /Expired/.test(slack.messages("C1").find((message) => message.ts === prompt.ts)!.text), { timeoutMs: 40_000 });
+    await slack.waitFor(() => /Expired/.test(slack.messages('C1').find((message) => message.ts === prompt.ts)!.text), { timeoutMs: 40_000 });
     expect(buttonsOf(slack.messages('C1').find((message) => message.ts === prompt.ts)!)).toHaveLength(0);
     // The transcript is complete up to the crash, and says how it ended.
     await slack.deliverSlashCommand({ command: '/tsuka', text: 'export', userId: 'U1', channelId: 'C1' });
@@ -119,7 +133,14 @@ describe('restart recovery', () => {
     expect(slack.files[0]!.content).toMatch(/expired/);
     expect(slack.files[0]!.content).toMatch(/interrupted/);
     // A click on the dead prompt changes nothing.
-    await slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: prompt.ts, threadTs: mention.ts, actionId: 'tsuka_approve', value: buttonsOf(prompt)[0]!.value });
+    await slack.deliverBlockAction({
+      userId: 'U1',
+      channelId: 'C1',
+      messageTs: prompt.ts,
+      threadTs: mention.ts,
+      actionId: 'tsuka_approve',
+      value: buttonsOf(prompt)[0]!.value,
+    });
     await slack.waitFor(() => slack.ephemerals.some((message) => /already decided/.test(message.text)));
   }, 90_000);
 

@@ -14,7 +14,9 @@ describe('Slack streaming refused', () => {
     const reply = 'Placeholder and edits still work. '.repeat(5).trim();
     model.enqueue({ text: reply, chunkSize: 12, delayMsBetweenChunks: 40 });
     const first = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi first` });
-    await slack.waitFor(() => harness.botReplies('C1', first.ts).some((message) => message.text.includes(reply) && buttonsOf(message).length === 0), { timeoutMs: 10_000 });
+    await slack.waitFor(() => harness.botReplies('C1', first.ts).some((message) => message.text.includes(reply) && buttonsOf(message).length === 0), {
+      timeoutMs: 10_000,
+    });
     const [answer] = harness.botReplies('C1', first.ts);
     expect(answer!.username).toBe('Geordi');
     expect(answer!.stream).toBeUndefined();

@@ -20,17 +20,27 @@ type Body = { messages: { role: string; content: string }[]; tools?: { function:
 const lastUser = (body: unknown): string => [...(body as Body).messages].reverse().find((message) => message.role === 'user')?.content ?? '';
 
 function rootOf(h: SlackHarness, prefix: string) {
-  return h.slack.messages('C1').find((message) => message.bot_id && message.text.startsWith(prefix) && (!message.thread_ts || message.thread_ts === message.ts));
+  return h.slack
+    .messages('C1')
+    .find((message) => message.bot_id && message.text.startsWith(prefix) && (!message.thread_ts || message.thread_ts === message.ts));
 }
 
 describe('Slack workflows', () => {
   it('/call: root message, then round markers, each turn under its identity, and the synthesis in the thread', async () => {
     harness = await startSlackHarness(FAST);
-    const speaker = (body: unknown) => /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
+    const speaker = (body: unknown) =>
+      /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
     harness.model.enqueue((body) => ({ text: `${speaker(body)}: sessions fit Redis.` }));
-    harness.model.enqueue((body) => ({ text: `${speaker(body)}: ${lastUser(body).includes('[Geordi]: "Geordi: sessions fit Redis."') ? 'I read Geordi.' : 'no transcript'}` }));
+    harness.model.enqueue((body) => ({
+      text: `${speaker(body)}: ${lastUser(body).includes('[Geordi]: "Geordi: sessions fit Redis."') ? 'I read Geordi.' : 'no transcript'}`,
+    }));
     harness.model.enqueue((body) => ({ text: `${speaker(body)} sums up: cache with a TTL.` }));
-    const delivery = await harness.slack.deliverSlashCommand({ command: '/call', text: '@geordi @Spock "Should we cache sessions in Redis?" rounds=1', userId: 'U1', channelId: 'C1' });
+    const delivery = await harness.slack.deliverSlashCommand({
+      command: '/call',
+      text: '@geordi @Spock "Should we cache sessions in Redis?" rounds=1',
+      userId: 'U1',
+      channelId: 'C1',
+    });
     expect(delivery.ackMs).toBeLessThan(3000);
     await harness.slack.waitFor(() => Boolean(rootOf(harness!, '📞')));
     const root = rootOf(harness, '📞')!;
@@ -73,11 +83,20 @@ describe('Slack workflows', () => {
     expect(root.text).toContain('Dev &amp; Security');
     expect(root.text).toContain('Create the build folder');
     expect(root.text).not.toContain('dev_security "Create');
-    await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
+    await harness.slack.waitFor(() =>
+      harness!.botReplies('C1', root.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')),
+    );
     const prompt = harness.botReplies('C1', root.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
     expect(prompt.text).toContain('mkdir build');
     const button = buttonsOf(prompt).find((candidate) => candidate.action_id === 'tsuka_approve')!;
-    await harness.slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: prompt.ts, threadTs: root.ts, actionId: 'tsuka_approve', value: button.value });
+    await harness.slack.deliverBlockAction({
+      userId: 'U1',
+      channelId: 'C1',
+      messageTs: prompt.ts,
+      threadTs: root.ts,
+      actionId: 'tsuka_approve',
+      value: button.value,
+    });
     await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => message.text.includes('Team run completed')));
     const thread = harness.botReplies('C1', root.ts);
     expect(thread.filter((message) => message.username).map((message) => message.username)).toEqual(['Pike', 'Geordi', 'Pike']);

@@ -32,7 +32,10 @@ export function createCommandRoutes(state: EmulatorState, recorder: Recorder): R
 
   const put = (context: RouteContext) => {
     const scope = scopeOf(context);
-    if (!Array.isArray(context.rawBody)) throw new DiscordApiError(400, 50035, 'Invalid Form Body', { _errors: [{ code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }] });
+    if (!Array.isArray(context.rawBody))
+      throw new DiscordApiError(400, 50035, 'Invalid Form Body', {
+        _errors: [{ code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }],
+      });
     const inputs = context.rawBody.map(asRecord);
     inputs.forEach(validateCommand);
     const previous = state.commands.get(scope) ?? [];

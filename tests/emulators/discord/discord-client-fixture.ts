@@ -16,10 +16,7 @@ export interface ClientFixture {
 }
 
 /** Starts an emulator and logs a client in; resolves once discord.js emits `clientReady`. */
-export async function startClientFixture(
-  options: DiscordEmulatorOptions = {},
-  intents: GatewayIntentBits[] = FULL_INTENTS,
-): Promise<ClientFixture> {
+export async function startClientFixture(options: DiscordEmulatorOptions = {}, intents: GatewayIntentBits[] = FULL_INTENTS): Promise<ClientFixture> {
   const emulator = await startDiscordEmulator(options);
   const client = new Client({ intents, rest: { api: emulator.apiUrl } });
   try {

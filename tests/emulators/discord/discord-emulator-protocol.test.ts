@@ -118,7 +118,11 @@ describe('discord emulator: protocol rules', () => {
     socket.send(JSON.stringify({ op: 2, d: { token: current.botToken, intents: 513, properties: {} } }));
     const guildCreate = await waitForFrame((frame) => frame.t === 'GUILD_CREATE');
     const ready = await waitForFrame((frame) => frame.t === 'READY');
-    expect(ready).toMatchObject({ op: 0, s: 1, d: { v: 10, guilds: [{ id: current.guildId, unavailable: true }], application: { id: current.applicationId } } });
+    expect(ready).toMatchObject({
+      op: 0,
+      s: 1,
+      d: { v: 10, guilds: [{ id: current.guildId, unavailable: true }], application: { id: current.applicationId } },
+    });
     expect(guildCreate).toMatchObject({ op: 0, s: 2, d: { id: current.guildId, channels: [{ id: current.defaultChannelId, name: 'general' }] } });
     socket.send(JSON.stringify({ op: 1, d: 2 }));
     await waitForFrame((frame) => frame.op === 11);
@@ -131,7 +135,7 @@ describe('discord emulator: protocol rules', () => {
     await closed;
   });
 
-  it('answers a message over the per-channel limit with a 429 shaped like Discord\'s', async () => {
+  it("answers a message over the per-channel limit with a 429 shaped like Discord's", async () => {
     emulator = await startDiscordEmulator({ rateLimits: { messagesPerChannelPer5s: 1 } });
     const send = () =>
       fetch(`${emulator?.apiUrl}/v10/channels/${emulator?.defaultChannelId}/messages`, {

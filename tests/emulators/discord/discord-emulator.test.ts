@@ -85,7 +85,9 @@ describe('discord emulator with the real discord.js client', () => {
 
   it('rejects a 2,001-character message with Invalid Form Body (50035) surfaced as DiscordAPIError', async () => {
     fixture = await startClientFixture();
-    const error: unknown = await generalChannel(fixture).send('x'.repeat(2001)).catch((caught: unknown) => caught);
+    const error: unknown = await generalChannel(fixture)
+      .send('x'.repeat(2001))
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DiscordAPIError);
     expect(error).toMatchObject({ code: 50035, status: 400 });
     expect((error as DiscordAPIError).rawError).toMatchObject({
@@ -101,7 +103,12 @@ describe('discord emulator with the real discord.js client', () => {
     const texts = Array.from({ length: 8 }, (_, index) => `part ${index + 1}`);
     const sent = await Promise.all(texts.map((text) => channel.send(text)));
     expect(sent.map((message) => message.content)).toEqual(texts);
-    expect(fixture.emulator.messages(channel.id).map((message) => message.content).sort()).toEqual([...texts].sort());
+    expect(
+      fixture.emulator
+        .messages(channel.id)
+        .map((message) => message.content)
+        .sort(),
+    ).toEqual([...texts].sort());
     expect(fixture.emulator.rateLimited.length).toBeGreaterThanOrEqual(1);
     expect(fixture.emulator.rateLimited.every((entry) => entry.scope === 'shared' && entry.path === `/channels/${channel.id}/messages`)).toBe(true);
     const refused = fixture.emulator.calls.filter((call) => call.status === 429);

@@ -29,13 +29,7 @@ import {
 import { createRestHandler } from './rest-server.js';
 import { createRestRoutes } from './rest-routes.js';
 import { createEmulatorState, type MessageRevision, type RecordedFile } from './state.js';
-import {
-  createTestActions,
-  type ButtonClickInput,
-  type InvokedInteraction,
-  type SlashCommandInput,
-  type UserMessageInput,
-} from './test-actions.js';
+import { createTestActions, type ButtonClickInput, type InvokedInteraction, type SlashCommandInput, type UserMessageInput } from './test-actions.js';
 import { createWebhookRoutes } from './webhook-routes.js';
 import { createWorld } from './world.js';
 
@@ -167,7 +161,8 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     messagesPerChannelPer5s: options.rateLimits?.messagesPerChannelPer5s ?? 5,
   });
   const faultWindows: { method: string; path: RegExp; status: number; endsAt: number }[] = [];
-  const faultFor = (method: string, path: string) => faultWindows.find((window) => window.endsAt > Date.now() && window.method === method && window.path.test(path))?.status;
+  const faultFor = (method: string, path: string) =>
+    faultWindows.find((window) => window.endsAt > Date.now() && window.method === method && window.path.test(path))?.status;
   const server = createServer(createRestHandler({ routes, recorder, limiter, botToken, faultFor }));
   server.on('upgrade', (request, socket, head) => gateway.handleUpgrade(request, socket, head));
   await new Promise<void>((resolve, reject) => {

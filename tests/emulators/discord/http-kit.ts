@@ -19,9 +19,7 @@ export class DiscordApiError extends Error {
   }
 
   body(): Record<string, unknown> {
-    return this.errors === undefined
-      ? { message: this.message, code: this.code }
-      : { message: this.message, code: this.code, errors: this.errors };
+    return this.errors === undefined ? { message: this.message, code: this.code } : { message: this.message, code: this.code, errors: this.errors };
   }
 }
 

@@ -41,9 +41,7 @@ export function createInteractionResponder(state: EmulatorState, world: World, r
       user: userPayload(state.user(interaction.userId)),
       authorizing_integration_owners: { [ApplicationIntegrationType.GuildInstall]: state.guildId },
     };
-    return interaction.type === 2
-      ? { ...base, type: 2 }
-      : { ...base, type: 3, interacted_message_id: interaction.componentMessageId ?? '' };
+    return interaction.type === 2 ? { ...base, type: 2 } : { ...base, type: 3, interacted_message_id: interaction.componentMessageId ?? '' };
   };
 
   const botReply = (interaction: InteractionInfo, context: RouteContext, body: Record<string, unknown>, flags: number): StoredMessage => {
@@ -76,7 +74,9 @@ export function createInteractionResponder(state: EmulatorState, world: World, r
       case InteractionResponseType.DeferredMessageUpdate:
       case InteractionResponseType.UpdateMessage: {
         if (interaction.type !== 3 || !interaction.componentMessageId) {
-          throw new DiscordApiError(400, 50035, 'Invalid Form Body', { type: { _errors: [{ code: 'INTERACTION_RESPONSE_TYPE_INVALID', message: 'Invalid interaction response type' }] } });
+          throw new DiscordApiError(400, 50035, 'Invalid Form Body', {
+            type: { _errors: [{ code: 'INTERACTION_RESPONSE_TYPE_INVALID', message: 'Invalid interaction response type' }] },
+          });
         }
         interaction.originalMessageId = interaction.componentMessageId;
         const message = world.findMessage(interaction.componentMessageId);
@@ -88,7 +88,9 @@ export function createInteractionResponder(state: EmulatorState, world: World, r
       case InteractionResponseType.Modal:
         return;
       default:
-        throw new DiscordApiError(400, 50035, 'Invalid Form Body', { type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: `Value must be one of {4, 5, 6, 7, 9}.` }] } });
+        throw new DiscordApiError(400, 50035, 'Invalid Form Body', {
+          type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: `Value must be one of {4, 5, 6, 7, 9}.` }] },
+        });
     }
   };
 
@@ -137,7 +139,10 @@ export function createInteractionResponder(state: EmulatorState, world: World, r
       // After a deferred reply, Discord turns the first follow-up into the "thinking…" message itself.
       const loading = original !== undefined && ((original.payload.flags ?? 0) & MessageFlags.Loading) !== 0;
       const message = loading
-        ? world.editMessage(original, { ...readMessageContent(context.body, context.files, true), flags: (original.payload.flags ?? 0) & ~MessageFlags.Loading })
+        ? world.editMessage(original, {
+            ...readMessageContent(context.body, context.files, true),
+            flags: (original.payload.flags ?? 0) & ~MessageFlags.Loading,
+          })
         : botReply(interaction, context, context.body, flags);
       recorder.followUps.push({
         interactionId: interaction.id,

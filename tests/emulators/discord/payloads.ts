@@ -16,7 +16,7 @@ import {
   Locale,
   MessageType,
   PermissionFlagsBits,
-  ThreadAutoArchiveDuration,
+  type ThreadAutoArchiveDuration,
   WebhookType,
   type APIPublicThreadChannel,
   type APITextChannel,
@@ -257,7 +257,10 @@ const MENTION_PATTERN = /<@!?(\d{5,25})>/g;
 export function messagePayload(state: EmulatorState, fields: MessageFields): APIMessage {
   const mentionedIds = new Set([...fields.content.matchAll(MENTION_PATTERN)].map((match) => match[1] ?? ''));
   const author = fields.authorOverride
-    ? { ...userPayload({ id: fields.webhookId ?? fields.author.id, username: fields.authorOverride.username, bot: true }), avatar: fields.authorOverride.avatar }
+    ? {
+        ...userPayload({ id: fields.webhookId ?? fields.author.id, username: fields.authorOverride.username, bot: true }),
+        avatar: fields.authorOverride.avatar,
+      }
     : userPayload(fields.author);
   const payload: APIMessage = {
     id: fields.id,
@@ -284,7 +287,10 @@ export function messagePayload(state: EmulatorState, fields: MessageFields): API
 }
 
 /** A channel webhook; the token is included, as for the webhook's creator. */
-export function webhookPayload(state: EmulatorState, webhook: { id: string; token: string; channelId: string; name: string; avatar: string | null; createdBy: string }): APIWebhook {
+export function webhookPayload(
+  state: EmulatorState,
+  webhook: { id: string; token: string; channelId: string; name: string; avatar: string | null; createdBy: string },
+): APIWebhook {
   return {
     id: webhook.id,
     type: WebhookType.Incoming,

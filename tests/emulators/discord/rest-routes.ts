@@ -103,8 +103,18 @@ export function createRestRoutes(deps: RouteDependencies): Route[] {
         return { status: 200, body: userPayload(user) };
       },
     },
-    { method: 'GET', pattern: '/applications/@me', auth: 'bot', handle: () => ({ status: 200, body: applicationPayload(state, deps.messageContentIntentAllowed ?? true) }) },
-    { method: 'GET', pattern: '/oauth2/applications/@me', auth: 'bot', handle: () => ({ status: 200, body: applicationPayload(state, deps.messageContentIntentAllowed ?? true) }) },
+    {
+      method: 'GET',
+      pattern: '/applications/@me',
+      auth: 'bot',
+      handle: () => ({ status: 200, body: applicationPayload(state, deps.messageContentIntentAllowed ?? true) }),
+    },
+    {
+      method: 'GET',
+      pattern: '/oauth2/applications/@me',
+      auth: 'bot',
+      handle: () => ({ status: 200, body: applicationPayload(state, deps.messageContentIntentAllowed ?? true) }),
+    },
     {
       method: 'GET',
       pattern: '/guilds/:guildId/members/:userId',
@@ -131,7 +141,13 @@ export function createRestRoutes(deps: RouteDependencies): Route[] {
       handle: (context) => {
         const limit = Number(context.query.get('limit') ?? DEFAULT_MESSAGE_PAGE);
         const live = state.messagesIn(channelOf(context).id).filter((message) => !message.deleted);
-        return { status: 200, body: live.slice(-limit).reverse().map((message) => message.payload) };
+        return {
+          status: 200,
+          body: live
+            .slice(-limit)
+            .reverse()
+            .map((message) => message.payload),
+        };
       },
     },
     {

@@ -112,7 +112,11 @@ export function createTestActions(state: EmulatorState, world: World, gateway: G
       const buttons = (message.payload.components ?? []).flatMap((row) => (arrayField(asRecord(row), 'components') ?? []).map(asRecord));
       const button = buttons.find((entry) => stringField(entry, 'custom_id') === input.customId);
       if (!button || button['disabled'] === true) {
-        const ids = buttons.map((entry) => stringField(entry, 'custom_id')).filter(Boolean).join(', ') || 'none';
+        const ids =
+          buttons
+            .map((entry) => stringField(entry, 'custom_id'))
+            .filter(Boolean)
+            .join(', ') || 'none';
         throw new Error(`discord emulator: message ${input.messageId} has no enabled button '${input.customId}' (buttons: ${ids})`);
       }
       const { base, invoked } = startInteraction(3, channelOf(input.channelId), input.userId, message.payload.id);

@@ -30,7 +30,7 @@ export function createWebhookRoutes(state: EmulatorState, world: World, interact
     const threadId = context.query.get('thread_id');
     if (threadId === null) return webhook.channelId;
     const thread = state.channels.get(threadId);
-    if (!thread || thread.kind !== 'thread' || thread.parentId !== webhook.channelId) throw unknownChannel();
+    if (thread?.kind !== 'thread' || thread.parentId !== webhook.channelId) throw unknownChannel();
     return thread.id;
   };
 
@@ -115,9 +115,7 @@ export function createWebhookRoutes(state: EmulatorState, world: World, interact
       major: 'webhookId',
       handle: (context) => {
         const interaction = interactionOf(context);
-        const message = interaction
-          ? interactions.messageFor(interaction, context.params['messageId'] ?? '')
-          : webhookMessage(webhookOf(context), context);
+        const message = interaction ? interactions.messageFor(interaction, context.params['messageId'] ?? '') : webhookMessage(webhookOf(context), context);
         world.deleteMessage(message);
         return { status: 204 };
       },

@@ -99,7 +99,15 @@ export function createWorld(state: EmulatorState, gateway: Gateway, recorder: Re
     files.map((file) => {
       const id = state.nextId();
       const url = `${baseUrl()}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
-      return { id, filename: file.filename, size: file.bytes.length, url, proxy_url: url, content_type: file.contentType, ...(file.description !== undefined ? { description: file.description } : {}) };
+      return {
+        id,
+        filename: file.filename,
+        size: file.bytes.length,
+        url,
+        proxy_url: url,
+        content_type: file.contentType,
+        ...(file.description !== undefined ? { description: file.description } : {}),
+      };
     });
 
   const gatewayMessage = (payload: APIMessage): Record<string, unknown> => {

@@ -191,7 +191,10 @@ export function createDeliveries(context: DeliveryContext) {
       const { eventId, envelope } = eventEnvelope(event, options);
       await context.waitForOpenConnection();
       const [first, second] = await Promise.all([socket.deliver(envelope), socket.deliver(envelope)]);
-      return [{ ...toResult(first), eventId }, { ...toResult(second), eventId }];
+      return [
+        { ...toResult(first), eventId },
+        { ...toResult(second), eventId },
+      ];
     },
     async mention(input: MentionInput): Promise<UserMessageDelivery> {
       const prefix = `<@${identity.botUserId}>`;
@@ -223,8 +226,8 @@ export function createDeliveries(context: DeliveryContext) {
       const payload = buildBlockActionsPayload(
         {
           ...input,
-          ...(input.blockId ?? button.blockId ? { blockId: input.blockId ?? button.blockId } : {}),
-          ...(input.actionText ?? button.label ? { actionText: input.actionText ?? button.label } : {}),
+          ...((input.blockId ?? button.blockId) ? { blockId: input.blockId ?? button.blockId } : {}),
+          ...((input.actionText ?? button.label) ? { actionText: input.actionText ?? button.label } : {}),
           ...(threadTs ? { threadTs } : {}),
         },
         identity,

@@ -49,6 +49,7 @@ export function createFaultInjector(now: () => number = Date.now): FaultInjector
 
 /** The answer Slack gives in a window: 429 with Retry-After, or a 5xx with a JSON error body. */
 export function faultAnswer(window: FaultWindow): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
-  if (window.status === 429) return { status: 429, headers: { 'retry-after': String(window.retryAfterSeconds ?? 1) }, body: { ok: false, error: 'ratelimited' } };
+  if (window.status === 429)
+    return { status: 429, headers: { 'retry-after': String(window.retryAfterSeconds ?? 1) }, body: { ok: false, error: 'ratelimited' } };
   return { status: window.status, headers: {}, body: { ok: false, error: 'internal_error' } };
 }

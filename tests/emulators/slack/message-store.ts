@@ -180,9 +180,7 @@ export function createMessageStore(now: () => number = Date.now): MessageStore {
     thread(channel, threadTs) {
       const parent = messages.get(key(channel, threadTs));
       if (!parent) return [];
-      const replies = [...messages.values()].filter(
-        (m) => m.channel === channel && m.thread_ts === threadTs && m.ts !== threadTs,
-      );
+      const replies = [...messages.values()].filter((m) => m.channel === channel && m.thread_ts === threadTs && m.ts !== threadTs);
       return [parent, ...sorted(replies)];
     },
     ephemerals: [],

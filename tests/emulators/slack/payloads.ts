@@ -134,9 +134,7 @@ export function buildEventCallback(
     type: 'event_callback',
     event_id: ids.eventId,
     event_time: ids.eventTime,
-    authorizations: [
-      { enterprise_id: null, team_id: identity.teamId, user_id: identity.botUserId, is_bot: true, is_enterprise_install: false },
-    ],
+    authorizations: [{ enterprise_id: null, team_id: identity.teamId, user_id: identity.botUserId, is_bot: true, is_enterprise_install: false }],
     is_ext_shared_channel: false,
     event_context: `4-${randomBytes(24).toString('base64url')}`,
   };
@@ -197,7 +195,12 @@ export function buildBlockActionsPayload(
 ): Record<string, unknown> {
   return {
     type: 'block_actions',
-    user: { id: input.userId, username: input.userName ?? input.userId.toLowerCase(), name: input.userName ?? input.userId.toLowerCase(), team_id: identity.teamId },
+    user: {
+      id: input.userId,
+      username: input.userName ?? input.userId.toLowerCase(),
+      name: input.userName ?? input.userId.toLowerCase(),
+      team_id: identity.teamId,
+    },
     api_app_id: identity.appId,
     token: 'emulator-verification-token',
     container: {

@@ -68,7 +68,15 @@ describe('HTTP mode: signed deliveries to a real Bolt HTTPReceiver', () => {
   it('delivers a signed slash command form whose ack text comes back in the HTTP response', async () => {
     const result = await postSignedForm(
       eventsUrl,
-      { command: '/tsuka', text: 'status', user_id: 'U0ANA', channel_id: 'C0HTTP', team_id: emulator.teamId, response_url: `${emulator.baseUrl}/response/x`, trigger_id: '1.2.3' },
+      {
+        command: '/tsuka',
+        text: 'status',
+        user_id: 'U0ANA',
+        channel_id: 'C0HTTP',
+        team_id: emulator.teamId,
+        response_url: `${emulator.baseUrl}/response/x`,
+        trigger_id: '1.2.3',
+      },
       SECRET,
     );
     expect(result.status).toBe(200);

@@ -113,7 +113,11 @@ describe('Slack emulator with the real Bolt (Socket Mode)', () => {
       text: 'Run `npm test`?',
       blocks: [
         { type: 'section', text: { type: 'mrkdwn', text: 'Run `npm test`?' } },
-        { type: 'actions', block_id: 'approval', elements: [{ type: 'button', action_id: 'approve', value: 'call-1', text: { type: 'plain_text', text: 'Approve' }, style: 'primary' }] },
+        {
+          type: 'actions',
+          block_id: 'approval',
+          elements: [{ type: 'button', action_id: 'approve', value: 'call-1', text: { type: 'plain_text', text: 'Approve' }, style: 'primary' }],
+        },
       ],
     });
     const ts = String(posted.ts);
@@ -152,9 +156,9 @@ describe('Slack emulator with the real Bolt (Socket Mode)', () => {
   it('refuses a customized identity with missing_scope once chat:write.customize is removed', async () => {
     emulator.setScopes(['chat:write', 'app_mentions:read', 'commands']);
     try {
-      await expect(
-        app.client.chat.postMessage({ channel: 'C0SCOPES', text: 'hi', username: 'Worf', icon_emoji: ':shield:' }),
-      ).rejects.toMatchObject({ data: { ok: false, error: 'missing_scope', needed: 'chat:write.customize' } });
+      await expect(app.client.chat.postMessage({ channel: 'C0SCOPES', text: 'hi', username: 'Worf', icon_emoji: ':shield:' })).rejects.toMatchObject({
+        data: { ok: false, error: 'missing_scope', needed: 'chat:write.customize' },
+      });
       const plain = await app.client.chat.postMessage({ channel: 'C0SCOPES', text: '*Worf*: hi' });
       expect(plain.ok).toBe(true);
     } finally {

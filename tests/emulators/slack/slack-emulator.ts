@@ -10,7 +10,15 @@ import type { AddressInfo } from 'node:net';
 import { createChangeWaiter, type WaitOptions } from './change-waiter.js';
 import { createDeliveries, type Deliveries } from './deliveries.js';
 import { routeRequest, type RateLimitedCall, type RecordedCall } from './http-routes.js';
-import { createMessageStore, type AddedReaction, type EphemeralMessage, type ResponseUrlPost, type StoredMessage, type ThreadStatus, type UploadedFile } from './message-store.js';
+import {
+  createMessageStore,
+  type AddedReaction,
+  type EphemeralMessage,
+  type ResponseUrlPost,
+  type StoredMessage,
+  type ThreadStatus,
+  type UploadedFile,
+} from './message-store.js';
 import type { WorkspaceIdentity } from './payloads.js';
 import { createRateLimiter, type RateLimitSettings } from './rate-limiter.js';
 import { createSocketModeServer, type AckRecord, type DisconnectReason, type EnvelopeRecord } from './socket-mode.js';

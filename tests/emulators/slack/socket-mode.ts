@@ -63,12 +63,7 @@ interface PendingAck {
 const CLOSE_GRACE_MS = 1_000;
 
 /** Creates the server. `onChange` runs after every connection, ack or close, for waitFor. */
-export function createSocketModeServer(options: {
-  baseWsUrl: () => string;
-  appId: string;
-  ackTimeoutMs: number;
-  onChange: () => void;
-}): SocketModeServer {
+export function createSocketModeServer(options: { baseWsUrl: () => string; appId: string; ackTimeoutMs: number; onChange: () => void }): SocketModeServer {
   const wss = new WebSocketServer({ noServer: true });
   const tickets = new Set<string>();
   const open: WebSocket[] = [];

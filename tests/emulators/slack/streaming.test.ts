@@ -19,7 +19,16 @@ async function callApi(method: string, body: Record<string, unknown>) {
 }
 
 const start = (extra: Record<string, unknown> = {}) =>
-  callApi('chat.startStream', { channel: 'C1', thread_ts: '1700000000.000100', markdown_text: 'Hello', recipient_user_id: 'U1', recipient_team_id: emulator.teamId, username: 'Geordi', icon_emoji: ':wrench:', ...extra });
+  callApi('chat.startStream', {
+    channel: 'C1',
+    thread_ts: '1700000000.000100',
+    markdown_text: 'Hello',
+    recipient_user_id: 'U1',
+    recipient_team_id: emulator.teamId,
+    username: 'Geordi',
+    icon_emoji: ':wrench:',
+    ...extra,
+  });
 
 async function open(options: SlackEmulatorOptions = {}) {
   emulator = await startSlackEmulator(options);
@@ -35,7 +44,16 @@ describe('Slack streaming methods', () => {
     const blocks = [{ type: 'actions', elements: [{ type: 'button', action_id: 'a', text: { type: 'plain_text', text: 'Go' } }] }];
     expect((await callApi('chat.stopStream', { channel: 'C1', ts, markdown_text: '!', blocks })).body.ok).toBe(true);
     const [message] = emulator.botMessages('C1');
-    expect(message).toMatchObject({ text: 'Hello world!', thread_ts: '1700000000.000100', username: 'Geordi', icon_emoji: ':wrench:', stream: 'stopped', appends: 1, blocks, edits: 0 });
+    expect(message).toMatchObject({
+      text: 'Hello world!',
+      thread_ts: '1700000000.000100',
+      username: 'Geordi',
+      icon_emoji: ':wrench:',
+      stream: 'stopped',
+      appends: 1,
+      blocks,
+      edits: 0,
+    });
     expect(message!.history).toEqual(['Hello', 'Hello world', 'Hello world!']);
     expect((await callApi('chat.appendStream', { channel: 'C1', ts, markdown_text: 'late' })).body.error).toBe('message_not_in_streaming_state');
   });
@@ -72,7 +90,8 @@ describe('per-minute quotas of the streaming and acknowledgement methods', () =>
   it('allows appendStream and stopStream 100 a minute each, reactions.add and setStatus 50, per workspace', () => {
     let time = 1_000_000;
     const limiter = createRateLimiter({}, () => time);
-    const burst = (method: string, count: number) => Array.from({ length: count }, (_, index) => limiter.take(method, `C${index}`)).filter((decision) => decision.limited).length;
+    const burst = (method: string, count: number) =>
+      Array.from({ length: count }, (_, index) => limiter.take(method, `C${index}`)).filter((decision) => decision.limited).length;
     expect(burst('chat.appendStream', 101)).toBe(1);
     expect(burst('chat.stopStream', 100)).toBe(0);
     expect(burst('reactions.add', 51)).toBe(1);

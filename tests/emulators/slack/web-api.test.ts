@@ -135,9 +135,9 @@ describe('Web API: recorded state', () => {
 
   it('rejects waitFor on timeout with the last calls in the message', async () => {
     await callApi('chat.postMessage', { channel: 'C1', text: 'not what you wait for' });
-    await expect(
-      emulator.waitFor((e) => e.messages('C1').some((m) => m.text === 'never'), { timeoutMs: 50, description: 'the word never' }),
-    ).rejects.toThrow(/the word never[\s\S]*chat\.postMessage .*not what you wait for/);
+    await expect(emulator.waitFor((e) => e.messages('C1').some((m) => m.text === 'never'), { timeoutMs: 50, description: 'the word never' })).rejects.toThrow(
+      /the word never[\s\S]*chat\.postMessage .*not what you wait for/,
+    );
   });
 
   it('resolves waitFor on the call that makes the predicate true', async () => {

@@ -85,7 +85,9 @@ export function createWebApi(context: WebApiContext): WebApi {
     ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
     ...(message.blocks ? { blocks: message.blocks } : {}),
     ...(message.username ? { username: message.username } : {}),
-    ...(message.icon_emoji || message.icon_url ? { icons: { ...(message.icon_emoji ? { emoji: message.icon_emoji } : {}), ...(message.icon_url ? { image_64: message.icon_url } : {}) } } : {}),
+    ...(message.icon_emoji || message.icon_url
+      ? { icons: { ...(message.icon_emoji ? { emoji: message.icon_emoji } : {}), ...(message.icon_url ? { image_64: message.icon_url } : {}) } }
+      : {}),
     ...(message.reactions.length > 0 ? { reactions: message.reactions.map((name) => ({ name, users: [identity.botUserId], count: 1 })) } : {}),
     ...(replies && replies.length > 0
       ? { reply_count: replies.length, reply_users: [...new Set(replies.map((r) => r.user))], latest_reply: replies.at(-1)?.ts }
@@ -104,8 +106,7 @@ export function createWebApi(context: WebApiContext): WebApi {
     return fail('missing_scope', { needed: CUSTOMIZE_SCOPE, provided: context.scopes().join(',') });
   };
 
-  const contentError = (error: string, detail: string): Body =>
-    fail(error, { errors: [detail], response_metadata: { messages: [`[ERROR] ${detail}`] } });
+  const contentError = (error: string, detail: string): Body => fail(error, { errors: [detail], response_metadata: { messages: [`[ERROR] ${detail}`] } });
 
   const handlers: Record<string, Handler> = {
     'auth.test': () => ({
@@ -285,7 +286,9 @@ export function createWebApi(context: WebApiContext): WebApi {
       const headers: Record<string, string> = { 'x-oauth-scopes': scopes, 'x-accepted-oauth-scopes': REQUIRED_SCOPES[method] ?? '' };
       const handler = handlers[method];
       if (!handler) return { status: 200, headers, body: fail('unknown_method') };
-      const refusal = authorize(method, token) ?? ((STREAMING_METHODS as readonly string[]).includes(method) ? streamingRefusal(context.streamingRefusal(), context.scopes()) : undefined);
+      const refusal =
+        authorize(method, token) ??
+        ((STREAMING_METHODS as readonly string[]).includes(method) ? streamingRefusal(context.streamingRefusal(), context.scopes()) : undefined);
       if (refusal) return { status: 200, headers, body: refusal };
       const window = context.faults.active(method);
       if (window) {

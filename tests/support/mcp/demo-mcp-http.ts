@@ -20,7 +20,10 @@ export async function startDemoMcpHttpServer(): Promise<DemoHttpServer> {
     const sessionId = request.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (!transport) {
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, created) });
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, created),
+      });
       transport = created;
       void createDemoMcpServer({ onCrash: () => http.closeAllConnections() }).connect(created);
     }

@@ -17,9 +17,17 @@ export function createDemoMcpServer(options = {}) {
   const server = new Server({ name: 'demo', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   let grown = false;
   const tools = () => [
-    { name: 'add', description: 'Adds two numbers.', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+    {
+      name: 'add',
+      description: 'Adds two numbers.',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    },
     { name: 'picture', description: 'Returns a picture and a link.', inputSchema: { type: 'object', properties: {} } },
-    { name: 'read_env', description: 'Returns the value of an environment variable.', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+    {
+      name: 'read_env',
+      description: 'Returns the value of an environment variable.',
+      inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    },
     { name: 'crash', description: 'Makes the server die.', inputSchema: { type: 'object', properties: {} } },
     { name: 'grow', description: 'Adds the tool "extra".', inputSchema: { type: 'object', properties: {} } },
     ...(grown ? [{ name: 'extra', description: 'Appeared later.', inputSchema: { type: 'object', properties: {} } }] : []),

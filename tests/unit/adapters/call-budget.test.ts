@@ -13,10 +13,15 @@ function budgetWith(rule: BudgetRule, editIntervalMs = 100) {
   const budget = createCallBudget({ ruleFor: () => rule, editIntervalMs });
   const order: string[] = [];
   const call = (name: string, priority: CallPriority, coalesceKey?: string) =>
-    budget.schedule({ budget: 'b', priority, coalesceKey, call: async () => {
-      order.push(name);
-      return name;
-    } });
+    budget.schedule({
+      budget: 'b',
+      priority,
+      coalesceKey,
+      call: async () => {
+        order.push(name);
+        return name;
+      },
+    });
   return { budget, order, call };
 }
 

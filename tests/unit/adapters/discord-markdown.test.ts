@@ -8,7 +8,9 @@ describe('Discord markdown', () => {
   });
 
   it('turns a table into an aligned code block', () => {
-    expect(toDiscordMarkdown('Result:\n| agent | tokens |\n| --- | --- |\n| geordi | 1200 |\n| worf | 80 |')).toBe('Result:\n```\nagent   tokens\n------  ------\ngeordi  1200\nworf    80\n```');
+    expect(toDiscordMarkdown('Result:\n| agent | tokens |\n| --- | --- |\n| geordi | 1200 |\n| worf | 80 |')).toBe(
+      'Result:\n```\nagent   tokens\n------  ------\ngeordi  1200\nworf    80\n```',
+    );
   });
 
   it('turns an image into a link that does not unfurl, outside code only', () => {

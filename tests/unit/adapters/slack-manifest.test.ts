@@ -12,7 +12,11 @@ describe('slack-app-manifest.yaml', () => {
   });
 
   it('asks for exactly the scopes the bot uses (doctor checks the same list), and Socket Mode and interactivity are on', () => {
-    const scopes = /scopes:\n\s+bot:\n((?:\s+- \S+\n)+)/.exec(manifest)?.[1]?.trim().split(/\s*-\s+/).filter(Boolean);
+    const scopes = /scopes:\n\s+bot:\n((?:\s+- \S+\n)+)/
+      .exec(manifest)?.[1]
+      ?.trim()
+      .split(/\s*-\s+/)
+      .filter(Boolean);
     expect(scopes?.sort()).toEqual([...SLACK_REQUIRED_SCOPES].sort());
     expect(scopes).not.toContain('reactions:write');
     expect(manifest).toMatch(/socket_mode_enabled: true/);

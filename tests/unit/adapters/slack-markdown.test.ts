@@ -28,10 +28,14 @@ describe('Slack mrkdwn conversion', () => {
   });
 
   it('renders a table as an aligned preformatted block', () => {
-    expect(toSlackMrkdwn('| file | lines |\n|------|------:|\n| **a.ts** | 12 |\n| b.ts | 7 |\nafter')).toBe('```\nfile  lines\n----  -----\na.ts  12\nb.ts  7\n```\nafter');
+    expect(toSlackMrkdwn('| file | lines |\n|------|------:|\n| **a.ts** | 12 |\n| b.ts | 7 |\nafter')).toBe(
+      '```\nfile  lines\n----  -----\na.ts  12\nb.ts  7\n```\nafter',
+    );
   });
 
   it('leaves code alone apart from the escaping Slack requires', () => {
-    expect(toSlackMrkdwn('`**not bold**` and ```\nif (a < b) {}\n- not a bullet *x*\n```')).toBe('`**not bold**` and ```\nif (a &lt; b) {}\n- not a bullet *x*\n```');
+    expect(toSlackMrkdwn('`**not bold**` and ```\nif (a < b) {}\n- not a bullet *x*\n```')).toBe(
+      '`**not bold**` and ```\nif (a &lt; b) {}\n- not a bullet *x*\n```',
+    );
   });
 });

@@ -17,11 +17,18 @@ function recordingClient(refuse?: string) {
   let ts = 0;
   const answer = (method: string) => async (args: Record<string, unknown>) => {
     calls.push({ method, args });
-    if (refuse && method.includes('Stream')) throw Object.assign(new Error(`An API error occurred: ${refuse}`), { code: 'slack_webapi_platform_error', data: { ok: false, error: refuse } });
+    if (refuse && method.includes('Stream'))
+      throw Object.assign(new Error(`An API error occurred: ${refuse}`), { code: 'slack_webapi_platform_error', data: { ok: false, error: refuse } });
     return { ok: true, ts: `1700000001.00${++ts}` };
   };
   const client = {
-    chat: { postMessage: answer('chat.postMessage'), update: answer('chat.update'), startStream: answer('chat.startStream'), appendStream: answer('chat.appendStream'), stopStream: answer('chat.stopStream') },
+    chat: {
+      postMessage: answer('chat.postMessage'),
+      update: answer('chat.update'),
+      startStream: answer('chat.startStream'),
+      appendStream: answer('chat.appendStream'),
+      stopStream: answer('chat.stopStream'),
+    },
     assistant: { threads: { setStatus: answer('assistant.threads.setStatus') } },
   } as unknown as WebClient;
   return { client, calls, methods: () => calls.map((call) => call.method).filter((method) => method !== 'assistant.threads.setStatus') };
@@ -55,7 +62,15 @@ describe('Slack reply stream', () => {
     stream.append('Hello ');
     await until(() => methods().includes('chat.startStream'));
     const start = calls.find((call) => call.method === 'chat.startStream')!;
-    expect(start.args).toMatchObject({ channel: 'C1', thread_ts: '1700000000.000100', markdown_text: 'Hello ', recipient_user_id: 'U7', recipient_team_id: 'T1', username: 'Geordi', icon_emoji: ':wrench:' });
+    expect(start.args).toMatchObject({
+      channel: 'C1',
+      thread_ts: '1700000000.000100',
+      markdown_text: 'Hello ',
+      recipient_user_id: 'U7',
+      recipient_team_id: 'T1',
+      username: 'Geordi',
+      icon_emoji: ':wrench:',
+    });
     // The thread was acknowledged first, on its own budget.
     expect(calls[0]).toMatchObject({ method: 'assistant.threads.setStatus', args: { status: '💭 …' } });
     await stream.stop({ text: 'Hello world <!channel>', buttons: [{ actionId: 'more', label: 'More', style: 'primary', value: 'v' }] });
@@ -84,24 +99,27 @@ describe('Slack reply stream', () => {
     expect(pieces.join('')).toBe(`${text}end.`);
   });
 
-  it.each(['not_allowed', 'unknown_method', 'missing_scope'])('falls back to placeholder + chat.update when startStream is refused with %s, and remembers it', async (refusal) => {
-    const { client, methods } = recordingClient(refusal);
-    const { surface, logger } = surfaceOn(client);
-    const first = surface.startStream!({ thread: THREAD, recipient: 'slack:U7' });
-    first.append('Partial ');
-    await until(() => methods().includes('chat.postMessage'));
-    expect(methods()).toEqual(['chat.startStream', 'chat.postMessage']);
-    await first.stop({ text: 'Partial answer, complete.' });
-    expect(methods().at(-1)).toBe('chat.update');
-    expect(logger.entries.filter((entry) => /streaming methods were refused/.test(entry.message))).toHaveLength(1);
+  it.each(['not_allowed', 'unknown_method', 'missing_scope'])(
+    'falls back to placeholder + chat.update when startStream is refused with %s, and remembers it',
+    async (refusal) => {
+      const { client, methods } = recordingClient(refusal);
+      const { surface, logger } = surfaceOn(client);
+      const first = surface.startStream!({ thread: THREAD, recipient: 'slack:U7' });
+      first.append('Partial ');
+      await until(() => methods().includes('chat.postMessage'));
+      expect(methods()).toEqual(['chat.startStream', 'chat.postMessage']);
+      await first.stop({ text: 'Partial answer, complete.' });
+      expect(methods().at(-1)).toBe('chat.update');
+      expect(logger.entries.filter((entry) => /streaming methods were refused/.test(entry.message))).toHaveLength(1);
 
-    // The next reply in this workspace does not try again.
-    const second = surface.startStream!({ thread: THREAD, recipient: 'slack:U7' });
-    second.status('💭 …');
-    await until(() => methods().filter((method) => method === 'chat.postMessage').length === 2);
-    await second.stop({ text: 'Second answer.' });
-    expect(methods().filter((method) => method === 'chat.startStream')).toHaveLength(1);
-  });
+      // The next reply in this workspace does not try again.
+      const second = surface.startStream!({ thread: THREAD, recipient: 'slack:U7' });
+      second.status('💭 …');
+      await until(() => methods().filter((method) => method === 'chat.postMessage').length === 2);
+      await second.stop({ text: 'Second answer.' });
+      expect(methods().filter((method) => method === 'chat.startStream')).toHaveLength(1);
+    },
+  );
 
   it('folds a reply into one chat.postMessage when its text is complete before its turn to post', async () => {
     const { client, methods, calls } = recordingClient();

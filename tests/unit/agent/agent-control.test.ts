@@ -29,8 +29,7 @@ const registry = () =>
     }),
   ]);
 
-const offered = (model: ReturnType<typeof createScriptedModel>, call: number) =>
-  (model.requests[call]?.tools ?? []).map((tool) => tool.name).sort();
+const offered = (model: ReturnType<typeof createScriptedModel>, call: number) => (model.requests[call]?.tools ?? []).map((tool) => tool.name).sort();
 
 describe('agent control service', () => {
   it('switch_skill changes the active role for the next model call', async () => {
@@ -52,9 +51,7 @@ describe('agent control service', () => {
 
   it('load_tools adds allowed tools to the offered set and rejects the rest', async () => {
     const model = createScriptedModel([callTool('load_tools', { names: ['audit_code', 'write_file', 'nope'] }, 'l1'), say('Loaded.')]);
-    const result = await createAgentRunner({ model, tools: registry(), permissions: createFakeGate() }).runTurn(
-      turnInput({ activeRole: 'security_auditor' }),
-    );
+    const result = await createAgentRunner({ model, tools: registry(), permissions: createFakeGate() }).runTurn(turnInput({ activeRole: 'security_auditor' }));
 
     expect(offered(model, 0)).toEqual(['load_tools', 'read_file']);
     expect(offered(model, 1)).toEqual(['audit_code', 'load_tools', 'read_file']);
@@ -71,7 +68,13 @@ describe('agent control service', () => {
       fakeTool('create_role', {
         execute: async (_input, context) => {
           const agent = agentService(context.services);
-          added = agent.addRole({ name: 'tester', displayName: 'Tester', description: 'Tests.', systemPrompt: 'You break things.', allowedTools: ['read_file'] });
+          added = agent.addRole({
+            name: 'tester',
+            displayName: 'Tester',
+            description: 'Tests.',
+            systemPrompt: 'You break things.',
+            allowedTools: ['read_file'],
+          });
           return { output: agent.switchRole('tester').message };
         },
       }),

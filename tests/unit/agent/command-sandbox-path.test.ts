@@ -24,7 +24,13 @@ import { createFakeGate, createRoster, geordi, turnInput } from './support/fixtu
 const BOT_TOKEN = 'xoxb-777777777777-sandboxedagentloop';
 const unavailable = await probeSandbox(createBubblewrapSandbox({ network: true, hiddenPaths: [] }));
 
-const operatorRole: Role = { name: 'operator', displayName: 'Operator', description: 'Runs commands.', systemPrompt: 'Run what is asked.', allowedTools: ['execute_command'] };
+const operatorRole: Role = {
+  name: 'operator',
+  displayName: 'Operator',
+  description: 'Runs commands.',
+  systemPrompt: 'Run what is asked.',
+  allowedTools: ['execute_command'],
+};
 const offlineRole: Role = { ...operatorRole, name: 'offline_operator', network: false };
 
 let test: TestToolContext;
@@ -62,35 +68,52 @@ async function runAs(role: Role, commands: string[]): Promise<string[]> {
   const model = createScriptedModel([...commands.map((command, index) => callTool('execute_command', { command }, `c${index}`)), say('done')]);
   const { context } = test;
   await createAgentRunner({ model, tools, permissions: createFakeGate(async () => ({ outcome: 'approved' })), settings: { tier: 'LARGE' } }).runTurn(
-    turnInput({ character, roster, toolContext: { workspace: context.workspace, childEnv: context.childEnv, sandbox: context.sandbox, maskSecrets: context.maskSecrets, logger: context.logger } }),
+    turnInput({
+      character,
+      roster,
+      toolContext: {
+        workspace: context.workspace,
+        childEnv: context.childEnv,
+        sandbox: context.sandbox,
+        maskSecrets: context.maskSecrets,
+        logger: context.logger,
+      },
+    }),
   );
   return toolResults(model.requests.at(-1));
 }
 
-const connect = () => `node -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write('got ' + d)).on('error', (e) => console.log('error ' + e.code))"`;
+const connect = () =>
+  `node -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write('got ' + d)).on('error', (e) => console.log('error ' + e.code))"`;
 
-describe.skipIf(unavailable !== undefined)(`execute_command in the agent loop under bubblewrap${unavailable ? ` (skipped: bwrap does not work here: ${unavailable})` : ''}`, () => {
-  it('reading /proc in any encoding gives the model none of the bot secrets', async () => {
-    const results = await runAs(operatorRole, ['cat /proc/*/environ', 'base64 -w0 /proc/$PPID/environ', 'rev /proc/*/environ']);
-    expect(results).toHaveLength(3);
-    expect(results[0]).toMatch(/^exit 0\n.*PATH=/s);
-    const decoded = Buffer.from(results[1]!.split('\n')[1]!, 'base64').toString('utf8');
-    expect(decoded).toContain('PATH=');
-    for (const text of [...results, decoded, [...results[2]!].reverse().join('')]) expect(text).not.toContain(BOT_TOKEN);
-  });
+describe.skipIf(unavailable !== undefined)(
+  `execute_command in the agent loop under bubblewrap${unavailable ? ` (skipped: bwrap does not work here: ${unavailable})` : ''}`,
+  () => {
+    it('reading /proc in any encoding gives the model none of the bot secrets', async () => {
+      const results = await runAs(operatorRole, ['cat /proc/*/environ', 'base64 -w0 /proc/$PPID/environ', 'rev /proc/*/environ']);
+      expect(results).toHaveLength(3);
+      expect(results[0]).toMatch(/^exit 0\n.*PATH=/s);
+      const decoded = Buffer.from(results[1]!.split('\n')[1]!, 'base64').toString('utf8');
+      expect(decoded).toContain('PATH=');
+      for (const text of [...results, decoded, [...results[2]!].reverse().join('')]) expect(text).not.toContain(BOT_TOKEN);
+    });
 
-  it('a role with "network": false gets no network; a role without the field does', async () => {
-    expect((await runAs(operatorRole, [connect()]))[0]).toContain('got hello from the host');
-    expect((await runAs(offlineRole, [connect()]))[0]).toContain('error ECONNREFUSED');
-  });
+    it('a role with "network": false gets no network; a role without the field does', async () => {
+      expect((await runAs(operatorRole, [connect()]))[0]).toContain('got hello from the host');
+      expect((await runAs(offlineRole, [connect()]))[0]).toContain('error ECONNREFUSED');
+    });
 
-  it("a /goal step's staging folder is the command's root: writable, and the workspace is not there", async () => {
-    const staging = join(test.outside, 'staging');
-    await mkdir(staging);
-    await writeFile(join(test.root, 'in-workspace.txt'), 'real workspace');
-    test.context.services.cwd = staging;
-    const result = await executeCommandTool.execute({ command: `echo step > made.txt; cat '${test.root}/in-workspace.txt' || echo not-visible` }, test.context);
-    expect(result.output).toContain('not-visible');
-    expect(existsSync(join(staging, 'made.txt'))).toBe(true);
-  });
-});
+    it("a /goal step's staging folder is the command's root: writable, and the workspace is not there", async () => {
+      const staging = join(test.outside, 'staging');
+      await mkdir(staging);
+      await writeFile(join(test.root, 'in-workspace.txt'), 'real workspace');
+      test.context.services.cwd = staging;
+      const result = await executeCommandTool.execute(
+        { command: `echo step > made.txt; cat '${test.root}/in-workspace.txt' || echo not-visible` },
+        test.context,
+      );
+      expect(result.output).toContain('not-visible');
+      expect(existsSync(join(staging, 'made.txt'))).toBe(true);
+    });
+  },
+);

@@ -98,7 +98,7 @@ describe('tool result capping', () => {
     const capped = capToolResult(bigOutput, { toolName: 'read_file', maxTokens: 500, charsPerToken: 3.5 });
     expect(capped.capped).toBe(true);
     expect(capped.text.startsWith('line 1: ')).toBe(true);
-    expect(capped.text.endsWith('line 2000: ' + 'z'.repeat(40))).toBe(true);
+    expect(capped.text.endsWith(`line 2000: ${'z'.repeat(40)}`)).toBe(true);
     expect(capped.text).toMatch(/\[… \d+ lines \/ ~\d+ tokens cut … use read_file with offset\/limit to page\]/);
     expect(capped.text.length).toBeLessThanOrEqual(500 * 3.5);
   });

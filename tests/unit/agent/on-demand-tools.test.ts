@@ -34,12 +34,15 @@ function rosterWith(role: Role) {
 }
 
 const offered = (model: ReturnType<typeof createScriptedModel>, call: number) => (model.requests[call]?.tools ?? []).map((tool) => tool.name).sort();
-const finished = (events: AgentEvent[]) => events.filter((event): event is Extract<AgentEvent, { type: 'tool-call-finished' }> => event.type === 'tool-call-finished');
+const finished = (events: AgentEvent[]) =>
+  events.filter((event): event is Extract<AgentEvent, { type: 'tool-call-finished' }> => event.type === 'tool-call-finished');
 
 describe('tools a role allows are reachable', () => {
   it('names the allowed tools not offered yet, with a one-line purpose, and leaves out those above the tier', async () => {
     const model = createScriptedModel([say('ok')]);
-    await createAgentRunner({ model, tools: registry(), permissions: createFakeGate() }).runTurn(turnInput({ roster: rosterWith(auditor), activeRole: 'security_auditor' }));
+    await createAgentRunner({ model, tools: registry(), permissions: createFakeGate() }).runTurn(
+      turnInput({ roster: rosterWith(auditor), activeRole: 'security_auditor' }),
+    );
     const system = model.requests[0]!.messages[0]!.content;
     expect(system).toContain('## Tools available on demand');
     expect(system).toContain('- audit_code: The audit_code tool.');
@@ -80,7 +83,9 @@ describe('tools a role allows are reachable', () => {
 
     expect(tools.executed).toEqual([]);
     const results = model.requests[2]!.messages.filter((message) => message.role === 'tool').map((message) => message.content);
-    expect(results[0]).toMatch(/^Error: the tool write_file is not available to you \(your role \(security_auditor\) does not allow write_file\)\. Available tools: .*audit_code/);
+    expect(results[0]).toMatch(
+      /^Error: the tool write_file is not available to you \(your role \(security_auditor\) does not allow write_file\)\. Available tools: .*audit_code/,
+    );
     expect(results[1]).toMatch(/big_brain needs a larger model than this one \(tier MEDIUM\)/);
     expect(results[1]).toContain('save_memory');
   });
@@ -88,7 +93,9 @@ describe('tools a role allows are reachable', () => {
   it('offers the memory tools from the first round to a role whose prompt speaks of memory', async () => {
     const remembering: Role = { ...auditor, systemPrompt: 'Save what you learn with save_memory.' };
     const model = createScriptedModel([say('ok')]);
-    await createAgentRunner({ model, tools: registry(), permissions: createFakeGate() }).runTurn(turnInput({ roster: rosterWith(remembering), activeRole: 'security_auditor' }));
+    await createAgentRunner({ model, tools: registry(), permissions: createFakeGate() }).runTurn(
+      turnInput({ roster: rosterWith(remembering), activeRole: 'security_auditor' }),
+    );
     expect(offered(model, 0)).toEqual(['load_tools', 'read_file', 'recall_memory', 'save_memory']);
   });
 });

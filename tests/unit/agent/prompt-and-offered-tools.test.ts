@@ -16,8 +16,7 @@ const registry = () =>
     fakeTool('not_allowed_anywhere'),
   ]);
 
-const toolNames = (model: ReturnType<typeof createScriptedModel>, call = 0) =>
-  (model.requests[call]?.tools ?? []).map((tool) => tool.name).sort();
+const toolNames = (model: ReturnType<typeof createScriptedModel>, call = 0) => (model.requests[call]?.tools ?? []).map((tool) => tool.name).sort();
 
 describe('prompt assembly', () => {
   it('puts identity, role, trait and memory in the system prompt, and asks memory with the user message and scope', async () => {

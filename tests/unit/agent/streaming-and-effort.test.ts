@@ -6,10 +6,9 @@ import { ModelError } from '../../../src/core/errors.js';
 import { callTool, createScriptedModel, say } from '../../../src/core/model/scripted-model.js';
 import type { LanguageModel, ReasoningEffort } from '../../../src/core/model/language-model.js';
 import { createFakeToolRegistry, fakeTool } from './support/fake-tool-registry.js';
-import { assertValidHistory, createFakeGate, geordi, turnInput } from './support/fixtures.js';
+import { createFakeGate, geordi, turnInput } from './support/fixtures.js';
 
-const textOf = (events: AgentEvent[]) =>
-  events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
+const textOf = (events: AgentEvent[]) => events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
 
 describe('streaming', () => {
   it('forwards reasoning as events but never into text or history', async () => {
@@ -34,10 +33,7 @@ describe('streaming', () => {
 
   it('streams text of every round, and the text equals what was streamed', async () => {
     const tools = createFakeToolRegistry([fakeTool('read_file')]);
-    const model = createScriptedModel([
-      [{ type: 'text-delta', text: 'Checking.' }, ...callTool('read_file', {}, 'c1')],
-      say('Found it.'),
-    ]);
+    const model = createScriptedModel([[{ type: 'text-delta', text: 'Checking.' }, ...callTool('read_file', {}, 'c1')], say('Found it.')]);
     const input = turnInput();
     const result = await createAgentRunner({ model, tools, permissions: createFakeGate() }).runTurn(input);
     expect(result.text).toBe('Checking.\n\nFound it.');
@@ -52,7 +48,12 @@ describe('streaming', () => {
         throw failure;
       },
     ]);
-    const input = turnInput({ history: [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'reply' }] });
+    const input = turnInput({
+      history: [
+        { role: 'user', content: 'earlier' },
+        { role: 'assistant', content: 'reply' },
+      ],
+    });
     const result = await createAgentRunner({ model, tools: createFakeToolRegistry([]), permissions: createFakeGate() }).runTurn(input);
     expect(result.finishReason).toBe('error');
     expect(result.error).toBe(failure);

@@ -31,7 +31,9 @@ describe('tool execution', () => {
 
     expect(tools.executed).toEqual([]);
     const refusal = lastToolMessage(model.requests[1]);
-    expect(refusal?.content).toMatch(/^Error: the tool big_brain is not available to you \(big_brain needs a larger model than this one \(tier MEDIUM\)\)\. Available tools: .*read_file/);
+    expect(refusal?.content).toMatch(
+      /^Error: the tool big_brain is not available to you \(big_brain needs a larger model than this one \(tier MEDIUM\)\)\. Available tools: .*read_file/,
+    );
     expect(finished(input.events)[0]?.outcome).toBe('refused');
     expect(result.finishReason).toBe('stop');
     expect(result.text).toBe('Fine, without it.');
@@ -105,9 +107,7 @@ describe('tool execution', () => {
       },
     ]);
     expect(tools.executed).toEqual([]);
-    expect(lastToolMessage(model.requests[1])?.content).toBe(
-      'Denied by the user: not on main. Do not retry the same call; choose another approach or ask.',
-    );
+    expect(lastToolMessage(model.requests[1])?.content).toBe('Denied by the user: not on main. Do not retry the same call; choose another approach or ask.');
     expect(finished(input.events)[0]).toMatchObject({ outcome: 'denied', display: 'denied by slack:U1' });
     expect(result.text).toBe('Understood, I will not write.');
   });
@@ -155,9 +155,7 @@ describe('tool execution', () => {
   });
 
   it('turns a failing tool into an error result the model reads', async () => {
-    const tools = createFakeToolRegistry([
-      fakeTool('read_file', { execute: async () => Promise.reject(new Error('EACCES: permission denied\nmore')) }),
-    ]);
+    const tools = createFakeToolRegistry([fakeTool('read_file', { execute: async () => Promise.reject(new Error('EACCES: permission denied\nmore')) })]);
     const model = createScriptedModel([callTool('read_file', {}, 'c1'), say('No access.')]);
     const input = turnInput();
     const result = await createAgentRunner({ model, tools, permissions: createFakeGate() }).runTurn(input);

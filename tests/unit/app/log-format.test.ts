@@ -19,9 +19,15 @@ describe('log format', () => {
   it('pretty lines are one line per entry, masked, with the stack only at debug level', () => {
     const lines: string[] = [];
     const error = new Error('connect ECONNREFUSED', { cause: new Error('sk-secret-value rejected') });
-    createLogger({ format: 'pretty', level: 'info', maskSecrets: mask, write: (line) => lines.push(line) }).warn('model probe failed', { error, port: 3000, key: 'sk-secret-value' });
+    createLogger({ format: 'pretty', level: 'info', maskSecrets: mask, write: (line) => lines.push(line) }).warn('model probe failed', {
+      error,
+      port: 3000,
+      key: 'sk-secret-value',
+    });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN  model probe failed error="connect ECONNREFUSED \(cause: \[secret masked\] rejected\)" port=3000 key=\[secret masked\]\n$/);
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d WARN {2}model probe failed error="connect ECONNREFUSED \(cause: \[secret masked\] rejected\)" port=3000 key=\[secret masked\]\n$/,
+    );
     const debugLines: string[] = [];
     createLogger({ format: 'pretty', level: 'debug', maskSecrets: mask, write: (line) => debugLines.push(line) }).error('failed', { error });
     expect(debugLines[0]).toMatch(/\n\s+at /);

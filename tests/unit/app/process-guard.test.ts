@@ -10,7 +10,9 @@ describe('process guard', () => {
     const remove = installProcessGuard(logger, target);
     const reason = new TypeError("Cannot read properties of undefined (reading 'event')");
     target.emit('unhandledRejection', reason, Promise.resolve());
-    expect(logger.entries).toEqual([expect.objectContaining({ level: 'error', message: expect.stringMatching(/unhandled rejection dropped/), fields: { error: reason } })]);
+    expect(logger.entries).toEqual([
+      expect.objectContaining({ level: 'error', message: expect.stringMatching(/unhandled rejection dropped/), fields: { error: reason } }),
+    ]);
     remove();
     expect(target.listenerCount('unhandledRejection')).toBe(0);
   });

@@ -46,7 +46,9 @@ describe('import rules (adapters → commands → core, never backwards)', () =>
   });
 
   it('src/core writes nothing to the console and reads no process.env', () => {
-    const offenders = sourceFiles(path.join(SRC, 'core')).filter((file) => /\bconsole\.(log|error|warn|info|debug)\b|process\.env\b/.test(readFileSync(file, 'utf8')));
+    const offenders = sourceFiles(path.join(SRC, 'core')).filter((file) =>
+      /\bconsole\.(log|error|warn|info|debug)\b|process\.env\b/.test(readFileSync(file, 'utf8')),
+    );
     expect(offenders.map((file) => path.relative(SRC, file))).toEqual([]);
   });
 

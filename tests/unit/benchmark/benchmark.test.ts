@@ -77,7 +77,14 @@ describe('tsuka benchmark and the stored profile', () => {
   it('prints the table, stores the profile per model id; the next start takes the tier from it unless TSUKA_LLM_TIER overrides; doctor shows it', async () => {
     const target = await serverAnswering(largeModelReply, 'scripted-model-7b');
     home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-bench-'));
-    const environment = { PATH: process.env.PATH, HOME: home, TSUKA_LLM_BASE_URL: target.baseURL, TSUKA_DATA_DIR: path.join(home, 'data'), TSUKA_WORKSPACE: path.join(home, 'workspace'), TSUKA_LOG_LEVEL: 'warn' };
+    const environment = {
+      PATH: process.env.PATH,
+      HOME: home,
+      TSUKA_LLM_BASE_URL: target.baseURL,
+      TSUKA_DATA_DIR: path.join(home, 'data'),
+      TSUKA_WORKSPACE: path.join(home, 'workspace'),
+      TSUKA_LOG_LEVEL: 'warn',
+    };
     let stdout = '';
     let stderr = '';
     const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), environment, workingDirectory: home };

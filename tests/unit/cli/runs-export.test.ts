@@ -33,8 +33,23 @@ async function seedRuns(): Promise<{ older: string; latest: string }> {
   const older = await runs.create({ kind: 'team', title: 'ship the release', startedBy: 'slack:U1', where });
   await runs.update(older.id, (record) => ({ ...record, status: 'completed', createdAt: record.createdAt - 60_000 }));
   const latest = await runs.create({ kind: 'ask', title: 'why does npm test fail', startedBy: 'slack:U1', where });
-  await runs.appendEvent(latest.id, { type: 'tool-call', agent: 'geordi', tool: 'read_file', callId: 'c1', summary: 'read_file package.json', arguments: '{"path":"package.json"}' });
-  await runs.appendEvent(latest.id, { type: 'tool-result', agent: 'geordi', tool: 'read_file', callId: 'c1', outcome: 'success', display: '40 B', output: '{"scripts":{"test":"vitest"}}' });
+  await runs.appendEvent(latest.id, {
+    type: 'tool-call',
+    agent: 'geordi',
+    tool: 'read_file',
+    callId: 'c1',
+    summary: 'read_file package.json',
+    arguments: '{"path":"package.json"}',
+  });
+  await runs.appendEvent(latest.id, {
+    type: 'tool-result',
+    agent: 'geordi',
+    tool: 'read_file',
+    callId: 'c1',
+    outcome: 'success',
+    display: '40 B',
+    output: '{"scripts":{"test":"vitest"}}',
+  });
   await runs.update(latest.id, (record) => ({ ...record, status: 'failed' }));
   await store.close();
   return { older: older.id, latest: latest.id };

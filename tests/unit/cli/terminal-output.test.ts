@@ -6,8 +6,23 @@ function capture(interactive: boolean) {
   const out: string[] = [];
   const err: string[] = [];
   let clock = 0;
-  const terminal = createTerminalOutput({ stdout: (text) => out.push(text), stderr: (text) => err.push(text), interactive, maskSecrets: (text) => text.replace('hunter2-secret', '[secret masked]'), now: () => clock, tickMs: 1000 });
-  return { terminal, out, err, advance: (ms: number) => { clock += ms; vi.advanceTimersByTime(ms); } };
+  const terminal = createTerminalOutput({
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    interactive,
+    maskSecrets: (text) => text.replace('hunter2-secret', '[secret masked]'),
+    now: () => clock,
+    tickMs: 1000,
+  });
+  return {
+    terminal,
+    out,
+    err,
+    advance: (ms: number) => {
+      clock += ms;
+      vi.advanceTimersByTime(ms);
+    },
+  };
 }
 
 const toolFinished = { type: 'tool-call-finished', outcome: 'ok', summary: 'read_file a.txt', display: '1 KB' } as const;

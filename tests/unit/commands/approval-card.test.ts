@@ -25,9 +25,30 @@ async function postedCard(details: string[]) {
   const runs = createRunStore(store);
   const run = await runs.create({ kind: 'ask', title: 't', startedBy: 'playground:alice', where: { platform: 'playground', channelId: 'c' } });
   const surface = createMemorySurface();
-  const flow = createApprovalFlow({ approvals: createApprovalStore(store), runs, admins: [], timeoutMs: 600_000, logger: silentLogger, now: () => Date.parse('2026-12-03T14:02:00Z') });
+  const flow = createApprovalFlow({
+    approvals: createApprovalStore(store),
+    runs,
+    admins: [],
+    timeoutMs: 600_000,
+    logger: silentLogger,
+    now: () => Date.parse('2026-12-03T14:02:00Z'),
+  });
   const controller = new AbortController();
-  const asked = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' }).ask({ id: 'r', runId: run.id, toolCallId: 'c', toolName: 'write_file', riskLevel: 'RESTRICTED', reason: 'writes a file', summary: 'write_file notes.md', details, agentName: 'geordi', allowForRun: true }, controller.signal);
+  const asked = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' }).ask(
+    {
+      id: 'r',
+      runId: run.id,
+      toolCallId: 'c',
+      toolName: 'write_file',
+      riskLevel: 'RESTRICTED',
+      reason: 'writes a file',
+      summary: 'write_file notes.md',
+      details,
+      agentName: 'geordi',
+      allowForRun: true,
+    },
+    controller.signal,
+  );
   await surface.waitFor(() => surface.messages.some((message) => message.buttons.length > 0));
   const text = surface.messages[0]!.text;
   controller.abort();

@@ -21,7 +21,18 @@ async function setup(options: { timeoutMs: number; slowPostMs?: number; failPost
     return post(post_);
   };
   const flow = createApprovalFlow({ approvals, runs, admins: [], timeoutMs: options.timeoutMs, logger: silentLogger });
-  const request: PermissionRequest = { id: 'r:1', runId: run.id, toolCallId: 'c1', toolName: 'write_file', riskLevel: 'RESTRICTED', reason: 'writes', summary: 'write_file a.txt', details: [], agentName: 'geordi', allowForRun: true };
+  const request: PermissionRequest = {
+    id: 'r:1',
+    runId: run.id,
+    toolCallId: 'c1',
+    toolName: 'write_file',
+    riskLevel: 'RESTRICTED',
+    reason: 'writes',
+    summary: 'write_file a.txt',
+    details: [],
+    agentName: 'geordi',
+    allowForRun: true,
+  };
   return { flow, surface, approvals, runs, run, request };
 }
 

@@ -17,8 +17,16 @@ function rightAnswer(request: ModelRequest): ModelStreamPart[] {
   const prompt = request.messages.filter((message) => message.role === 'user').at(-1)?.content;
   const testCase = BENCHMARK_CASES.find((candidate) => candidate.messages.some((message) => message.content === prompt));
   if (!testCase) return say('one, two, three');
-  const calls: ModelStreamPart[] = testCase.reference.toolCalls.map((call, index) => ({ type: 'tool-call', toolCall: { id: `c${index}`, name: call.name, arguments: JSON.stringify(call.input) }, input: call.input }));
-  return [...(testCase.reference.text ? [{ type: 'text-delta' as const, text: testCase.reference.text }] : []), ...calls, { type: 'finish', reason: calls.length > 0 ? 'tool-calls' : 'stop' }];
+  const calls: ModelStreamPart[] = testCase.reference.toolCalls.map((call, index) => ({
+    type: 'tool-call',
+    toolCall: { id: `c${index}`, name: call.name, arguments: JSON.stringify(call.input) },
+    input: call.input,
+  }));
+  return [
+    ...(testCase.reference.text ? [{ type: 'text-delta' as const, text: testCase.reference.text }] : []),
+    ...calls,
+    { type: 'finish', reason: calls.length > 0 ? 'tool-calls' : 'stop' },
+  ];
 }
 
 describe('/tsuka benchmark', () => {
@@ -29,7 +37,10 @@ describe('/tsuka benchmark', () => {
   });
 
   it('shows progress, then the table and the tier, which the next turns use', async () => {
-    harness = await startCommandHarness({ settings: { admins: ['playground:alice'] }, steps: Array.from({ length: BENCHMARK_CASES.length + 2 }, () => rightAnswer) });
+    harness = await startCommandHarness({
+      settings: { admins: ['playground:alice'] },
+      steps: Array.from({ length: BENCHMARK_CASES.length + 2 }, () => rightAnswer),
+    });
     expect(harness.engine.tiers.tierFor('scripted-model-7b')).toBe('SMALL');
     const replies: string[] = [];
     const finished = new Promise<void>((resolve) => {

@@ -36,7 +36,9 @@ describe('stats chart', () => {
   });
 
   it('says the same numbers in words, and escapes names', () => {
-    expect(statsChartText(ROWS, CHART)).toBe('Team dev_security — tokens and time per agent. geordi: 1,200 output tokens, 24.0 s, peak context 8,192 of 32,768 tokens (25%); worf: 300 output tokens, 6.0 s, peak context 2,048 of 32,768 tokens (6%).');
+    expect(statsChartText(ROWS, CHART)).toBe(
+      'Team dev_security — tokens and time per agent. geordi: 1,200 output tokens, 24.0 s, peak context 8,192 of 32,768 tokens (25%); worf: 300 output tokens, 6.0 s, peak context 2,048 of 32,768 tokens (6%).',
+    );
     expect(statsChartSvg([{ ...ROWS[0]!, agent: '<script>' }], CHART)).toContain('&lt;script&gt;');
   });
 

@@ -26,7 +26,8 @@ function gate(text: string): { step: () => Promise<ModelStreamPart[]>; release: 
   };
 }
 
-const finished = (h: Harness, thread: string, text: string) => () => h.surface.inThread(thread).some((message) => message.text.includes(text) && message.buttons.length === 0);
+const finished = (h: Harness, thread: string, text: string) => () =>
+  h.surface.inThread(thread).some((message) => message.text.includes(text) && message.buttons.length === 0);
 
 describe('conversations in threads', () => {
   it('queues a message that arrives while the thread is busy, says so, and answers it next', async () => {
@@ -87,7 +88,19 @@ describe('conversations in threads', () => {
     await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Queued/.test(message.text)));
     const reply = harness.surface.inThread('thread:root')[0]!;
     const stop = reply.buttons.find((button) => button.label === 'Stop')!;
-    await harness.send({ type: 'button-action', id: 'stop-click', platform: 'playground', channel: 'playground:general', user: 'playground:alice', fromBot: false, actionId: stop.actionId, value: stop.value, message: reply.ref, thread: 'thread:root', replyEphemeral: async () => undefined });
+    await harness.send({
+      type: 'button-action',
+      id: 'stop-click',
+      platform: 'playground',
+      channel: 'playground:general',
+      user: 'playground:alice',
+      fromBot: false,
+      actionId: stop.actionId,
+      value: stop.value,
+      message: reply.ref,
+      thread: 'thread:root',
+      replyEphemeral: async () => undefined,
+    });
     held.release();
     await harness.surface.waitFor(finished(harness, 'thread:root', '⏹ Stopped.'));
     await expect.poll(() => harness.layer.conversations.activeThreads(), { interval: 10 }).toBe(0);
@@ -100,7 +113,9 @@ describe('conversations in threads', () => {
       throw new Error('store down');
     };
     await harness.mention('geordi hi', { message: 'root' });
-    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /failed on my side/.test(message.text) && message.buttons.length === 0));
+    await harness.surface.waitFor(() =>
+      harness.surface.inThread('thread:root').some((message) => /failed on my side/.test(message.text) && message.buttons.length === 0),
+    );
     const [run] = await harness.engine.runs.list({ limit: 1 });
     expect(run!.status).toBe('failed');
   });
@@ -111,7 +126,9 @@ describe('conversations in threads', () => {
     await harness.mention('geordi long task', { message: 'root' });
     await held.started;
     await harness.threadMessage('thread:root', 'stop', { user: 'playground:mallory' });
-    await harness.surface.waitFor(() => harness.surface.ephemerals.some((message) => message.user === 'playground:mallory' && /Only the person who asked/.test(message.text)));
+    await harness.surface.waitFor(() =>
+      harness.surface.ephemerals.some((message) => message.user === 'playground:mallory' && /Only the person who asked/.test(message.text)),
+    );
     await harness.threadMessage('thread:root', 'stop');
     await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Stopped by <@playground:alice>/.test(message.text)));
     held.release();
@@ -133,7 +150,13 @@ describe('conversations in threads', () => {
 
   it('never posts reasoning as reply text', async () => {
     harness = await startCommandHarness({
-      steps: [[{ type: 'reasoning-delta', text: 'SECRET CHAIN OF THOUGHT' }, { type: 'text-delta', text: 'Visible answer.' }, { type: 'finish', reason: 'stop' }]],
+      steps: [
+        [
+          { type: 'reasoning-delta', text: 'SECRET CHAIN OF THOUGHT' },
+          { type: 'text-delta', text: 'Visible answer.' },
+          { type: 'finish', reason: 'stop' },
+        ],
+      ],
     });
     await harness.mention('geordi think first', { message: 'root' });
     await harness.surface.waitFor(finished(harness, 'thread:root', 'Visible answer.'));
@@ -207,7 +230,17 @@ describe('middleware', () => {
   it('drops a duplicate delivery of the same event id', async () => {
     harness = await startCommandHarness();
     const replies: string[] = [];
-    const event = { type: 'slash-command' as const, id: 'same-id', platform: 'playground' as const, channel: 'playground:general', user: 'playground:alice', fromBot: false, command: 'tsuka' as const, text: 'help', reply: async (text: string) => void replies.push(text) };
+    const event = {
+      type: 'slash-command' as const,
+      id: 'same-id',
+      platform: 'playground' as const,
+      channel: 'playground:general',
+      user: 'playground:alice',
+      fromBot: false,
+      command: 'tsuka' as const,
+      text: 'help',
+      reply: async (text: string) => void replies.push(text),
+    };
     await harness.send(event);
     await harness.send(event);
     expect(replies).toHaveLength(1);

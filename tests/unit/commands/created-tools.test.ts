@@ -20,15 +20,28 @@ async function approveNext(h: Harness, decided: Set<string>): Promise<string> {
   const prompt = pending()!;
   decided.add(prompt.ref);
   await h.send({
-    platform: 'playground', channel: 'playground:general', user: 'playground:alice', fromBot: false,
-    type: 'button-action', id: `approve-${prompt.ref}`, actionId: APPROVE_ACTION, value: prompt.buttons.find((button) => button.actionId === APPROVE_ACTION)!.value, message: prompt.ref, replyEphemeral: async () => undefined,
+    platform: 'playground',
+    channel: 'playground:general',
+    user: 'playground:alice',
+    fromBot: false,
+    type: 'button-action',
+    id: `approve-${prompt.ref}`,
+    actionId: APPROVE_ACTION,
+    value: prompt.buttons.find((button) => button.actionId === APPROVE_ACTION)!.value,
+    message: prompt.ref,
+    replyEphemeral: async () => undefined,
   });
   return prompt.text;
 }
 
 describe('create_tool', () => {
   it('makes a DANGEROUS command tool usable for the rest of the run, kept for the workspace, listed and removable by an admin', async () => {
-    const spec = { name: 'count_lines', description: 'Count the lines of a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, command: 'wc -l {{path}}' };
+    const spec = {
+      name: 'count_lines',
+      description: 'Count the lines of a file.',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      command: 'wc -l {{path}}',
+    };
     harness = await startCommandHarness({
       environment: { TSUKA_ENABLE_CREATE_TOOL: '1' },
       modelId: 'scripted-model-14b',
@@ -43,7 +56,9 @@ describe('create_tool', () => {
     expect(await approveNext(harness, decided)).toContain('create_tool');
     const second = await approveNext(harness, decided);
     expect(second).toContain("wc -l 'notes.txt'");
-    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => message.text.includes('has 3 lines') && message.buttons.length === 0));
+    await harness.surface.waitFor(() =>
+      harness.surface.inThread('thread:root').some((message) => message.text.includes('has 3 lines') && message.buttons.length === 0),
+    );
 
     expect(harness.model.requests[0]!.messages[0]!.content).toMatch(/## Tools available on demand[\s\S]*- create_tool: Make a new command-line tool/);
     expect((harness.model.requests[1]!.tools ?? []).map((tool) => tool.name)).toContain('count_lines');
@@ -66,12 +81,20 @@ describe('create_tool', () => {
 
 describe('create_role', () => {
   it('keeps the new role for the workspace and lists it in /tsuka roles', async () => {
-    const role = { name: 'release_notes', displayName: 'Release Notes Writer', description: 'Writes release notes.', systemPrompt: 'You write release notes.', allowedTools: ['read_file'] };
+    const role = {
+      name: 'release_notes',
+      displayName: 'Release Notes Writer',
+      description: 'Writes release notes.',
+      systemPrompt: 'You write release notes.',
+      allowedTools: ['read_file'],
+    };
     harness = await startCommandHarness({ modelId: 'scripted-model-32b', steps: [callTool('create_role', role, 'c1'), say('Made the role.')] });
     await harness.mention('doctor make a release notes role', { message: 'root' });
     const decided = new Set<string>();
     await approveNext(harness, decided);
-    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => message.text.includes('Made the role.') && message.buttons.length === 0));
+    await harness.surface.waitFor(() =>
+      harness.surface.inThread('thread:root').some((message) => message.text.includes('Made the role.') && message.buttons.length === 0),
+    );
     const kept = JSON.parse(await readFile(path.join(harness.engine.workspace.root, '.tsuka/roles/release_notes.json'), 'utf8')) as Record<string, unknown>;
     expect(kept).toMatchObject({ displayName: 'Release Notes Writer', allowedTools: ['read_file'] });
     expect((await harness.slash('tsuka', 'roles'))[0]).toContain('`release_notes` Release Notes Writer');

@@ -37,7 +37,18 @@ describe('deduplicate', () => {
   it('keeps distinct clicks on one message apart (buttons are keyed by their own id only)', async () => {
     const middleware = deduplicate(memoryDedupe());
     const handled: string[] = [];
-    const click = (id: string): InboundEvent => ({ type: 'button-action', id, platform: 'slack', channel: 'slack:T0/C1', user: 'slack:U1', fromBot: false, actionId: 'tsuka_stop', value: 'run-1', message: 'slack:T0/C1/1.1', replyEphemeral: async () => undefined });
+    const click = (id: string): InboundEvent => ({
+      type: 'button-action',
+      id,
+      platform: 'slack',
+      channel: 'slack:T0/C1',
+      user: 'slack:U1',
+      fromBot: false,
+      actionId: 'tsuka_stop',
+      value: 'run-1',
+      message: 'slack:T0/C1/1.1',
+      replyEphemeral: async () => undefined,
+    });
     await middleware(click('a'), context, async () => void handled.push('a'));
     await middleware(click('b'), context, async () => void handled.push('b'));
     expect(handled).toEqual(['a', 'b']);

@@ -17,7 +17,12 @@ describe('retryWithinBudget', () => {
   it('waits out 5xx with doubling backoff and returns the answer once the platform is back', async () => {
     const time = fakeTime();
     let calls = 0;
-    const result = await retryWithinBudget(async () => (++calls <= 4 ? Promise.reject(http500) : 'ok'), { platform: 'slack', method: 'chat.update', classify: classifySlackError, ...time });
+    const result = await retryWithinBudget(async () => (++calls <= 4 ? Promise.reject(http500) : 'ok'), {
+      platform: 'slack',
+      method: 'chat.update',
+      classify: classifySlackError,
+      ...time,
+    });
     expect(result).toBe('ok');
     expect(time.waits).toEqual([500, 1000, 2000, 4000]);
   });
@@ -25,13 +30,23 @@ describe('retryWithinBudget', () => {
   it('honours Retry-After on 429', async () => {
     const time = fakeTime();
     let calls = 0;
-    await retryWithinBudget(async () => (++calls <= 8 ? Promise.reject(rateLimited) : 'ok'), { platform: 'slack', method: 'chat.postMessage', classify: classifySlackError, ...time });
+    await retryWithinBudget(async () => (++calls <= 8 ? Promise.reject(rateLimited) : 'ok'), {
+      platform: 'slack',
+      method: 'chat.postMessage',
+      classify: classifySlackError,
+      ...time,
+    });
     expect(time.waits).toEqual(Array(8).fill(1000));
   });
 
   it('gives up after the 60 s budget with an error that says what failed, keeping the cause', async () => {
     const time = fakeTime();
-    const failure = await retryWithinBudget(() => Promise.reject(http500), { platform: 'slack', method: 'chat.update', classify: classifySlackError, ...time }).catch((error: unknown) => error);
+    const failure = await retryWithinBudget(() => Promise.reject(http500), {
+      platform: 'slack',
+      method: 'chat.update',
+      classify: classifySlackError,
+      ...time,
+    }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ChatDeliveryError);
     expect((failure as ChatDeliveryError).message).toMatch(/^Slack kept failing \(HTTP 500 on chat\.update\) for \d+ s/);
     expect((failure as ChatDeliveryError).cause).toBe(http500);
@@ -42,7 +57,9 @@ describe('retryWithinBudget', () => {
   it('rethrows at once what is not worth another try', async () => {
     const time = fakeTime();
     const refused = Object.assign(new Error('An API error occurred: msg_too_long'), { code: 'slack_webapi_platform_error' });
-    await expect(retryWithinBudget(() => Promise.reject(refused), { platform: 'slack', method: 'chat.update', classify: classifySlackError, ...time })).rejects.toBe(refused);
+    await expect(
+      retryWithinBudget(() => Promise.reject(refused), { platform: 'slack', method: 'chat.update', classify: classifySlackError, ...time }),
+    ).rejects.toBe(refused);
     expect(time.waits).toEqual([]);
   });
 });

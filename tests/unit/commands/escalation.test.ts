@@ -25,17 +25,34 @@ describe('escalation from a conversation', () => {
       ],
     });
     await harness.mention('doctor should we cache sessions?', { message: 'root' });
-    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => message.buttons.some((button) => button.label === 'Approve')));
+    await harness.surface.waitFor(() =>
+      harness.surface.inThread('thread:root').some((message) => message.buttons.some((button) => button.label === 'Approve')),
+    );
     const prompt = harness.surface.inThread('thread:root').find((message) => message.buttons.some((button) => button.label === 'Approve'))!;
     expect(prompt.text).toMatch(/request_call/);
     expect(harness.surface.messages.some((message) => message.text.startsWith('📞'))).toBe(false);
     const approve = prompt.buttons.find((button) => button.label === 'Approve')!;
-    await harness.send({ type: 'button-action', id: 'click-1', platform: 'playground', channel: 'playground:general', user: 'playground:alice', fromBot: false, actionId: approve.actionId, value: approve.value, message: prompt.ref, thread: 'thread:root', replyEphemeral: async () => undefined });
+    await harness.send({
+      type: 'button-action',
+      id: 'click-1',
+      platform: 'playground',
+      channel: 'playground:general',
+      user: 'playground:alice',
+      fromBot: false,
+      actionId: approve.actionId,
+      value: approve.value,
+      message: prompt.ref,
+      thread: 'thread:root',
+      replyEphemeral: async () => undefined,
+    });
     await harness.surface.waitFor(() => harness.surface.messages.some((message) => message.text.startsWith('📞 Call by')));
     await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => /Escalation: Started \/call/.test(message.text)));
     const root = harness.surface.messages.find((message) => message.text.startsWith('📞 Call by'))!;
     expect(root.text).toMatch(/Cache sessions in Redis\?/);
-    await harness.surface.waitFor(() => harness.surface.inThread(`thread:${root.ref}`).some((message) => message.text.includes('Synthesis: cache with care.')), 8000);
+    await harness.surface.waitFor(
+      () => harness.surface.inThread(`thread:${root.ref}`).some((message) => message.text.includes('Synthesis: cache with care.')),
+      8000,
+    );
     // One JSON log line per run start and end, with duration, tokens and outcome.
     // Logged right after the closing post (no surface change follows), so poll the log itself.
     await expect.poll(() => harness.logger.entries.some((entry) => entry.message === 'run ended' && entry.fields.kind === 'call'), { interval: 10 }).toBe(true);

@@ -66,7 +66,9 @@ describe('MCP tools in conversations', { timeout: 60_000 }, () => {
     await h.surface.waitFor(() => h.surface.inThread('thread:root').some((message) => message.text.includes('Sum: 5') && message.buttons.length === 0));
     expect(offered(h.model.requests[0]!)).not.toContain('mcp__demo__add');
     expect(offered(h.model.requests[1]!)).toContain('mcp__demo__add');
-    expect(h.model.requests[1]!.tools!.find((tool) => tool.name === 'mcp__demo__add')!.description).toMatch(/Adds two numbers\. \(tool "add" of the MCP server "demo"\)/);
+    expect(h.model.requests[1]!.tools!.find((tool) => tool.name === 'mcp__demo__add')!.description).toMatch(
+      /Adds two numbers\. \(tool "add" of the MCP server "demo"\)/,
+    );
     expect(approvalPrompt(h)).toBeUndefined();
   });
 
@@ -84,7 +86,19 @@ describe('MCP tools in conversations', { timeout: 60_000 }, () => {
     expect(prompt.text).toMatch(/Tool: add/);
     expect(prompt.text).toMatch(/Arguments: \{"a":40,"b":2\}/);
     const approve = prompt.buttons.find((button) => button.label === 'Approve')!;
-    await h.send({ type: 'button-action', id: 'click-1', platform: 'playground', channel: 'playground:general', user: 'playground:alice', fromBot: false, actionId: approve.actionId, value: approve.value, message: prompt.ref, thread: 'thread:root', replyEphemeral: async () => undefined });
+    await h.send({
+      type: 'button-action',
+      id: 'click-1',
+      platform: 'playground',
+      channel: 'playground:general',
+      user: 'playground:alice',
+      fromBot: false,
+      actionId: approve.actionId,
+      value: approve.value,
+      message: prompt.ref,
+      thread: 'thread:root',
+      replyEphemeral: async () => undefined,
+    });
     await h.surface.waitFor(() => h.surface.inThread('thread:root').some((message) => message.text.includes('Result: 42')));
     expect(http.headers.some((headers) => headers['x-team'] === 'ops')).toBe(true);
   });
@@ -100,7 +114,19 @@ describe('MCP tools in conversations', { timeout: 60_000 }, () => {
     await h.surface.waitFor(() => approvalPrompt(h) !== undefined);
     const prompt = approvalPrompt(h)!;
     const deny = prompt.buttons.find((button) => button.label === 'Deny')!;
-    await h.send({ type: 'button-action', id: 'click-2', platform: 'playground', channel: 'playground:general', user: 'playground:alice', fromBot: false, actionId: deny.actionId, value: deny.value, message: prompt.ref, thread: 'thread:root', replyEphemeral: async () => undefined });
+    await h.send({
+      type: 'button-action',
+      id: 'click-2',
+      platform: 'playground',
+      channel: 'playground:general',
+      user: 'playground:alice',
+      fromBot: false,
+      actionId: deny.actionId,
+      value: deny.value,
+      message: prompt.ref,
+      thread: 'thread:root',
+      replyEphemeral: async () => undefined,
+    });
     await h.surface.waitFor(() => h.surface.inThread('thread:root').some((message) => message.text.includes('After denial:')));
     expect(h.engine.mcp!.statuses()[0]!.state).toBe('ready');
   });
@@ -125,7 +151,14 @@ describe('MCP tools in conversations', { timeout: 60_000 }, () => {
     const h = await harnessWith({ demo: { command: stdio.command, args: stdio.args, risk: 'SAFE' } }, [
       callTool('load_tools', { names: ['mcp__demo__crash', 'mcp__demo__add'] }),
       callTool('mcp__demo__crash', {}),
-      (request) => say(`Seen: ${lastToolResult(request)} | offered: ${offered(request).filter((name) => name.startsWith('mcp__')).join(',') || 'none'}`),
+      (request) =>
+        say(
+          `Seen: ${lastToolResult(request)} | offered: ${
+            offered(request)
+              .filter((name) => name.startsWith('mcp__'))
+              .join(',') || 'none'
+          }`,
+        ),
     ]);
     await h.mention('geordi crash the server', { message: 'root' });
     await h.surface.waitFor(() => h.surface.inThread('thread:root').some((message) => message.text.includes('Seen:')));

@@ -33,7 +33,11 @@ describe('reply renderer', () => {
 
   it('shows a thinking status while the model reasons, and compact tool lines in order', async () => {
     const surface = createMemorySurface({ editIntervalMs: 100 });
-    const renderer = createReplyRenderer({ surface, thread: 't', runningButtons: [{ actionId: 'tsuka_stop', label: 'Stop', style: 'secondary', value: 'run-1' }] });
+    const renderer = createReplyRenderer({
+      surface,
+      thread: 't',
+      runningButtons: [{ actionId: 'tsuka_stop', label: 'Stop', style: 'secondary', value: 'run-1' }],
+    });
     await renderer.start();
     renderer.handle({ type: 'reasoning-delta', text: 'hmm' });
     await vi.advanceTimersByTimeAsync(2500);
@@ -41,7 +45,15 @@ describe('reply renderer', () => {
     expect(surface.messages[0]!.buttons.map((button) => button.label)).toEqual(['Stop']);
     const call: ToolCall = { id: 'c1', name: 'read_file', arguments: '{"path":"src/app.ts"}' };
     renderer.handle({ type: 'tool-call-started', toolCall: call, summary: 'read_file src/app.ts', riskLevel: 'SAFE' });
-    renderer.handle({ type: 'tool-call-finished', toolCall: call, summary: 'read_file src/app.ts', outcome: 'ok', display: '1.2 KB', output: 'export const app = 1;', durationMs: 3 });
+    renderer.handle({
+      type: 'tool-call-finished',
+      toolCall: call,
+      summary: 'read_file src/app.ts',
+      outcome: 'ok',
+      display: '1.2 KB',
+      output: 'export const app = 1;',
+      durationMs: 3,
+    });
     renderer.handle({ type: 'text-delta', text: 'The app starts here.' });
     await renderer.finish();
     expect(surface.messages[0]!.text).toBe('🔧 read_file src/app.ts — 1.2 KB\nThe app starts here.');

@@ -12,13 +12,18 @@ afterEach(async () => {
 });
 
 const SECRET = 's3cr3t-deploy-value-123';
-const reasonThenRead: ModelStreamPart[] = [{ type: 'reasoning-delta', text: 'The config file should say which host.' }, ...callTool('read_file', { path: 'deploy.env' }, 'c1')];
+const reasonThenRead: ModelStreamPart[] = [
+  { type: 'reasoning-delta', text: 'The config file should say which host.' },
+  ...callTool('read_file', { path: 'deploy.env' }, 'c1'),
+];
 
 async function runOneTurn(): Promise<void> {
   harness = await startCommandHarness({ steps: [reasonThenRead, say(`It deploys to prod-7 with ${SECRET}.`)], environment: { DEPLOY_TOKEN: SECRET } });
   await writeFile(path.join(harness.engine.workspace.root, 'deploy.env'), `HOST=prod-7\nDEPLOY_TOKEN=${SECRET}\n`);
   await harness.mention('geordi where do we deploy?', { message: 'root' });
-  await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => message.text.includes('prod-7') && message.buttons.length === 0));
+  await harness.surface.waitFor(() =>
+    harness.surface.inThread('thread:root').some((message) => message.text.includes('prod-7') && message.buttons.length === 0),
+  );
 }
 
 describe('complete transcripts', () => {
@@ -35,7 +40,12 @@ describe('complete transcripts', () => {
     expect(events[5]).toMatchObject({ type: 'usage', agent: 'geordi', modelCalls: 2 });
     expect(JSON.stringify(events)).not.toContain(SECRET);
     // Reasoning is stored, never posted.
-    expect(harness.surface.inThread('thread:root').map((message) => message.text).join('\n')).not.toContain('which host');
+    expect(
+      harness.surface
+        .inThread('thread:root')
+        .map((message) => message.text)
+        .join('\n'),
+    ).not.toContain('which host');
   });
 
   it('/tsuka export uploads Markdown or JSON holding the tool output and the reasoning; /tsuka trace answers the requester alone', async () => {
@@ -63,12 +73,20 @@ describe('complete transcripts', () => {
 
   it('keeps the note of how near-JSON tool arguments were repaired', async () => {
     const repairedCall: ModelStreamPart[] = [
-      { type: 'tool-call', toolCall: { id: 'c1', name: 'list_dir', arguments: '{"path":"."}' }, input: { path: '.' }, repaired: true, repairNotes: ['removed a code fence'] },
+      {
+        type: 'tool-call',
+        toolCall: { id: 'c1', name: 'list_dir', arguments: '{"path":"."}' },
+        input: { path: '.' },
+        repaired: true,
+        repairNotes: ['removed a code fence'],
+      },
       { type: 'finish', reason: 'tool-calls' },
     ];
     harness = await startCommandHarness({ steps: [repairedCall, say('Listed.')] });
     await harness.mention('geordi list the workspace', { message: 'root' });
-    await harness.surface.waitFor(() => harness.surface.inThread('thread:root').some((message) => message.text.includes('Listed.') && message.buttons.length === 0));
+    await harness.surface.waitFor(() =>
+      harness.surface.inThread('thread:root').some((message) => message.text.includes('Listed.') && message.buttons.length === 0),
+    );
     const [run] = await harness.engine.runs.list({ limit: 1 });
     const events = await harness.engine.runs.events(run!.id);
     expect(events).toContainEqual(expect.objectContaining({ type: 'note', text: 'geordi: the arguments of list_dir were repaired (removed a code fence)' }));

@@ -46,7 +46,14 @@ describe('loadConfig', () => {
   });
 
   it('reports every bad value at once, one line each, naming the setting and the fix', () => {
-    const problems = problemsOf({ TSUKA_HTTP_PORT: 'abc', SLACK_BOT_TOKEN: 'not-a-token', TSUKA_ADMINS: 'U123', TSUKA_LLM_BASE_URL: 'localhost:11434', TSUKA_PLAIN_MENTIONS: 'maybe', TSUKA_LOG_LEVEL: 'loud' });
+    const problems = problemsOf({
+      TSUKA_HTTP_PORT: 'abc',
+      SLACK_BOT_TOKEN: 'not-a-token',
+      TSUKA_ADMINS: 'U123',
+      TSUKA_LLM_BASE_URL: 'localhost:11434',
+      TSUKA_PLAIN_MENTIONS: 'maybe',
+      TSUKA_LOG_LEVEL: 'loud',
+    });
     expect(problems).toHaveLength(7);
     expect(problems.find((p) => p.startsWith('TSUKA_HTTP_PORT'))).toMatch(/whole number/);
     expect(problems.find((p) => p.startsWith('SLACK_BOT_TOKEN must start'))).toMatch(/xoxb-/);

@@ -3,7 +3,16 @@ import { findCharacter, findTeam, suggestCharacters, suggestTeams } from '../../
 import type { Character, Roster, Team } from '../../../src/core/data/types.js';
 
 function character(name: string, aiName: string): Character {
-  return { name, aiName, displayName: aiName, description: `${aiName}.`, roles: ['developer'], activeRole: 'developer', trait: 'plain', avatar: ':robot_face:' };
+  return {
+    name,
+    aiName,
+    displayName: aiName,
+    description: `${aiName}.`,
+    roles: ['developer'],
+    activeRole: 'developer',
+    trait: 'plain',
+    avatar: ':robot_face:',
+  };
 }
 
 function team(name: string): Team {
@@ -20,7 +29,10 @@ const roster: Roster = {
     ['data', character('data', 'Data')],
     ['dax', character('dax', 'Dax')],
   ]),
-  teams: new Map([['dev_security', team('dev_security')], ['ops_squad', team('ops_squad')]]),
+  teams: new Map([
+    ['dev_security', team('dev_security')],
+    ['ops_squad', team('ops_squad')],
+  ]),
 };
 
 describe('findCharacter', () => {

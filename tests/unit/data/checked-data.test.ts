@@ -28,7 +28,11 @@ afterEach(async () => {
 });
 
 async function engineRoster() {
-  const config = loadConfig({ environment: { TSUKA_DATA_DIR: path.join(home, 'data'), TSUKA_WORKSPACE: path.join(home, 'workspace'), TSUKA_STORE_URL: 'memory://' }, workingDirectory: home, rootDirectory: root });
+  const config = loadConfig({
+    environment: { TSUKA_DATA_DIR: path.join(home, 'data'), TSUKA_WORKSPACE: path.join(home, 'workspace'), TSUKA_STORE_URL: 'memory://' },
+    workingDirectory: home,
+    rootDirectory: root,
+  });
   const engine = await createEngine({ config, logger: silentLogger, maskSecrets: (text) => text, discover: false });
   await engine.close();
   return { roster: engine.roster, tools: engine.tools.names() };

@@ -36,7 +36,12 @@ describe('loadRoster', () => {
     expect([...roster.characters.keys()].sort()).toEqual(['geordi', 'pike', 'worf']);
     expect(roster.roles.get('developer')?.systemPrompt).toBe('You write code.\nRun the tests.');
     expect(roster.teams.get('x')).toEqual({
-      name: 'x', displayName: 'X', description: 'A test team.', members: ['geordi', 'worf', 'pike'], mode: 'orchestrated', orchestrator: 'pike',
+      name: 'x',
+      displayName: 'X',
+      description: 'A test team.',
+      members: ['geordi', 'worf', 'pike'],
+      mode: 'orchestrated',
+      orchestrator: 'pike',
     });
   });
 
@@ -54,9 +59,7 @@ describe('loadRoster', () => {
 
   it('reports a wrong enum with the allowed values', async () => {
     const problems = await problemsOf(withField('teams/x.json', 'mode', 'anarchy'));
-    expect(problems).toEqual([
-      { file: 'teams/x.json', field: '/mode', message: 'must be one of: orchestrated, round-robin, pipeline, hybrid.' },
-    ]);
+    expect(problems).toEqual([{ file: 'teams/x.json', field: '/mode', message: 'must be one of: orchestrated, round-robin, pipeline, hybrid.' }]);
     const effort = await problemsOf(withField('roles/developer.json', 'reasoningEffort', 'high'));
     expect(effort).toEqual([{ file: 'roles/developer.json', field: '/reasoningEffort', message: 'must be one of: none, low, medium, xhigh.' }]);
   });
@@ -64,27 +67,34 @@ describe('loadRoster', () => {
   it('reports unknown fields and a bad acceptance check type', async () => {
     const problems = await problemsOf({
       ...withField('characters/worf.json', 'colour', 'red'),
-      ...withField('teams/x.json', 'acceptance', [{ type: 'file-exists', path: 'a.txt' }, { type: 'shell', command: 'true' }]),
+      ...withField('teams/x.json', 'acceptance', [
+        { type: 'file-exists', path: 'a.txt' },
+        { type: 'shell', command: 'true' },
+      ]),
     });
     expect(problems).toContainEqual({ file: 'characters/worf.json', field: '/colour', message: 'is not a known field.' });
     expect(problems).toContainEqual({
-      file: 'teams/x.json', field: '/acceptance/1/type', message: 'must be one of: command, file-exists, json-valid.',
+      file: 'teams/x.json',
+      field: '/acceptance/1/type',
+      message: 'must be one of: command, file-exists, json-valid.',
     });
     expect(problems).toHaveLength(2);
   });
 
   it('reports a team naming a missing character at its index', async () => {
     const problems = await problemsOf(withField('teams/x.json', 'members', ['geordi', 'geordy', 'pike']));
-    expect(problems).toEqual([
-      { file: 'teams/x.json', field: '/members/1', message: expect.stringContaining('"geordy" (did you mean geordi?)') },
-    ]);
+    expect(problems).toEqual([{ file: 'teams/x.json', field: '/members/1', message: expect.stringContaining('"geordy" (did you mean geordi?)') }]);
   });
 
   it('reports a role allowing an unknown tool, and a core tool outside allowedTools', async () => {
     const problems = await problemsOf({
       ...withField('roles/developer.json', 'allowedTools', ['read_file', 'reed_file', 'report_status']),
     });
-    expect(problems).toContainEqual({ file: 'roles/developer.json', field: '/allowedTools/1', message: '"reed_file" is not a known tool (did you mean read_file?).' });
+    expect(problems).toContainEqual({
+      file: 'roles/developer.json',
+      field: '/allowedTools/1',
+      message: '"reed_file" is not a known tool (did you mean read_file?).',
+    });
     const core = await problemsOf(withField('roles/supervisor.json', 'coreTools', ['route_next', 'cast_vote']));
     expect(core).toEqual([{ file: 'roles/supervisor.json', field: '/coreTools/1', message: '"cast_vote" is not in allowedTools.' }]);
   });
@@ -127,7 +137,10 @@ describe('loadRoster', () => {
   it('checks pipeline stations and keeps acceptance paths inside the workspace', async () => {
     const problems = await problemsOf({
       'teams/x.json': {
-        displayName: 'X', description: 'Line.', members: ['geordi', 'worf'], mode: 'pipeline',
+        displayName: 'X',
+        description: 'Line.',
+        members: ['geordi', 'worf'],
+        mode: 'pipeline',
         stations: [{ member: 'geordi' }, { member: 'pike', acceptance: [{ type: 'json-valid', path: '../out.json' }] }],
       },
     });
@@ -161,15 +174,19 @@ describe('loadRoster', () => {
   });
 
   it('reads runtime roles from extra folders, and refuses one that shadows a shipped role', async () => {
-    const root = await writeRoster({ ...validRosterFiles(), 'runtime-roles/poet.json': { displayName: 'Poet', description: 'Rhymes.', systemPrompt: 'Rhyme.', allowedTools: ['report_status'] } });
+    const root = await writeRoster({
+      ...validRosterFiles(),
+      'runtime-roles/poet.json': { displayName: 'Poet', description: 'Rhymes.', systemPrompt: 'Rhyme.', allowedTools: ['report_status'] },
+    });
     roots.push(root);
     const roster = await loadRoster({ rootDirectory: root, knownTools: KNOWN_TOOLS, extraRoleDirectories: ['runtime-roles', 'not-there-yet'] });
     expect(roster.roles.get('poet')?.systemPrompt).toBe('Rhyme.');
 
     const shadowRoot = await writeRoster({ ...validRosterFiles(), 'runtime-roles/developer.json': base['roles/developer.json'] });
     roots.push(shadowRoot);
-    await expect(loadRoster({ rootDirectory: shadowRoot, knownTools: KNOWN_TOOLS, extraRoleDirectories: [path.join(shadowRoot, 'runtime-roles')] }))
-      .rejects.toMatchObject({ problems: [{ file: 'runtime-roles/developer.json', field: '/', message: expect.stringContaining('roles/developer.json') }] });
+    await expect(
+      loadRoster({ rootDirectory: shadowRoot, knownTools: KNOWN_TOOLS, extraRoleDirectories: [path.join(shadowRoot, 'runtime-roles')] }),
+    ).rejects.toMatchObject({ problems: [{ file: 'runtime-roles/developer.json', field: '/', message: expect.stringContaining('roles/developer.json') }] });
   });
 
   it('reports a missing data folder', async () => {

@@ -6,11 +6,45 @@ const roster: Roster = {
   roles: new Map(),
   traits: new Map(),
   characters: new Map([
-    ['worf', { name: 'worf', aiName: 'Worf', displayName: 'Worf', description: 'Finds\nvulnerabilities.', roles: ['security_auditor'], activeRole: 'security_auditor', trait: 'skeptical', avatar: ':shield:' }],
-    ['doctor', { name: 'doctor', aiName: 'Doctor', displayName: 'The Doctor', description: 'Helps with anything.', roles: ['researcher', 'assistant'], activeRole: 'assistant', trait: 'mentor', avatar: ':stethoscope:' }],
+    [
+      'worf',
+      {
+        name: 'worf',
+        aiName: 'Worf',
+        displayName: 'Worf',
+        description: 'Finds\nvulnerabilities.',
+        roles: ['security_auditor'],
+        activeRole: 'security_auditor',
+        trait: 'skeptical',
+        avatar: ':shield:',
+      },
+    ],
+    [
+      'doctor',
+      {
+        name: 'doctor',
+        aiName: 'Doctor',
+        displayName: 'The Doctor',
+        description: 'Helps with anything.',
+        roles: ['researcher', 'assistant'],
+        activeRole: 'assistant',
+        trait: 'mentor',
+        avatar: ':stethoscope:',
+      },
+    ],
   ]),
   teams: new Map([
-    ['dev_security', { name: 'dev_security', displayName: 'Dev & Security', description: 'Build and check.', members: ['geordi', 'worf', 'pike'], mode: 'orchestrated', orchestrator: 'pike' }],
+    [
+      'dev_security',
+      {
+        name: 'dev_security',
+        displayName: 'Dev & Security',
+        description: 'Build and check.',
+        members: ['geordi', 'worf', 'pike'],
+        mode: 'orchestrated',
+        orchestrator: 'pike',
+      },
+    ],
     ['crew', { name: 'crew', displayName: 'Crew', description: 'Take turns.', members: ['worf', 'doctor'], mode: 'round-robin' }],
   ]),
 };
@@ -18,8 +52,7 @@ const roster: Roster = {
 describe('characterCatalogue', () => {
   it('writes one line per character in name order, active role first, descriptions on one line', () => {
     expect(characterCatalogue(roster)).toBe(
-      '@doctor — The Doctor (assistant, researcher): Helps with anything.\n' +
-        '@worf — Worf (security_auditor): Finds vulnerabilities.',
+      '@doctor — The Doctor (assistant, researcher): Helps with anything.\n' + '@worf — Worf (security_auditor): Finds vulnerabilities.',
     );
   });
 });

@@ -22,8 +22,21 @@ describe('the shipped roster', () => {
   });
 
   it('has the roles the design names', () => {
-    for (const role of ['developer', 'sysadmin', 'security_auditor', 'supervisor', 'architect', 'researcher', 'tech_writer',
-      'data_analyst', 'devops_engineer', 'translator', 'reviewer', 'tester', 'assistant']) {
+    for (const role of [
+      'developer',
+      'sysadmin',
+      'security_auditor',
+      'supervisor',
+      'architect',
+      'researcher',
+      'tech_writer',
+      'data_analyst',
+      'devops_engineer',
+      'translator',
+      'reviewer',
+      'tester',
+      'assistant',
+    ]) {
       expect(roster.roles.has(role), role).toBe(true);
     }
   });
@@ -49,9 +62,7 @@ describe('the shipped roster', () => {
     expect(researcher).toEqual(expect.arrayContaining(['web_search', 'browse_url']));
     expect(researcher).not.toContain('write_file');
     expect(researcher).not.toContain('delete_file');
-    expect(roster.roles.get('security_auditor')?.allowedTools).toEqual(
-      expect.arrayContaining(['audit_code', 'read_file', 'grep_search', 'execute_command']),
-    );
+    expect(roster.roles.get('security_auditor')?.allowedTools).toEqual(expect.arrayContaining(['audit_code', 'read_file', 'grep_search', 'execute_command']));
     expect(roster.roles.get('supervisor')?.allowedTools).toEqual(
       expect.arrayContaining(['route_next', 'cast_vote', 'report_status', 'post_note', 'read_notes']),
     );

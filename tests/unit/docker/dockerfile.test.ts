@@ -59,10 +59,14 @@ describe('Dockerfile', () => {
   });
 
   it('declares the /data and /workspace volumes and points the settings at them', () => {
-    const volumes = find(runtime, 'VOLUME').map((instruction) => instruction.argument).join(' ');
+    const volumes = find(runtime, 'VOLUME')
+      .map((instruction) => instruction.argument)
+      .join(' ');
     expect(volumes).toContain('"/data"');
     expect(volumes).toContain('"/workspace"');
-    const environment = find(runtime, 'ENV').map((instruction) => instruction.argument).join(' ');
+    const environment = find(runtime, 'ENV')
+      .map((instruction) => instruction.argument)
+      .join(' ');
     expect(environment).toMatch(/TSUKA_DATA_DIR=\/data\b/);
     expect(environment).toMatch(/TSUKA_WORKSPACE=\/workspace\b/);
     // Inside a container, 127.0.0.1 would make the health check the only thing that can reach the server.
@@ -118,7 +122,9 @@ describe('Dockerfile', () => {
 
 describe('.dockerignore', () => {
   it('keeps secrets, local state and dependencies out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     for (const entry of ['node_modules', 'data', 'test-output', '.git', '*.log', '.env', 'coverage']) {
       expect(ignored).toContain(entry);
     }

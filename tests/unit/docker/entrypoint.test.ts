@@ -29,10 +29,7 @@ beforeEach(async () => {
   mkdirSync(layout.data);
   mkdirSync(layout.workspace);
   // Stands in for the real CLI: proves which arguments reached node.
-  writeFileSync(
-    path.join(layout.app, 'bin', 'tsuka.js'),
-    "console.log(JSON.stringify({ argv: process.argv.slice(2), pid: process.pid }));\n",
-  );
+  writeFileSync(path.join(layout.app, 'bin', 'tsuka.js'), 'console.log(JSON.stringify({ argv: process.argv.slice(2), pid: process.pid }));\n');
 });
 
 afterEach(async () => {
@@ -48,7 +45,8 @@ function run(args: string[], overrides: Partial<Layout> = {}, script = ENTRYPOIN
     TSUKA_WORKSPACE: paths.workspace,
     TSUKA_SLACK_BOT_TOKEN: SECRET,
   };
-  const command = asUser === undefined ? ['sh', script, ...args] : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', 'sh', script, ...args];
+  const command =
+    asUser === undefined ? ['sh', script, ...args] : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', 'sh', script, ...args];
   return spawnSync(command[0]!, command.slice(1), { env: environment, encoding: 'utf8', cwd: layout.root });
 }
 

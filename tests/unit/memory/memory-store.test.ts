@@ -129,12 +129,16 @@ describe('memory store', () => {
     expect(new Set(saved.map((result) => result.fact.id)).size).toBe(40);
     const target = saved[0]!.fact.id;
     await Promise.all(
-      Array.from({ length: 20 }, (_, index) => memory.update(target, { tags: [`t${index}`] }).then(() => memory.recall('service port 8000', { scope: WORKSPACE, limit: 1 }))),
+      Array.from({ length: 20 }, (_, index) =>
+        memory.update(target, { tags: [`t${index}`] }).then(() => memory.recall('service port 8000', { scope: WORKSPACE, limit: 1 })),
+      ),
     );
     expect(await memory.list(WORKSPACE)).toHaveLength(40);
     expect((await memory.get(target))?.hits).toBeGreaterThanOrEqual(1);
     const same = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => memory.save({ content: 'Logs rotate daily at midnight.', scope: WORKSPACE, author: `agent${index}`, tags: [`t${index}`] })),
+      Array.from({ length: 10 }, (_, index) =>
+        memory.save({ content: 'Logs rotate daily at midnight.', scope: WORKSPACE, author: `agent${index}`, tags: [`t${index}`] }),
+      ),
     );
     expect(same.filter((result) => !result.merged)).toHaveLength(1);
     const merged = await memory.get(same[0]!.fact.id);

@@ -52,7 +52,9 @@ describe('memory tools', () => {
       const validate = ajv.compile(schema.parameters);
       expect(validate({ unexpected: true }), name).toBe(false);
     }
-    const save = ajv.compile((JSON.parse(await readFile(new URL('../../../tools_schemas/save_memory.json', import.meta.url), 'utf8')) as ToolSchema).parameters);
+    const save = ajv.compile(
+      (JSON.parse(await readFile(new URL('../../../tools_schemas/save_memory.json', import.meta.url), 'utf8')) as ToolSchema).parameters,
+    );
     expect(save({ content: 'x', kind: 'decision', global: true })).toBe(true);
     expect(save({ content: 'x', kind: 'opinion' })).toBe(false);
     expect(save({})).toBe(false);

@@ -21,7 +21,10 @@ beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'tsuka-build-'));
   await mkdir(path.join(root, 'src', 'cli'), { recursive: true });
   await mkdir(path.join(root, 'dist', 'cli'), { recursive: true });
-  await writeFile(path.join(root, 'src', 'cli', 'main.ts'), "export async function main(): Promise<number> { process.stdout.write('from source\\n'); return 0; }\n");
+  await writeFile(
+    path.join(root, 'src', 'cli', 'main.ts'),
+    "export async function main(): Promise<number> { process.stdout.write('from source\\n'); return 0; }\n",
+  );
   await writeFile(path.join(root, 'dist', 'cli', 'main.js'), "export async function main() { process.stdout.write('from dist\\n'); return 0; }\n");
   await writeFile(path.join(root, 'tsconfig.json'), '{}\n');
   await writeFile(path.join(root, 'package.json'), '{"type":"module"}\n');
@@ -54,7 +57,8 @@ describe('build stamp', () => {
   it('bin/tsuka.js runs dist/ when current, the sources when stale or when TSUKA_RUN_FROM_SOURCE=1', async () => {
     await cp(path.join(ROOT, 'bin'), path.join(root, 'bin'), { recursive: true });
     await symlink(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
-    const run = async (environment: Record<string, string> = {}) => (await promisify(execFile)(process.execPath, [path.join(root, 'bin', 'tsuka.js')], { env: { PATH: process.env.PATH, ...environment } })).stdout;
+    const run = async (environment: Record<string, string> = {}) =>
+      (await promisify(execFile)(process.execPath, [path.join(root, 'bin', 'tsuka.js')], { env: { PATH: process.env.PATH, ...environment } })).stdout;
     await stamp();
     expect(await run()).toBe('from dist\n');
     expect(await run({ TSUKA_RUN_FROM_SOURCE: '1' })).toBe('from source\n');

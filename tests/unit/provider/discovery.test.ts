@@ -10,7 +10,15 @@ const catalogue: ProviderEntry[] = [
   { id: 'llama-cpp', displayName: 'llama.cpp', class: 'LOCAL', kind: 'llama-cpp', baseURL: 'http://llama.test:8080/v1', defaultModel: 'default' },
   { id: 'lm-studio', displayName: 'LM Studio', class: 'LOCAL', kind: 'lm-studio', baseURL: 'http://lmstudio.test:1234/v1', defaultModel: 'x' },
   { id: 'vllm', displayName: 'vLLM', class: 'LOCAL', kind: 'vllm', baseURL: 'http://vllm.test:8000/v1', defaultModel: 'y' },
-  { id: 'cloud', displayName: 'Cloud', class: 'CLOUD', kind: 'openai', baseURL: 'http://cloud.test/api/v1', defaultModel: 'big/model', apiKeyEnv: 'CLOUD_API_KEY' },
+  {
+    id: 'cloud',
+    displayName: 'Cloud',
+    class: 'CLOUD',
+    kind: 'openai',
+    baseURL: 'http://cloud.test/api/v1',
+    defaultModel: 'big/model',
+    apiKeyEnv: 'CLOUD_API_KEY',
+  },
 ];
 const FAST = { probeTimeoutMs: 300 };
 
@@ -19,11 +27,14 @@ const modelList = (...entries: object[]) => ({ object: 'list', data: entries });
 function ollama(options: { loaded?: string[]; show?: object } = {}) {
   const scope = nock('http://ollama.test:11434')
     .get('/v1/models')
-    .reply(200, modelList(
-      { id: 'qwen2.5-coder:7b', object: 'model', created: 1735000000, owned_by: 'library' },
-      { id: 'llama3.1:8b', object: 'model', created: 1735000000, owned_by: 'library' },
-      { id: 'nomic-embed-text:latest', object: 'model', created: 1735000000, owned_by: 'library' },
-    ))
+    .reply(
+      200,
+      modelList(
+        { id: 'qwen2.5-coder:7b', object: 'model', created: 1735000000, owned_by: 'library' },
+        { id: 'llama3.1:8b', object: 'model', created: 1735000000, owned_by: 'library' },
+        { id: 'nomic-embed-text:latest', object: 'model', created: 1735000000, owned_by: 'library' },
+      ),
+    )
     .get('/api/ps')
     .reply(200, {
       models: (options.loaded ?? []).map((name) => ({
@@ -60,7 +71,9 @@ afterAll(() => nock.enableNetConnect());
 
 describe('discoverModel', () => {
   it('uses the configured endpoint and model first, without probing the catalogue', async () => {
-    nock('http://custom.test:9000').get('/v1/models').reply(200, modelList({ id: 'my-model', object: 'model', owned_by: 'me' }));
+    nock('http://custom.test:9000')
+      .get('/v1/models')
+      .reply(200, modelList({ id: 'my-model', object: 'model', owned_by: 'me' }));
     const untouched = ollama({ loaded: ['llama3.1:8b'] });
     const result = await discoverModel({
       catalogue,
@@ -110,7 +123,12 @@ describe('discoverModel', () => {
   });
 
   it("prefers Ollama's num_ctx parameter over the architecture's maximum", async () => {
-    ollama({ show: { parameters: 'num_ctx                        8192\nstop "<|im_end|>"', model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': 32768 } } });
+    ollama({
+      show: {
+        parameters: 'num_ctx                        8192\nstop "<|im_end|>"',
+        model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': 32768 },
+      },
+    });
     const result = await discoverModel({ catalogue, apiKeys: {}, ...FAST });
     expect(result).toMatchObject({ modelId: 'qwen2.5-coder:7b', loaded: false, contextWindow: 8192 });
   });
@@ -124,7 +142,10 @@ describe('discoverModel', () => {
   it("reads vLLM's max_model_len from /v1/models", async () => {
     nock('http://vllm.test:8000')
       .get('/v1/models')
-      .reply(200, modelList({ id: 'Qwen/Qwen2.5-Coder-7B-Instruct', object: 'model', owned_by: 'vllm', root: 'Qwen/Qwen2.5-Coder-7B-Instruct', max_model_len: 32768 }));
+      .reply(
+        200,
+        modelList({ id: 'Qwen/Qwen2.5-Coder-7B-Instruct', object: 'model', owned_by: 'vllm', root: 'Qwen/Qwen2.5-Coder-7B-Instruct', max_model_len: 32768 }),
+      );
     const result = await discoverModel({ catalogue, apiKeys: {}, ...FAST });
     expect(result).toMatchObject({ providerId: 'vllm', modelId: 'Qwen/Qwen2.5-Coder-7B-Instruct', contextWindow: 32768 });
   });
@@ -132,7 +153,13 @@ describe('discoverModel', () => {
   it("picks LM Studio's loaded model from /api/v0/models", async () => {
     nock('http://lmstudio.test:1234')
       .get('/v1/models')
-      .reply(200, modelList({ id: 'qwen2.5-7b-instruct', object: 'model', owned_by: 'organization_owner' }, { id: 'mistral-small-24b', object: 'model', owned_by: 'organization_owner' }))
+      .reply(
+        200,
+        modelList(
+          { id: 'qwen2.5-7b-instruct', object: 'model', owned_by: 'organization_owner' },
+          { id: 'mistral-small-24b', object: 'model', owned_by: 'organization_owner' },
+        ),
+      )
       .get('/api/v0/models')
       .reply(200, {
         object: 'list',
@@ -154,14 +181,19 @@ describe('discoverModel', () => {
 
   it('skips a server that never answers within the probe timeout', async () => {
     // Without the timeout this test would wait a minute and fail on the test timeout.
-    nock('http://vllm.test:8000').get('/v1/models').delay(60_000).reply(200, modelList({ id: 'slow', object: 'model' }));
+    nock('http://vllm.test:8000')
+      .get('/v1/models')
+      .delay(60_000)
+      .reply(200, modelList({ id: 'slow', object: 'model' }));
     llamaServer();
     const result = await discoverModel({ catalogue, apiKeys: {}, ...FAST });
     expect(result?.providerId).toBe('llama-cpp');
   });
 
   it('returns null when nothing answers, and never discovers a CLOUD provider even with its key set', async () => {
-    const cloud = nock('http://cloud.test').get('/api/v1/models').reply(200, modelList({ id: 'big/model', object: 'model' }));
+    const cloud = nock('http://cloud.test')
+      .get('/api/v1/models')
+      .reply(200, modelList({ id: 'big/model', object: 'model' }));
     expect(await discoverModel({ catalogue, apiKeys: {}, ...FAST })).toBeNull();
     expect(await discoverModel({ catalogue, apiKeys: { CLOUD_API_KEY: 'sk-test' }, ...FAST })).toBeNull();
     expect(cloud.isDone()).toBe(false);
@@ -196,7 +228,9 @@ describe('probeServer', () => {
   });
 
   it('uses an explicitly configured model even when the server does not list it, and says so', async () => {
-    nock('http://custom.test:9000').get('/v1/models').reply(200, modelList({ id: 'other', object: 'model' }));
+    nock('http://custom.test:9000')
+      .get('/v1/models')
+      .reply(200, modelList({ id: 'other', object: 'model' }));
     const probe = await probeServer({ baseURL: 'http://custom.test:9000/v1', kind: 'openai', modelId: 'wanted', timeoutMs: 300 });
     expect(probe.modelId).toBe('wanted');
     expect(probe.steps.find((step) => step.step === 'loaded')?.message).toContain('does not list it');

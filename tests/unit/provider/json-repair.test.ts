@@ -38,7 +38,10 @@ describe('repairJsonArguments', () => {
     expect(repairJsonArguments('{"text": "it\'s", }')).toMatchObject({ value: { text: "it's" }, repaired: true });
   });
 
-  it.each([['plain prose', 'read the file src/app.ts'], ['a lone number', '42 apples']])('reports %s as unrepairable', (_name, text) => {
+  it.each([
+    ['plain prose', 'read the file src/app.ts'],
+    ['a lone number', '42 apples'],
+  ])('reports %s as unrepairable', (_name, text) => {
     const result = repairJsonArguments(text);
     expect('error' in result && result.error).toMatch(/not (valid )?JSON/);
   });

@@ -5,10 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AbortedError, ModelError, ModelTimeoutError } from '../../../src/core/errors.js';
 import { createMemoryLogger, silentLogger, type Logger } from '../../../src/core/logger.js';
 import type { ModelRequest, ModelStreamPart } from '../../../src/core/model/language-model.js';
-import {
-  createOpenAICompatibleModel,
-  type OpenAICompatibleModelOptions,
-} from '../../../src/core/provider/openai-compatible-model.js';
+import { createOpenAICompatibleModel, type OpenAICompatibleModelOptions } from '../../../src/core/provider/openai-compatible-model.js';
 import { collect, controlledBody, SSE_HEADERS, sseBody, textOf, vllmChunk } from './sse-fixtures.js';
 
 const HOST = 'http://models.test:8000';
@@ -44,7 +41,10 @@ describe('retries', () => {
   });
 
   it('gives up after maxRetries with a ModelError that keeps the cause', async () => {
-    nock(HOST).post('/v1/chat/completions').times(2).reply(503, { error: { message: 'loading model' } });
+    nock(HOST)
+      .post('/v1/chat/completions')
+      .times(2)
+      .reply(503, { error: { message: 'loading model' } });
     const error = await collect(model({ maxRetries: 1 }).stream(request)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).status).toBe(503);
@@ -54,7 +54,9 @@ describe('retries', () => {
 
   it('does not retry once parts reached the caller', async () => {
     const body = controlledBody();
-    nock(HOST).post('/v1/chat/completions').reply(200, () => body.stream, SSE_HEADERS);
+    nock(HOST)
+      .post('/v1/chat/completions')
+      .reply(200, () => body.stream, SSE_HEADERS);
     const retry = nock(HOST).post('/v1/chat/completions').reply(200, okBody, SSE_HEADERS);
     const seen: ModelStreamPart[] = [];
     const run = (async () => {
@@ -92,7 +94,9 @@ describe('timeouts', () => {
 
   it('counts the first token, not the headers: an open stream that sends nothing also times out', async () => {
     const body = controlledBody();
-    nock(HOST).post('/v1/chat/completions').reply(200, () => body.stream, SSE_HEADERS);
+    nock(HOST)
+      .post('/v1/chat/completions')
+      .reply(200, () => body.stream, SSE_HEADERS);
     body.send(vllmChunk({ role: 'assistant', content: '' }));
     const error = await collect(model({ firstTokenTimeoutMs: 200 }).stream(request)).catch((caught: unknown) => caught);
     expect((error as ModelTimeoutError).phase).toBe('first-token');
@@ -100,7 +104,9 @@ describe('timeouts', () => {
 
   it('stops a generation that runs past the generation timeout', async () => {
     const body = controlledBody();
-    nock(HOST).post('/v1/chat/completions').reply(200, () => body.stream, SSE_HEADERS);
+    nock(HOST)
+      .post('/v1/chat/completions')
+      .reply(200, () => body.stream, SSE_HEADERS);
     body.send(vllmChunk({ content: 'started' }));
     const seen: ModelStreamPart[] = [];
     const run = (async () => {
@@ -116,7 +122,9 @@ describe('timeouts', () => {
 describe('abort', () => {
   it('throws AbortedError when the caller aborts mid-stream', async () => {
     const body = controlledBody();
-    nock(HOST).post('/v1/chat/completions').reply(200, () => body.stream, SSE_HEADERS);
+    nock(HOST)
+      .post('/v1/chat/completions')
+      .reply(200, () => body.stream, SSE_HEADERS);
     const controller = new AbortController();
     const seen: ModelStreamPart[] = [];
     const run = (async () => {
@@ -131,7 +139,9 @@ describe('abort', () => {
   });
 
   it('throws AbortedError while waiting for a retry', async () => {
-    nock(HOST).post('/v1/chat/completions').reply(500, { error: { message: 'boom' } });
+    nock(HOST)
+      .post('/v1/chat/completions')
+      .reply(500, { error: { message: 'boom' } });
     let retryStarted!: () => void;
     const waiting = new Promise<void>((resolve) => (retryStarted = resolve));
     // The retry warning is logged right before the wait starts.
@@ -190,7 +200,9 @@ describe('rejected sampling parameters', () => {
   });
 
   it('does not retry a 400 that names no droppable parameter', async () => {
-    nock(HOST).post('/v1/chat/completions').reply(400, { error: { message: 'messages: field required' } });
+    nock(HOST)
+      .post('/v1/chat/completions')
+      .reply(400, { error: { message: 'messages: field required' } });
     const error = await collect(model().stream(request)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).message).toContain('rejected the request (400: messages: field required)');

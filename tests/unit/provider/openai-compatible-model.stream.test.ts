@@ -2,18 +2,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleModel } from '../../../src/core/provider/openai-compatible-model.js';
 import type { ModelRequest } from '../../../src/core/model/language-model.js';
-import {
-  collect,
-  llamaCppChunk,
-  ollamaChunk,
-  reasoningOf,
-  SSE_HEADERS,
-  sseBody,
-  textOf,
-  toolCallsOf,
-  usageChunk,
-  vllmChunk,
-} from './sse-fixtures.js';
+import { collect, llamaCppChunk, ollamaChunk, reasoningOf, SSE_HEADERS, sseBody, textOf, toolCallsOf, usageChunk, vllmChunk } from './sse-fixtures.js';
 
 const HOST = 'http://models.test:8080';
 const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }] };
@@ -35,12 +24,7 @@ afterAll(() => nock.enableNetConnect());
 
 describe('streaming text and usage', () => {
   it('streams Ollama text deltas, then usage from the empty-choices chunk, then finish last', async () => {
-    const scope = replyWith([
-      ollamaChunk({ content: 'Hel' }),
-      ollamaChunk({ content: 'lo' }),
-      ollamaChunk({ content: '' }, 'stop'),
-      usageChunk(42, 7),
-    ]);
+    const scope = replyWith([ollamaChunk({ content: 'Hel' }), ollamaChunk({ content: 'lo' }), ollamaChunk({ content: '' }, 'stop'), usageChunk(42, 7)]);
     const parts = await collect(model().stream(request));
     expect(textOf(parts)).toBe('Hello');
     expect(parts.slice(-2)).toEqual([
@@ -114,7 +98,9 @@ describe('tool calls', () => {
 
   it('repairs near-JSON arguments and sends the repaired text onward', async () => {
     replyWith([
-      vllmChunk({ tool_calls: [{ index: 0, id: 't1', type: 'function', function: { name: 'write_file', arguments: '```json\n{"path": "a.txt", "content": "x",}\n```' } }] }),
+      vllmChunk({
+        tool_calls: [{ index: 0, id: 't1', type: 'function', function: { name: 'write_file', arguments: '```json\n{"path": "a.txt", "content": "x",}\n```' } }],
+      }),
       vllmChunk({ tool_calls: [{ index: 1, id: 't2', type: 'function', function: { name: 'read_file', arguments: '{"path": "src/ma' } }] }),
       vllmChunk({}, 'length'),
     ]);
@@ -173,7 +159,12 @@ describe('reasoning', () => {
   });
 
   it('holds the leading text of a reasoning model until a bare </think> shows it was reasoning', async () => {
-    replyWith([vllmChunk({ content: 'Let me think' }), vllmChunk({ content: ' about it.</thi' }), vllmChunk({ content: 'nk>Answer: 4' }), vllmChunk({}, 'stop')]);
+    replyWith([
+      vllmChunk({ content: 'Let me think' }),
+      vllmChunk({ content: ' about it.</thi' }),
+      vllmChunk({ content: 'nk>Answer: 4' }),
+      vllmChunk({}, 'stop'),
+    ]);
     const reasoner = createOpenAICompatibleModel({ providerId: 'test', baseURL: `${HOST}/v1`, modelId: 'deepseek-r1:14b' });
     const parts = await collect(reasoner.stream(request));
     expect(reasoningOf(parts)).toBe('Let me think about it.');

@@ -16,8 +16,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const model = () =>
-  createOpenAICompatibleModel({ providerId: 'scripted', baseURL: server.baseURL, modelId: 'scripted-coder-7b', retryBaseDelayMs: 1 });
+const model = () => createOpenAICompatibleModel({ providerId: 'scripted', baseURL: server.baseURL, modelId: 'scripted-coder-7b', retryBaseDelayMs: 1 });
 
 describe('scripted model server', () => {
   it('listens on 127.0.0.1 and lists its model for discovery', async () => {
@@ -42,7 +41,13 @@ describe('scripted model server', () => {
   });
 
   it('streams tool calls with arguments split into chunks', async () => {
-    server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'src/app.ts' } }, { name: 'list_dir', arguments: '{"path":"."}' }], chunkSize: 3 });
+    server.enqueue({
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'src/app.ts' } },
+        { name: 'list_dir', arguments: '{"path":"."}' },
+      ],
+      chunkSize: 3,
+    });
     const parts = await collect(model().stream(request));
     expect(toolCallsOf(parts).map((call) => [call.toolCall.name, call.input])).toEqual([
       ['read_file', { path: 'src/app.ts' }],

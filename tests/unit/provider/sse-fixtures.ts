@@ -70,10 +70,8 @@ export async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<M
   return parts;
 }
 
-export const textOf = (parts: ModelStreamPart[]): string =>
-  parts.map((part) => (part.type === 'text-delta' ? part.text : '')).join('');
-export const reasoningOf = (parts: ModelStreamPart[]): string =>
-  parts.map((part) => (part.type === 'reasoning-delta' ? part.text : '')).join('');
+export const textOf = (parts: ModelStreamPart[]): string => parts.map((part) => (part.type === 'text-delta' ? part.text : '')).join('');
+export const reasoningOf = (parts: ModelStreamPart[]): string => parts.map((part) => (part.type === 'reasoning-delta' ? part.text : '')).join('');
 export const toolCallsOf = (parts: ModelStreamPart[]) =>
   parts.filter((part): part is Extract<ModelStreamPart, { type: 'tool-call' }> => part.type === 'tool-call');
 

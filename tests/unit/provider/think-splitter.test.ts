@@ -6,7 +6,11 @@ function run(chunks: string[], options?: ThinkSplitterOptions): { text: string; 
   const splitter = createThinkSplitter(options);
   const pieces: SplitPiece[] = chunks.flatMap((chunk) => splitter.push(chunk));
   pieces.push(...splitter.flush());
-  const join = (kind: SplitPiece['kind']): string => pieces.filter((piece) => piece.kind === kind).map((piece) => piece.text).join('');
+  const join = (kind: SplitPiece['kind']): string =>
+    pieces
+      .filter((piece) => piece.kind === kind)
+      .map((piece) => piece.text)
+      .join('');
   return { text: join('text'), reasoning: join('reasoning'), sawBare: splitter.sawBareClosingTag };
 }
 

@@ -65,7 +65,13 @@ describe('"Approve for this run" is bound to what was approved', () => {
     for (const command of ['npm test', 'npm test', 'npm run build', 'npm run lint', 'git add .', 'git add src', 'git commit -m "x"']) {
       await manager.check(commandRequest(command, 'run-2'), live());
     }
-    expect(prompt.asked).toEqual(['execute_command npm test', 'execute_command npm run build', 'execute_command npm run lint', 'execute_command git add .', 'execute_command git commit -m "x"']);
+    expect(prompt.asked).toEqual([
+      'execute_command npm test',
+      'execute_command npm run build',
+      'execute_command npm run lint',
+      'execute_command git add .',
+      'execute_command git commit -m "x"',
+    ]);
   });
 
   it('a DANGEROUS call never passes by a grant, even of the same program', async () => {
@@ -89,7 +95,18 @@ describe('"Approve for this run" is bound to what was approved', () => {
   it('other tools keep a per-tool grant', async () => {
     const prompt = approvesForRun();
     const manager = createPermissionManager({ prompt });
-    const write = (file: string): PermissionRequest => ({ id: file, runId: 'run-4', toolCallId: file, toolName: 'write_file', riskLevel: 'RESTRICTED', reason: 'writes', summary: `write_file ${file}`, details: [], agentName: 'geordi', allowForRun: true });
+    const write = (file: string): PermissionRequest => ({
+      id: file,
+      runId: 'run-4',
+      toolCallId: file,
+      toolName: 'write_file',
+      riskLevel: 'RESTRICTED',
+      reason: 'writes',
+      summary: `write_file ${file}`,
+      details: [],
+      agentName: 'geordi',
+      allowForRun: true,
+    });
     await manager.check(write('a.md'), live());
     await manager.check(write('b.md'), live());
     expect(prompt.asked).toEqual(['write_file a.md']);
@@ -125,7 +142,9 @@ describe('the button says what it covers, within Slack (75) and Discord (80) lab
     expect(slack.length).toBeLessThanOrEqual(75);
     expect(discord.length).toBeLessThanOrEqual(80);
     expect(slack).toMatch(/^Approve `node scripts\/.*…` for this run$/);
-    const slackButton = (blocksFor('x', [{ actionId: 'tsuka_approve_run', label, style: 'primary', value: 'v' }])!.at(-1) as { elements: { text: { text: string } }[] }).elements[0]!;
+    const slackButton = (
+      blocksFor('x', [{ actionId: 'tsuka_approve_run', label, style: 'primary', value: 'v' }])!.at(-1) as { elements: { text: { text: string } }[] }
+    ).elements[0]!;
     expect(slackButton.text.text).toBe(slack);
     const discordButton = componentsFor([{ actionId: 'tsuka_approve_run', label, style: 'primary', value: 'v' }])[0]!.components[0] as { label: string };
     expect(discordButton.label).toBe(discord);

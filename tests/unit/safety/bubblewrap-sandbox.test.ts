@@ -89,7 +89,10 @@ describe.skipIf(unavailable !== undefined)(`bubblewrap sandbox${unavailable ? ` 
     expect(plain.exitCode).toBe(0);
     expect(plain.output).toContain('PATH=');
     expect(leaks(plain.output)).toEqual([]);
-    const decoded = encoded.output.split('\n').map((line) => Buffer.from(line.trim(), 'base64').toString('utf8')).join('\n');
+    const decoded = encoded.output
+      .split('\n')
+      .map((line) => Buffer.from(line.trim(), 'base64').toString('utf8'))
+      .join('\n');
     expect(decoded).toContain('PATH=');
     expect(leaks(decoded)).toEqual([]);
     expect([...reversed.output].reverse().join('')).toContain('PATH=');
@@ -101,7 +104,9 @@ describe.skipIf(unavailable !== undefined)(`bubblewrap sandbox${unavailable ? ` 
   });
 
   it('cannot read the data folder, the bot checkout or the bot home; the system is there read-only', async () => {
-    const result = await run(`cat '${data}/tsuka.sqlite'; cat '${PACKAGE_ROOT}/package.json'; ls '${PACKAGE_ROOT}/src'; cat '${home}/.netrc'; ls /root; touch /usr/tsuka-probe-${process.pid} /etc/tsuka-probe-${process.pid}; echo done`);
+    const result = await run(
+      `cat '${data}/tsuka.sqlite'; cat '${PACKAGE_ROOT}/package.json'; ls '${PACKAGE_ROOT}/src'; cat '${home}/.netrc'; ls /root; touch /usr/tsuka-probe-${process.pid} /etc/tsuka-probe-${process.pid}; echo done`,
+    );
     expect(result.output).toContain('done');
     expect(result.output).not.toContain('TRANSCRIPTS-OF-EVERY-RUN');
     expect(result.output).not.toContain('tsuka-chat');
@@ -153,7 +158,8 @@ describe.skipIf(unavailable !== undefined)(`bubblewrap sandbox${unavailable ? ` 
     afterAll(async () => {
       await new Promise((resolve) => server.close(resolve));
     });
-    const connect = () => `node -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write('got ' + d)).on('error', (e) => { console.log('error ' + e.code); process.exit(1); })"`;
+    const connect = () =>
+      `node -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write('got ' + d)).on('error', (e) => { console.log('error ' + e.code); process.exit(1); })"`;
 
     it('reaches a 127.0.0.1 listener when the network is on', async () => {
       const result = await run(connect());

@@ -51,19 +51,63 @@ describe('createChildEnv', () => {
   const childEnv = createChildEnv(HOST_ENV);
 
   it('keeps the ordinary variables a build needs', () => {
-    for (const name of ['PATH', 'HOME', 'USER', 'SHELL', 'LANG', 'LC_ALL', 'TERM', 'PWD', 'TMPDIR', 'NODE_ENV', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'XAUTHORITY', 'TSUKA_WORKSPACE', 'TSUKA_LOG_LEVEL', 'TSUKA_LLM_BASE_URL']) {
+    for (const name of [
+      'PATH',
+      'HOME',
+      'USER',
+      'SHELL',
+      'LANG',
+      'LC_ALL',
+      'TERM',
+      'PWD',
+      'TMPDIR',
+      'NODE_ENV',
+      'GIT_AUTHOR_NAME',
+      'GIT_AUTHOR_EMAIL',
+      'XAUTHORITY',
+      'TSUKA_WORKSPACE',
+      'TSUKA_LOG_LEVEL',
+      'TSUKA_LLM_BASE_URL',
+    ]) {
       expect(childEnv[name], name).toBe(HOST_ENV[name]);
     }
   });
 
   it("drops the bot's own tokens and settings", () => {
-    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL', 'DISCORD_BOT_TOKEN', 'DISCORD_API_URL', 'TSUKA_LLM_API_KEY', 'OPENROUTER_API_KEY']) {
+    for (const name of [
+      'SLACK_BOT_TOKEN',
+      'SLACK_APP_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'SLACK_API_URL',
+      'DISCORD_BOT_TOKEN',
+      'DISCORD_API_URL',
+      'TSUKA_LLM_API_KEY',
+      'OPENROUTER_API_KEY',
+    ]) {
       expect(childEnv, name).not.toHaveProperty(name);
     }
   });
 
   it('drops every variable whose name looks like a secret', () => {
-    for (const name of ['OPENAI_API_KEY', 'GITHUB_TOKEN', 'GH_TOKEN', 'NPM_TOKEN', 'npm_config__authToken', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'DB_PASSWORD', 'PGPASSWD', 'SSH_AUTH_SOCK', 'STRIPE_PRIVATE_KEY', 'GOOGLE_APPLICATION_CREDENTIALS', 'SENTRY_DSN', 'DEPLOY_WEBHOOK', 'SIGNING_KEY', 'HTTP_AUTHORIZATION']) {
+    for (const name of [
+      'OPENAI_API_KEY',
+      'GITHUB_TOKEN',
+      'GH_TOKEN',
+      'NPM_TOKEN',
+      'npm_config__authToken',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_REGION',
+      'DB_PASSWORD',
+      'PGPASSWD',
+      'SSH_AUTH_SOCK',
+      'STRIPE_PRIVATE_KEY',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+      'SENTRY_DSN',
+      'DEPLOY_WEBHOOK',
+      'SIGNING_KEY',
+      'HTTP_AUTHORIZATION',
+    ]) {
       expect(childEnv, name).not.toHaveProperty(name);
     }
   });

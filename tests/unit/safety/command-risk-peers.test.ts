@@ -199,11 +199,12 @@ describe.each<[string, readonly PeerCase[]]>([
   ['Hermes Agent', HERMES],
   ['OpenClaw', OPENCLAW],
 ])('%s command-approval cases', (_peer, cases) => {
-  for (const [command, peerAsks, ours, why] of cases) it(`${JSON.stringify(command)} (peer asks: ${peerAsks}) → ${ours}`, () => {
-    const risk = classifyCommand(command, { workspaceRoot });
-    expect(risk.level, risk.reason).toBe(ours);
-    // Where our verdict differs from the peer's, the table must say why.
-    const weAsk = ours !== 'SAFE';
-    if (weAsk !== peerAsks) expect(why, `${command}: verdicts differ without a reason`).toBeDefined();
-  });
+  for (const [command, peerAsks, ours, why] of cases)
+    it(`${JSON.stringify(command)} (peer asks: ${peerAsks}) → ${ours}`, () => {
+      const risk = classifyCommand(command, { workspaceRoot });
+      expect(risk.level, risk.reason).toBe(ours);
+      // Where our verdict differs from the peer's, the table must say why.
+      const weAsk = ours !== 'SAFE';
+      if (weAsk !== peerAsks) expect(why, `${command}: verdicts differ without a reason`).toBeDefined();
+    });
 });

@@ -57,7 +57,9 @@ describe('choosing the sandbox at start', () => {
     const settings = { network: false, hiddenPaths: [], bwrapPath: path.join(dir, 'no-bwrap-here') };
     const fallback = await selectCommandSandbox({ ...settings, mode: 'auto' });
     expect(fallback.isolation).toBe('environment-only');
-    expect(fallback.summary).toMatch(/^isolation: environment only — no sandbox \(bubblewrap unavailable: .*ENOENT.*the network cannot be turned off without bubblewrap\)/);
+    expect(fallback.summary).toMatch(
+      /^isolation: environment only — no sandbox \(bubblewrap unavailable: .*ENOENT.*the network cannot be turned off without bubblewrap\)/,
+    );
     await expect(selectCommandSandbox({ ...settings, mode: 'bubblewrap' })).rejects.toThrow(TsukaError);
     await expect(selectCommandSandbox({ ...settings, mode: 'bubblewrap' })).rejects.toThrow(/TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here/);
   });
@@ -88,10 +90,23 @@ describe('secrets out of the bot environment', () => {
   });
 
   it('the CLI removes them from its environment once the configuration holds them, before any command', async () => {
-    const environment: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin', HOME: dir, TSUKA_DATA_DIR: path.join(dir, 'data'), SLACK_BOT_TOKEN: 'xoxb-1-2-cli', SLACK_APP_TOKEN: 'xapp-1-cli', TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const environment: NodeJS.ProcessEnv = {
+      PATH: '/usr/bin:/bin',
+      HOME: dir,
+      TSUKA_DATA_DIR: path.join(dir, 'data'),
+      SLACK_BOT_TOKEN: 'xoxb-1-2-cli',
+      SLACK_APP_TOKEN: 'xapp-1-cli',
+      TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+    };
     let stderr = '';
     // `ask` without a prompt stops after the configuration is loaded: nothing else runs.
-    const status = await main(['ask'], { stdout: () => undefined, stderr: (text) => (stderr += text), environment, workingDirectory: dir, moveSecretsOutOfEnvironment: true });
+    const status = await main(['ask'], {
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+      environment,
+      workingDirectory: dir,
+      moveSecretsOutOfEnvironment: true,
+    });
     expect(status).toBe(2);
     expect(stderr).toMatch(/^Usage: tsuka ask/);
     expect(environment).toEqual({ PATH: '/usr/bin:/bin', HOME: dir, TSUKA_DATA_DIR: path.join(dir, 'data'), TSUKA_LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
@@ -101,18 +116,32 @@ describe('secrets out of the bot environment', () => {
 const isRoot = process.getuid?.() === 0;
 describe.skipIf(isRoot)(`a user the bot cannot switch to${isRoot ? ' (skipped: as root every switch works)' : ''}`, () => {
   it('stops the start instead of running commands as the bot itself', async () => {
-    await expect(selectCommandSandbox({ mode: 'none', network: true, hiddenPaths: [], user: { name: 'nobody', uid: 65534, gid: 65534 } })).rejects.toThrow(/TSUKA_SANDBOX_USER=nobody but commands cannot run as that user/);
+    await expect(selectCommandSandbox({ mode: 'none', network: true, hiddenPaths: [], user: { name: 'nobody', uid: 65534, gid: 65534 } })).rejects.toThrow(
+      /TSUKA_SANDBOX_USER=nobody but commands cannot run as that user/,
+    );
   });
 });
 
 describe.skipIf(!isRoot)(`fallback as another user${isRoot ? '' : ' (skipped: switching users needs the tests to run as root)'}`, () => {
   it('runs the command as that user, who cannot read the bot process environ', async () => {
     const sandbox = createFallbackSandbox({ user: { name: 'nobody', uid: 65534, gid: 65534 } });
-    const result = await runCommand({ command: `id -u; cat /proc/${process.pid}/environ >/dev/null && echo READ || echo DENIED`, cwd: '/', sandbox, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000 });
+    const result = await runCommand({
+      command: `id -u; cat /proc/${process.pid}/environ >/dev/null && echo READ || echo DENIED`,
+      cwd: '/',
+      sandbox,
+      env: { PATH: '/usr/bin:/bin' },
+      timeoutMs: 10_000,
+    });
     expect(result.output).toMatch(/^65534\n/);
     expect(result.output).toContain('DENIED');
     // The same command as the bot's own user reads it: the user switch is what protects.
-    const same = await runCommand({ command: `cat /proc/${process.pid}/environ >/dev/null && echo READ || echo DENIED`, cwd: '/', sandbox: createFallbackSandbox(), env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000 });
+    const same = await runCommand({
+      command: `cat /proc/${process.pid}/environ >/dev/null && echo READ || echo DENIED`,
+      cwd: '/',
+      sandbox: createFallbackSandbox(),
+      env: { PATH: '/usr/bin:/bin' },
+      timeoutMs: 10_000,
+    });
     expect(same.output).toContain('READ');
   });
 });

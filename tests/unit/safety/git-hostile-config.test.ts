@@ -13,14 +13,31 @@ import type { ToolContext } from '../../../src/core/tools/tool.js';
 /** A repository whose .git/config names a program for every hook git offers a repository. */
 let base: string;
 let marker: string;
-const childEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/nonexistent', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+const childEnv = {
+  PATH: '/usr/local/bin:/usr/bin:/bin',
+  HOME: '/nonexistent',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: { ...childEnv, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
 }
 
 async function contextFor(root: string): Promise<ToolContext> {
-  return { workspace: await createWorkspace(root), signal: new AbortController().signal, childEnv, sandbox: createFallbackSandbox(), maskSecrets: (text) => text, runId: 'r', agentName: 'geordi', logger: silentLogger, services: {} };
+  return {
+    workspace: await createWorkspace(root),
+    signal: new AbortController().signal,
+    childEnv,
+    sandbox: createFallbackSandbox(),
+    maskSecrets: (text) => text,
+    runId: 'r',
+    agentName: 'geordi',
+    logger: silentLogger,
+    services: {},
+  };
 }
 
 /** A repository with one committed file (`a`, under the `x` filter and diff drivers) and a change to it. */
@@ -64,7 +81,17 @@ beforeEach(async () => {
 describe('SAFE git commands run no program named in the repository config', () => {
   it('with filter.x.clean/smudge/process and diff.x.textconv: SAFE, runs, and the programs are switched off', async () => {
     const evil = path.join(base, 'evil.sh');
-    const root = await hostileRepository('drivers', { 'filter.x.clean': evil, 'filter.x.smudge': evil, 'filter.x.process': evil, 'filter.x.required': 'true', 'diff.x.textconv': evil, 'core.fsmonitor': evil, 'core.pager': evil, 'log.showSignature': 'true', 'gpg.program': evil });
+    const root = await hostileRepository('drivers', {
+      'filter.x.clean': evil,
+      'filter.x.smudge': evil,
+      'filter.x.process': evil,
+      'filter.x.required': 'true',
+      'diff.x.textconv': evil,
+      'core.fsmonitor': evil,
+      'core.pager': evil,
+      'log.showSignature': 'true',
+      'gpg.program': evil,
+    });
     // Without TSUKA's overrides, plain git would run them: the test repository really is hostile.
     expect(() => git(root, 'diff')).toThrow();
     expect(existsSync(marker)).toBe(true);

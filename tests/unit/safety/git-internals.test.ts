@@ -14,7 +14,17 @@ let root: string;
 let context: ToolContext;
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'tsuka-git-'));
-  context = { workspace: await createWorkspace(root), signal: new AbortController().signal, childEnv: {}, sandbox: createFallbackSandbox(), maskSecrets: (text) => text, runId: 'r', agentName: 'geordi', logger: silentLogger, services: {} };
+  context = {
+    workspace: await createWorkspace(root),
+    signal: new AbortController().signal,
+    childEnv: {},
+    sandbox: createFallbackSandbox(),
+    maskSecrets: (text) => text,
+    runId: 'r',
+    agentName: 'geordi',
+    logger: silentLogger,
+    services: {},
+  };
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });

@@ -36,7 +36,11 @@ function answering(decision: PermissionDecision): PermissionPrompt & { asked: Pe
 }
 
 /** A prompt whose answers the test hands out one by one. */
-function manual(): PermissionPrompt & { asked: PermissionRequest[]; answer(index: number, decision: PermissionDecision): void; waitForAsks(count: number): Promise<void> } {
+function manual(): PermissionPrompt & {
+  asked: PermissionRequest[];
+  answer(index: number, decision: PermissionDecision): void;
+  waitForAsks(count: number): Promise<void>;
+} {
   const asked: PermissionRequest[] = [];
   const resolvers: ((decision: PermissionDecision) => void)[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];

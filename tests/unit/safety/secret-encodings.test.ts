@@ -17,7 +17,15 @@ const ENV: NodeJS.ProcessEnv = {
   ESCAPED_URL: 'redis://:p%40ss-w0rd!@cache:6379/0',
 };
 
-const SECRETS = ['xoxb-1111111111-2222222222-AbCdEfGhIjKlMnOpQrSt', 'xapp-1-A0123456789-1234567890-abcdef0123', '8f14e45fceea167a5a36dedd4bea2543', 'plain-discord-token-value-1234', 'local-model-key-98765', 'or-key-without-known-shape-42', 'Hunter2-db-pw'];
+const SECRETS = [
+  'xoxb-1111111111-2222222222-AbCdEfGhIjKlMnOpQrSt',
+  'xapp-1-A0123456789-1234567890-abcdef0123',
+  '8f14e45fceea167a5a36dedd4bea2543',
+  'plain-discord-token-value-1234',
+  'local-model-key-98765',
+  'or-key-without-known-shape-42',
+  'Hunter2-db-pw',
+];
 
 const mask = createSecretMasker(ENV);
 

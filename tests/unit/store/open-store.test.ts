@@ -131,9 +131,7 @@ describe('openStore', () => {
   });
 
   it('names the missing adapter package for a Redis URL (without its password)', async () => {
-    const failure = await openStore({ url: 'redis://user:secret@127.0.0.1:6379', dataDirectory: '/x' }).catch(
-      (error: unknown) => error,
-    );
+    const failure = await openStore({ url: 'redis://user:secret@127.0.0.1:6379', dataDirectory: '/x' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StoreError);
     expect((failure as Error).message).toContain('@keyv/redis');
     expect((failure as Error).message).not.toContain('secret');

@@ -38,9 +38,7 @@ describe('recoverAfterRestart', () => {
       const approvals = createApprovalStore(store);
       const report = await recoverAfterRestart({ runs, approvals });
       expect(report.interruptedRuns.map((record) => [record.id, record.where.threadId])).toEqual([[run.id, 'discord:G1/C1/T9']]);
-      expect(report.expiredApprovals.map((record) => [record.id, record.messageRef, record.status])).toEqual([
-        ['ap-1', 'discord:G1/C1/T9/M5', 'expired'],
-      ]);
+      expect(report.expiredApprovals.map((record) => [record.id, record.messageRef, record.status])).toEqual([['ap-1', 'discord:G1/C1/T9/M5', 'expired']]);
       expect((await runs.get(run.id))?.status).toBe('interrupted');
       expect((await runs.events(run.id)).map((event) => event.type)).toEqual(['tool-call', 'approval', 'status']);
       expect(await recoverAfterRestart({ runs, approvals })).toEqual({ interruptedRuns: [], expiredApprovals: [] });

@@ -55,9 +55,7 @@ describe('run store', () => {
   it('numbers 300 concurrent appends 1..300 without losing one', async () => {
     const runs = createRunStore(await open(await tempDirectory()));
     const run = await runs.create(newRun('busy'));
-    await Promise.all(
-      Array.from({ length: 300 }, (_, index) => runs.appendEvent(run.id, { type: 'note', text: `n${index}` })),
-    );
+    await Promise.all(Array.from({ length: 300 }, (_, index) => runs.appendEvent(run.id, { type: 'note', text: `n${index}` })));
     const events = await runs.events(run.id);
     expect(events.map((event) => event.seq)).toEqual(Array.from({ length: 300 }, (_, index) => index + 1));
     expect(new Set(events.map((event) => (event.type === 'note' ? event.text : ''))).size).toBe(300);
@@ -83,9 +81,7 @@ describe('run store', () => {
     const runs = createRunStore(await open(await tempDirectory()));
     const run = await runs.create(newRun('stats'));
     await Promise.all(
-      Array.from({ length: 50 }, () =>
-        runs.update(run.id, (record) => ({ ...record, stats: { steps: Number(record.stats?.steps ?? 0) + 1 } })),
-      ),
+      Array.from({ length: 50 }, () => runs.update(run.id, (record) => ({ ...record, stats: { steps: Number(record.stats?.steps ?? 0) + 1 } }))),
     );
     expect((await runs.get(run.id))?.stats?.steps).toBe(50);
     await expect(runs.update('missing', (record) => record)).rejects.toThrow(/Unknown run/);

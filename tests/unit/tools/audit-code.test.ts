@@ -14,7 +14,10 @@ beforeEach(async () => {
   await mkdir(join(test.root, 'node_modules/pkg'), { recursive: true });
   await writeFile(join(test.root, 'src/calc.js'), 'export function calc(input) {\n  return eval(input);\n}\n');
   await writeFile(join(test.root, 'src/db.ts'), 'const q = `SELECT * FROM users WHERE id = ${id}`;\nconst ok = db.query("SELECT 1");\n');
-  await writeFile(join(test.root, 'src/config.py'), `AWS_KEY = "${FAKE_AWS_KEY}"\npassword = "${FAKE_PASSWORD}"\nimport yaml\ndata = yaml.load(stream)\nsafe = yaml.load(stream, Loader=yaml.SafeLoader)\n`);
+  await writeFile(
+    join(test.root, 'src/config.py'),
+    `AWS_KEY = "${FAKE_AWS_KEY}"\npassword = "${FAKE_PASSWORD}"\nimport yaml\ndata = yaml.load(stream)\nsafe = yaml.load(stream, Loader=yaml.SafeLoader)\n`,
+  );
   await writeFile(join(test.root, 'src/clean.ts'), 'export const sum = (a: number, b: number) => a + b;\n');
   await writeFile(join(test.root, 'node_modules/pkg/index.js'), 'eval("vendor");\n');
 });

@@ -16,7 +16,9 @@ function fakeAgent() {
       loaded: names.filter((name) => name !== 'execute_command'),
       rejected: names.filter((name) => name === 'execute_command').map((name) => ({ name, reason: 'not allowed for this role' })),
     })),
-    switchRole: vi.fn((role: string) => (role === 'developer' ? { ok: true, message: 'Now working as developer.' } : { ok: false, message: `No role ${role}.` })),
+    switchRole: vi.fn((role: string) =>
+      role === 'developer' ? { ok: true, message: 'Now working as developer.' } : { ok: false, message: `No role ${role}.` },
+    ),
     addRole: vi.fn((role: Role) => ({ ok: true, message: `Role ${role.name} added.` })),
   } satisfies AgentControlService;
 }
@@ -49,7 +51,13 @@ describe('load_tools and switch_skill', () => {
 });
 
 describe('create_role', () => {
-  const role = { name: 'release_manager', displayName: 'Release manager', description: 'Ships releases.', systemPrompt: 'You ship.', allowedTools: ['read_file', 'grep_search'] };
+  const role = {
+    name: 'release_manager',
+    displayName: 'Release manager',
+    description: 'Ships releases.',
+    systemPrompt: 'You ship.',
+    allowedTools: ['read_file', 'grep_search'],
+  };
 
   it('validates and hands the role to the service', async () => {
     const result = await createRoleTool.execute(role, test.context);
@@ -87,7 +95,10 @@ describe('create_tool', () => {
 
   it('refuses undeclared placeholders, clashing names and invalid schemas', async () => {
     await expect(
-      createToolTool.execute({ ...proposal, name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'nope' } } }, command: 'cat {{file}}' }, test.context),
+      createToolTool.execute(
+        { ...proposal, name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'nope' } } }, command: 'cat {{file}}' },
+        test.context,
+      ),
     ).rejects.toThrow(/already exists.*not a valid JSON Schema.*undeclared parameters: file/);
   });
 });

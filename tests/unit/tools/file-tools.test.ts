@@ -36,7 +36,9 @@ describe('read_file', () => {
     expect(second.output).toContain('continue with offset=411');
     const last = await readFileTool.execute({ path: 'long.txt', offset: 995 }, test.context);
     expect(last.output).not.toContain('continue with');
-    await expect(readFileTool.execute({ path: 'long.txt', offset: 2000 }, test.context)).rejects.toThrow('offset 2000 is past the end of long.txt, which has 1000 lines.');
+    await expect(readFileTool.execute({ path: 'long.txt', offset: 2000 }, test.context)).rejects.toThrow(
+      'offset 2000 is past the end of long.txt, which has 1000 lines.',
+    );
   });
 
   it('refuses binary files, folders and missing files with a sentence', async () => {
@@ -115,9 +117,9 @@ describe('edit_file', () => {
     await expect(editFileTool.execute({ path: 'app.ts', targetContent: 'return 42;', replacementContent: '' }, test.context)).rejects.toThrow(
       /not found in app\.ts \(0 occurrences\)/,
     );
-    await expect(
-      editFileTool.execute({ path: 'app.ts', targetContent: '    function a() {  ', replacementContent: '' }, test.context),
-    ).rejects.toThrow(/does match once leading\/trailing whitespace is ignored/);
+    await expect(editFileTool.execute({ path: 'app.ts', targetContent: '    function a() {  ', replacementContent: '' }, test.context)).rejects.toThrow(
+      /does match once leading\/trailing whitespace is ignored/,
+    );
     expect(await readFile(join(test.root, 'app.ts'), 'utf8')).toContain('function a() {\n  return 1;');
   });
 
@@ -159,7 +161,10 @@ describe('delete_file', () => {
 
   it('previews the path to delete', async () => {
     await writeFile(join(test.root, 'old.log'), 'log');
-    expect(await deleteFileTool.preview({ path: 'old.log' }, test.context)).toEqual({ summary: 'delete_file old.log', details: ['delete: old.log (file, 3 B)'] });
+    expect(await deleteFileTool.preview({ path: 'old.log' }, test.context)).toEqual({
+      summary: 'delete_file old.log',
+      details: ['delete: old.log (file, 3 B)'],
+    });
   });
 });
 

@@ -21,7 +21,17 @@ afterEach(async () => {
 });
 
 async function contextFor(root: string): Promise<ToolContext> {
-  return { workspace: await createWorkspace(root), signal: new AbortController().signal, childEnv: { PATH: process.env.PATH, HOME: home }, sandbox: createFallbackSandbox(), maskSecrets: (text) => text, runId: 'r', agentName: 'geordi', logger: silentLogger, services: {} };
+  return {
+    workspace: await createWorkspace(root),
+    signal: new AbortController().signal,
+    childEnv: { PATH: process.env.PATH, HOME: home },
+    sandbox: createFallbackSandbox(),
+    maskSecrets: (text) => text,
+    runId: 'r',
+    agentName: 'geordi',
+    logger: silentLogger,
+    services: {},
+  };
 }
 
 describe('git hardening for agent commands', () => {

@@ -42,14 +42,17 @@ describe('createToolRegistry', () => {
     createToolRegistry({ schemas: new Map(names.map((name) => [name, schema(name)])), implementations: names.map((name) => implementation(name)) });
 
   it('fails at creation when a schema has no implementation or an implementation has no schema, naming them', () => {
-    expect(() =>
-      createToolRegistry({ schemas: new Map([['read_file', schema('read_file')]]), implementations: [implementation('list_dir')] }),
-    ).toThrow(/schemas without an implementation: read_file.*implementations without a schema: list_dir/);
+    expect(() => createToolRegistry({ schemas: new Map([['read_file', schema('read_file')]]), implementations: [implementation('list_dir')] })).toThrow(
+      /schemas without an implementation: read_file.*implementations without a schema: list_dir/,
+    );
   });
 
   it('ignores the schemas of disabled tools', () => {
     const registry = createToolRegistry({
-      schemas: new Map([['read_file', schema('read_file')], ['create_tool', schema('create_tool')]]),
+      schemas: new Map([
+        ['read_file', schema('read_file')],
+        ['create_tool', schema('create_tool')],
+      ]),
       implementations: [implementation('read_file')],
       disabledTools: ['create_tool'],
     });
@@ -101,7 +104,10 @@ describe('createToolRegistry', () => {
   it('turns errors into results: TsukaError messages as they are, others wrapped and logged with the stack', async () => {
     const logger = createMemoryLogger();
     const registry = createToolRegistry({
-      schemas: new Map([['known', schema('known')], ['broken', schema('broken')]]),
+      schemas: new Map([
+        ['known', schema('known')],
+        ['broken', schema('broken')],
+      ]),
       implementations: [
         implementation('known', async () => {
           throw new TsukaError('tool_failed', 'The file is gone.');
@@ -123,7 +129,11 @@ describe('createToolRegistry', () => {
     const registry = createToolRegistry({
       schemas: new Map([['leaky', schema('leaky')]]),
       implementations: [
-        { name: 'leaky', preview: () => ({ summary: `leaky ${token}`, details: [token] }), execute: async () => ({ output: `token=${token}`, display: token }) },
+        {
+          name: 'leaky',
+          preview: () => ({ summary: `leaky ${token}`, details: [token] }),
+          execute: async () => ({ output: `token=${token}`, display: token }),
+        },
       ],
     });
     const result = await registry.execute('leaky', { path: 'x' }, test.context);
@@ -134,10 +144,18 @@ describe('createToolRegistry', () => {
 
   it('classifies with the implementation, else the schema, and fails closed when classify throws', async () => {
     const registry = createToolRegistry({
-      schemas: new Map([['plain', schema('plain', { riskLevel: 'RESTRICTED' })], ['odd', schema('odd')]]),
+      schemas: new Map([
+        ['plain', schema('plain', { riskLevel: 'RESTRICTED' })],
+        ['odd', schema('odd')],
+      ]),
       implementations: [
         implementation('plain'),
-        { ...implementation('odd'), classify: () => { throw new Error('cannot tell'); } },
+        {
+          ...implementation('odd'),
+          classify: () => {
+            throw new Error('cannot tell');
+          },
+        },
       ],
     });
     expect((await registry.classify('plain', { path: 'x' }, test.context)).level).toBe('RESTRICTED');
@@ -150,7 +168,10 @@ describe('the real tools_schemas folder', () => {
     const schemas = await loadToolSchemas(SCHEMA_FOLDER);
     const implementations = builtinToolImplementations({ enableCreateTool: true });
     const memoryModule = join(import.meta.dirname, '../../../src/core/tools/impl/memory-tools.ts');
-    const hasMemoryTools = await access(memoryModule).then(() => true, () => false);
+    const hasMemoryTools = await access(memoryModule).then(
+      () => true,
+      () => false,
+    );
     if (hasMemoryTools) {
       const { memoryToolImplementations } = await import('../../../src/core/tools/impl/memory-tools.js');
       implementations.push(...memoryToolImplementations());
@@ -160,7 +181,9 @@ describe('the real tools_schemas folder', () => {
     }
     implementations.push(...coordinationToolImplementations());
     const registry = createToolRegistry({ schemas, implementations });
-    expect(registry.names()).toEqual(expect.arrayContaining(['read_file', 'execute_command', 'browse_url', 'audit_code', 'create_tool', 'report_status', 'request_call']));
+    expect(registry.names()).toEqual(
+      expect.arrayContaining(['read_file', 'execute_command', 'browse_url', 'audit_code', 'create_tool', 'report_status', 'request_call']),
+    );
     expect(registry.names()).toHaveLength(implementations.length);
   });
 

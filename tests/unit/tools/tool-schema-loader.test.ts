@@ -26,7 +26,10 @@ describe('loadToolSchemas', () => {
     writeFile(join(directory, file), typeof content === 'string' ? content : JSON.stringify(content));
 
   async function problemsOf(): Promise<{ file: string; field: string; message: string }[]> {
-    const error = await loadToolSchemas(directory).then(() => undefined, (caught: unknown) => caught);
+    const error = await loadToolSchemas(directory).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(DataFileError);
     return [...(error as DataFileError).problems];
   }
@@ -44,7 +47,9 @@ describe('loadToolSchemas', () => {
     await write('list_dir.json', { ...valid, name: 'list_dir', requiredTier: 'HUGE' });
     const problems = await problemsOf();
     expect(problems).toContainEqual({ file: join(directory, 'read_file.json'), field: 'riskLevel', message: 'is required' });
-    expect(problems).toContainEqual(expect.objectContaining({ file: join(directory, 'list_dir.json'), field: 'requiredTier', message: expect.stringContaining('SMALL, MEDIUM, LARGE') }));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ file: join(directory, 'list_dir.json'), field: 'requiredTier', message: expect.stringContaining('SMALL, MEDIUM, LARGE') }),
+    );
   });
 
   it('rejects a name that differs from the file name, an empty description and a non-object parameters schema', async () => {

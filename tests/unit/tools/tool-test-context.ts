@@ -50,7 +50,11 @@ export async function createTestToolContext(
 
 /** Resolves once `path` exists (watching its folder), so tests wait on the event, not a clock. */
 export async function waitForFile(path: string, directory: string): Promise<void> {
-  const exists = (): Promise<boolean> => access(path).then(() => true, () => false);
+  const exists = (): Promise<boolean> =>
+    access(path).then(
+      () => true,
+      () => false,
+    );
   if (await exists()) return;
   await new Promise<void>((resolve, reject) => {
     const watcher = watch(directory, () => {

@@ -103,7 +103,9 @@ describe('createGuardedFetch', () => {
       return new Response('ok');
     };
     const guarded = createGuardedFetch(fakeFetch, { lookup: recordingDns({ 'localtest.me': ['127.0.0.1'] }).lookup });
-    await expect(guarded(new URL('http://localtest.me:11434/api/tags'))).rejects.toThrow(/localtest\.me:11434 reaches a private or local address \(localtest\.me:11434 → 127\.0\.0\.1\); refused/);
+    await expect(guarded(new URL('http://localtest.me:11434/api/tags'))).rejects.toThrow(
+      /localtest\.me:11434 reaches a private or local address \(localtest\.me:11434 → 127\.0\.0\.1\); refused/,
+    );
     await expect(guarded('http://[::7f00:1]/')).rejects.toThrow(/private or local address/);
     expect(fetched).toEqual([]);
     expect(await (await guarded('https://docs.example.test/a')).text()).toBe('ok');

@@ -36,7 +36,11 @@ afterEach(async () => {
 
 describe('web_search', () => {
   it('uses the SearXNG JSON API when a search URL is configured', async () => {
-    const results = Array.from({ length: 10 }, (_, index) => ({ title: `Result ${index + 1}`, url: `https://r${index + 1}.test/`, content: `About ${index + 1}` }));
+    const results = Array.from({ length: 10 }, (_, index) => ({
+      title: `Result ${index + 1}`,
+      url: `https://r${index + 1}.test/`,
+      content: `About ${index + 1}`,
+    }));
     const scope = nock('https://searx.example.test').get('/search').query({ q: 'node abort signal', format: 'json' }).reply(200, { results });
     const tool = createWebSearchTool({ searchUrl: 'https://searx.example.test/search' });
     const result = await tool.execute({ query: 'node abort signal' }, test.context);
@@ -75,7 +79,8 @@ describe('browse_url', () => {
   const tool = createBrowseUrlTool({ lookup: REBINDING_DNS });
 
   it('returns the reader view of an HTML page as markdown', async () => {
-    const page = '<html><head><title>Guide</title></head><body><nav><a href="/">Home</a></nav><main><h1>Install</h1><p>Run <code>npm i</code>, see <a href="/faq">the FAQ</a>.</p></main><footer>©</footer></body></html>';
+    const page =
+      '<html><head><title>Guide</title></head><body><nav><a href="/">Home</a></nav><main><h1>Install</h1><p>Run <code>npm i</code>, see <a href="/faq">the FAQ</a>.</p></main><footer>©</footer></body></html>';
     nock(SITE).get('/guide').reply(200, page, { 'content-type': 'text/html' });
     const result = await tool.execute({ url: `${SITE}/guide` }, test.context);
     expect(result.output).toBe(`Title: Guide\nURL: ${SITE}/guide\n\n# Install\n\nRun \`npm i\`, see [the FAQ](${SITE}/faq).`);
@@ -89,8 +94,20 @@ describe('browse_url', () => {
 
   it('is SAFE for a public host and DANGEROUS for private or local addresses', async () => {
     expect(await tool.classify?.({ url: `${SITE}/x` }, test.context)).toMatchObject({ level: 'SAFE' });
-    for (const url of ['http://127.0.0.1:8080/', 'http://localhost/admin', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.5/', 'http://[::1]/', 'http://printer.local/', 'http://metadata.google.internal/', 'http://2130706433/']) {
-      expect(await tool.classify?.({ url }, test.context), url).toEqual({ level: 'DANGEROUS', reason: expect.stringContaining('reaches a private or local address') });
+    for (const url of [
+      'http://127.0.0.1:8080/',
+      'http://localhost/admin',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.5/',
+      'http://[::1]/',
+      'http://printer.local/',
+      'http://metadata.google.internal/',
+      'http://2130706433/',
+    ]) {
+      expect(await tool.classify?.({ url }, test.context), url).toEqual({
+        level: 'DANGEROUS',
+        reason: expect.stringContaining('reaches a private or local address'),
+      });
     }
   });
 
@@ -109,13 +126,17 @@ describe('browse_url', () => {
   it('refuses a redirect to a public name that resolves to a private address, without requesting it', async () => {
     nock(SITE).get('/hop').reply(302, '', { location: 'http://internal.example.test/admin' });
     const internal = nock('http://internal.example.test').get('/admin').reply(200, 'admin panel');
-    await expect(tool.execute({ url: `${SITE}/hop` }, test.context)).rejects.toThrow(/internal\.example\.test reaches a private or local address \(internal\.example\.test → 10\.0\.0\.7\); refused/);
+    await expect(tool.execute({ url: `${SITE}/hop` }, test.context)).rejects.toThrow(
+      /internal\.example\.test reaches a private or local address \(internal\.example\.test → 10\.0\.0\.7\); refused/,
+    );
     expect(internal.isDone()).toBe(false);
   });
 
   it('fetches a name that resolves privately once the person approved it', async () => {
     nock('http://internal.example.test').get('/status').reply(200, 'all green', { 'content-type': 'text/plain' });
-    expect((await tool.execute({ url: 'http://internal.example.test/status' }, test.context)).output).toBe('URL: http://internal.example.test/status\n\nall green');
+    expect((await tool.execute({ url: 'http://internal.example.test/status' }, test.context)).output).toBe(
+      'URL: http://internal.example.test/status\n\nall green',
+    );
   });
 
   it('follows a public redirect and refuses non-http schemes', async () => {
@@ -147,7 +168,10 @@ describe('download_file', () => {
     }
     expect((await tool.preview({ url: `${SITE}/config`, path: '.git/config' }, test.context)).details).toContain(`risk: DANGEROUS — ${GIT_INTERNALS_REASON}`);
     expect(await tool.classify?.({ url: `${SITE}/config`, path: 'docs/git-config.txt' }, test.context)).toMatchObject({ level: 'RESTRICTED' });
-    expect(await tool.classify?.({ url: 'http://evil.example.test/x', path: 'x.bin' }, test.context)).toMatchObject({ level: 'DANGEROUS', reason: expect.stringContaining('private or local') });
+    expect(await tool.classify?.({ url: 'http://evil.example.test/x', path: 'x.bin' }, test.context)).toMatchObject({
+      level: 'DANGEROUS',
+      reason: expect.stringContaining('private or local'),
+    });
   });
 
   it('refuses a redirect to a name that resolves privately and leaves nothing behind', async () => {
@@ -157,7 +181,9 @@ describe('download_file', () => {
   });
 
   it('refuses a file over the 50 MB limit by its declared length and leaves nothing behind', async () => {
-    nock(SITE).get('/big.iso').reply(200, 'x', { 'content-length': String(60 * 1024 * 1024) });
+    nock(SITE)
+      .get('/big.iso')
+      .reply(200, 'x', { 'content-length': String(60 * 1024 * 1024) });
     await expect(tool.execute({ url: `${SITE}/big.iso`, path: 'iso/big.iso' }, test.context)).rejects.toThrow(/over the 50 MB download limit/);
     expect(await readdir(test.root)).toEqual([]);
   });

@@ -13,7 +13,13 @@ afterEach(async () => {
 describe('/call from a slash command', () => {
   it('debates in rounds under each identity, shows the transcript to every speaker, synthesises and stores the run', async () => {
     harness = await startWorkflowHarness({
-      steps: [say('Geordi r1: cache it.'), say('Pike r1: measure first.'), say('Geordi r2: agreed.'), say('Pike r2: then decide.'), say('Synthesis: measure, then cache.')],
+      steps: [
+        say('Geordi r1: cache it.'),
+        say('Pike r1: measure first.'),
+        say('Geordi r2: agreed.'),
+        say('Pike r2: then decide.'),
+        say('Synthesis: measure, then cache.'),
+      ],
     });
     const replies = await harness.slash('call', '@geordi @pike "Should we cache sessions in Redis?"');
     expect(replies).toEqual([]);
@@ -45,7 +51,14 @@ describe('/call from a slash command', () => {
     expect(run).toMatchObject({ kind: 'call', status: 'completed', startedBy: 'playground:alice' });
     expect(run!.stats).toMatchObject({ turns: 5, 'Geordi.outputTokens': expect.any(Number), 'Pike.peakContextTokens': 100 });
     const events = await harness.engine.runs.events(run!.id);
-    expect(events.filter((event) => event.type === 'message').map((event) => (event as { agent: string }).agent)).toEqual(['playground:alice', 'geordi', 'pike', 'geordi', 'pike', 'pike']);
+    expect(events.filter((event) => event.type === 'message').map((event) => (event as { agent: string }).agent)).toEqual([
+      'playground:alice',
+      'geordi',
+      'pike',
+      'geordi',
+      'pike',
+      'pike',
+    ]);
   });
 
   it('uses the first supervisor as moderator and honours rounds=N', async () => {
@@ -76,7 +89,9 @@ describe('escalation service (request_call outside a workflow)', () => {
     const handlers = createWorkflows(deps)({ approvals: harness.layer.approvals, activeRuns: harness.layer.activeRuns });
     const service = createEscalationService({ deps, handlers, surface: harness.surface, channel: 'playground:general', user: 'playground:alice' });
     const context = {} as Parameters<typeof service.start>[1];
-    expect(await service.start({ kind: 'call', participants: ['spock'], topic: 'x', reason: 'y' }, context)).toContain('Not started: A call needs at least two participants');
+    expect(await service.start({ kind: 'call', participants: ['spock'], topic: 'x', reason: 'y' }, context)).toContain(
+      'Not started: A call needs at least two participants',
+    );
     expect(harness.surface.messages).toEqual([]);
     const answer = await service.start({ kind: 'call', participants: ['spock', '@worf'], topic: 'Redis?', reason: 'debate' }, context);
     expect(answer).toContain('Started /call @spock @worf "Redis?"');

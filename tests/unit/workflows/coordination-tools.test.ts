@@ -26,7 +26,18 @@ afterEach(async () => {
 
 function service(overrides: Partial<WorkflowToolService> = {}): WorkflowToolService & { reports: StatusReport[] } {
   const reports: StatusReport[] = [];
-  return { runId: 'run-a', depth: 0, blackboard: createBlackboard(), inbox: createMemberInbox(), members: ['geordi', 'worf'], reportStatus: (report) => reports.push(report), routeNext: () => undefined, castVote: () => undefined, reports, ...overrides };
+  return {
+    runId: 'run-a',
+    depth: 0,
+    blackboard: createBlackboard(),
+    inbox: createMemberInbox(),
+    members: ['geordi', 'worf'],
+    reportStatus: (report) => reports.push(report),
+    routeNext: () => undefined,
+    castVote: () => undefined,
+    reports,
+    ...overrides,
+  };
 }
 
 async function run(name: string, input: Record<string, unknown>, services: Record<string, unknown>) {
@@ -37,13 +48,24 @@ async function run(name: string, input: Record<string, unknown>, services: Recor
 
 describe('coordination tools', () => {
   it('has a schema for each implementation with the exact parameters', () => {
-    expect([...schemas.keys()].sort()).toEqual(['cast_vote', 'post_note', 'read_notes', 'report_status', 'request_call', 'request_goal', 'request_team', 'route_next', 'send_message', 'spawn_agent']);
+    expect([...schemas.keys()].sort()).toEqual([
+      'cast_vote',
+      'post_note',
+      'read_notes',
+      'report_status',
+      'request_call',
+      'request_goal',
+      'request_team',
+      'route_next',
+      'send_message',
+      'spawn_agent',
+    ]);
     expect(() => registry.validate('report_status', { status: 'COMPLETATO', summary: 'x' })).toThrow(/status/);
     expect(() => registry.validate('cast_vote', { vote: 'APPROVO', reason: 'x' })).toThrow(/vote/);
     expect(schemas.get('request_goal')!.riskLevel).toBe('RESTRICTED');
   });
 
-  it('keeps each run\'s blackboard to its own members', async () => {
+  it("keeps each run's blackboard to its own members", async () => {
     const runA = service();
     const runB = service({ runId: 'run-b' });
     await run('post_note', { key: 'decision/storage', value: 'use sqlite' }, { workflow: runA });

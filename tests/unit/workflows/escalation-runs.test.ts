@@ -36,7 +36,19 @@ async function approveInThread(h: Harness, thread: string, tool: string): Promis
   const prompt = hasPrompt()!;
   expect(prompt.text).toContain(tool);
   const approve = prompt.buttons.find((button) => button.label === 'Approve')!;
-  await h.send({ type: 'button-action', id: `click-${tool}`, platform: 'playground', channel: 'playground:general', user: 'playground:alice', fromBot: false, actionId: approve.actionId, value: approve.value, message: prompt.ref, thread, replyEphemeral: async () => undefined });
+  await h.send({
+    type: 'button-action',
+    id: `click-${tool}`,
+    platform: 'playground',
+    channel: 'playground:general',
+    user: 'playground:alice',
+    fromBot: false,
+    actionId: approve.actionId,
+    value: approve.value,
+    message: prompt.ref,
+    thread,
+    replyEphemeral: async () => undefined,
+  });
   return prompt.text;
 }
 
@@ -59,7 +71,9 @@ describe('escalation to a workflow', () => {
     await harness.mention('doctor we need a health check endpoint', { message: 'root' });
     const prompt = await approveInThread(harness, 'thread:root', 'request_goal');
     expect(prompt).toContain('Add a health check endpoint');
-    await harness.surface.waitFor(() => harness!.surface.inThread('thread:root').some((message) => message.text.includes('Escalation: Started /goal Add a health check endpoint')));
+    await harness.surface.waitFor(() =>
+      harness!.surface.inThread('thread:root').some((message) => message.text.includes('Escalation: Started /goal Add a health check endpoint')),
+    );
     await harness.surface.waitFor(() => harness!.surface.messages.some((message) => message.text.startsWith('🎯 Goal by')));
     const root = harness.surface.messages.find((message) => message.text.startsWith('🎯 Goal by'))!;
     expect(root.text).toBe('🎯 Goal by <@playground:alice>: Add a health check endpoint');
@@ -95,14 +109,21 @@ describe('escalation to a workflow', () => {
     await harness.mention('doctor please harden the login form', { message: 'root' });
     const prompt = await approveInThread(harness, 'thread:root', 'request_team');
     expect(prompt).toContain('dev_security');
-    await harness.surface.waitFor(() => harness!.surface.inThread('thread:root').some((message) => message.text.includes('Escalation: Started /team dev_security')));
+    await harness.surface.waitFor(() =>
+      harness!.surface.inThread('thread:root').some((message) => message.text.includes('Escalation: Started /team dev_security')),
+    );
     await harness.surface.waitFor(() => harness!.surface.messages.some((message) => message.text.startsWith('👥 Team')));
     const root = harness.surface.messages.find((message) => message.text.startsWith('👥 Team'))!;
     expect(root.text).toContain('Dev & Security');
     expect(root.text).toContain('Harden the login form');
     const thread = `thread:${root.ref}`;
     await harness.surface.waitFor(() => harness!.surface.inThread(thread).some((message) => message.text.startsWith('✅ Team run completed.')), 8000);
-    expect(harness.surface.inThread(thread).filter((message) => message.identity).map((message) => message.identity!.name)).toEqual(['Pike', 'Worf', 'Pike']);
+    expect(
+      harness.surface
+        .inThread(thread)
+        .filter((message) => message.identity)
+        .map((message) => message.identity!.name),
+    ).toEqual(['Pike', 'Worf', 'Pike']);
     const team = (await harness.engine.runs.list()).find((run) => run.kind === 'team');
     expect(team).toMatchObject({ status: 'completed', startedBy: 'playground:alice' });
   });

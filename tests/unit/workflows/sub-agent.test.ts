@@ -33,25 +33,46 @@ describe('createSubAgentSpawner', () => {
     test = await createTestToolContext();
     const schemas = await loadToolSchemas(path.join(PACKAGE_ROOT, 'tools_schemas'));
     const implementations = coordinationToolImplementations();
-    const tools = createToolRegistry({ schemas: new Map([...schemas].filter(([name]) => implementations.some((tool) => tool.name === name))), implementations });
+    const tools = createToolRegistry({
+      schemas: new Map([...schemas].filter(([name]) => implementations.some((tool) => tool.name === name))),
+      implementations,
+    });
     const model = createScriptedModel([say('Found two TODOs in src/.')]);
     const runner = createAgentRunner({ model, tools, permissions: createPermissionManager() });
     const depths: number[] = [];
     const reports: [string, string][] = [];
     const serviceFor = (depth: number): WorkflowToolService => {
       depths.push(depth);
-      return { runId: 'run-1', depth, blackboard: createBlackboard(), inbox: createMemberInbox(), members: [], reportStatus: () => undefined, routeNext: () => undefined, castVote: () => undefined };
+      return {
+        runId: 'run-1',
+        depth,
+        blackboard: createBlackboard(),
+        inbox: createMemberInbox(),
+        members: [],
+        reportStatus: () => undefined,
+        routeNext: () => undefined,
+        castVote: () => undefined,
+      };
     };
     const spawn = createSubAgentSpawner({
       runner,
       roster,
       runId: 'run-1',
       memoryScope: test.root,
-      toolContext: { workspace: test.context.workspace, childEnv: test.context.childEnv, sandbox: test.context.sandbox, maskSecrets: test.context.maskSecrets, logger: test.context.logger },
+      toolContext: {
+        workspace: test.context.workspace,
+        childEnv: test.context.childEnv,
+        sandbox: test.context.sandbox,
+        maskSecrets: test.context.maskSecrets,
+        logger: test.context.logger,
+      },
       serviceFor,
       onReport: async (agent, report) => void reports.push([agent, report]),
     });
-    const report = await spawn({ task: 'count the TODOs', roleName: 'researcher' }, { ...test.context, agentName: 'geordi', services: { workflow: serviceFor(0) } });
+    const report = await spawn(
+      { task: 'count the TODOs', roleName: 'researcher' },
+      { ...test.context, agentName: 'geordi', services: { workflow: serviceFor(0) } },
+    );
     expect(report).toBe('Found two TODOs in src/.');
     expect(depths).toEqual([0, 1]);
     expect(reports).toEqual([['geordi (sub-agent of geordi, depth 1)', 'Found two TODOs in src/.']]);
@@ -83,13 +104,28 @@ describe('createSubAgentSpawner', () => {
     const tools = createToolRegistry({ schemas, implementations: [...coordination, ...stubs] });
     const model = createScriptedModel([callTool('read_file', { path: 'README.md' }), say('Read the layout.'), say('Listed it.')]);
     const runner = createAgentRunner({ model, tools, permissions: createPermissionManager() });
-    const serviceFor = (depth: number): WorkflowToolService => ({ runId: 'run-1', depth, blackboard: createBlackboard(), inbox: createMemberInbox(), members: [], reportStatus: () => undefined, routeNext: () => undefined, castVote: () => undefined });
+    const serviceFor = (depth: number): WorkflowToolService => ({
+      runId: 'run-1',
+      depth,
+      blackboard: createBlackboard(),
+      inbox: createMemberInbox(),
+      members: [],
+      reportStatus: () => undefined,
+      routeNext: () => undefined,
+      castVote: () => undefined,
+    });
     const spawn = createSubAgentSpawner({
       runner,
       roster,
       runId: 'run-1',
       memoryScope: test.root,
-      toolContext: { workspace: test.context.workspace, childEnv: test.context.childEnv, sandbox: test.context.sandbox, maskSecrets: test.context.maskSecrets, logger: test.context.logger },
+      toolContext: {
+        workspace: test.context.workspace,
+        childEnv: test.context.childEnv,
+        sandbox: test.context.sandbox,
+        maskSecrets: test.context.maskSecrets,
+        logger: test.context.logger,
+      },
       serviceFor,
       onReport: async () => undefined,
     });
@@ -110,7 +146,10 @@ describe('createSubAgentSpawner', () => {
     expect(ceiling).not.toContain('execute_command');
     expect(ceiling).toContain('read_file');
 
-    await spawn({ task: 'list the files', roleName: 'devops_engineer' }, { ...test.context, agentName: 'geordi', services: { workflow: { ...serviceFor(1), toolCeiling: ['list_dir'] } } });
+    await spawn(
+      { task: 'list the files', roleName: 'devops_engineer' },
+      { ...test.context, agentName: 'geordi', services: { workflow: { ...serviceFor(1), toolCeiling: ['list_dir'] } } },
+    );
     expect(offered(2).filter((name) => name !== 'load_tools')).toEqual(['list_dir']);
   });
 });

@@ -21,7 +21,11 @@ afterEach(async () => {
 function addTeam(h: Harness, team: Partial<Team> & Pick<Team, 'name' | 'mode' | 'members'>): void {
   h.engine.roster.teams.set(team.name, { displayName: team.name, description: 'test team', ...team });
 }
-const speakers = (h: Harness) => h.thread().filter((message) => message.identity).map((message) => message.identity!.name);
+const speakers = (h: Harness) =>
+  h
+    .thread()
+    .filter((message) => message.identity)
+    .map((message) => message.identity!.name);
 const texts = (h: Harness) => h.thread().map((message) => message.text);
 const userOf = (request: ModelRequest) => lastUserOf(request as never);
 
@@ -83,7 +87,8 @@ describe('teamMaxRounds setting', () => {
   it('reads TSUKA_TEAM_MAX_ROUNDS or the config file key, defaults to 3, and bounds it', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-team-rounds-'));
     try {
-      const load = (environment: Record<string, string> = {}) => loadConfig({ environment: { TSUKA_DATA_DIR: path.join(home, 'data'), ...environment }, workingDirectory: home, rootDirectory: PACKAGE_ROOT });
+      const load = (environment: Record<string, string> = {}) =>
+        loadConfig({ environment: { TSUKA_DATA_DIR: path.join(home, 'data'), ...environment }, workingDirectory: home, rootDirectory: PACKAGE_ROOT });
       expect(load().teamMaxRounds).toBe(3);
       expect(load({ TSUKA_TEAM_MAX_ROUNDS: '5' }).teamMaxRounds).toBe(5);
       expect(() => load({ TSUKA_TEAM_MAX_ROUNDS: '0' })).toThrow(/TSUKA_TEAM_MAX_ROUNDS/);

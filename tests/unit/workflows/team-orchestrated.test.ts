@@ -11,7 +11,11 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const speakers = (h: Harness) => h.thread().filter((message) => message.identity).map((message) => message.identity!.name);
+const speakers = (h: Harness) =>
+  h
+    .thread()
+    .filter((message) => message.identity)
+    .map((message) => message.identity!.name);
 
 describe('/team orchestrated', () => {
   it('routes with route_next, falls back visibly on an unusable NEXT:, reads STATUS: as degraded protocol, ends on END', async () => {
@@ -38,7 +42,9 @@ describe('/team orchestrated', () => {
     const texts = harness.thread().map((message) => message.text);
     const worfTurn = harness.thread().find((message) => message.identity?.name === 'Worf')!;
     expect(worfTurn.text).toContain('✅ completed — no secrets found');
-    expect(texts.some((text) => text.includes("↪ Pike's choice was not usable (Worf already spoke this round) — falling back to the next worker: Geordi."))).toBe(true);
+    expect(
+      texts.some((text) => text.includes("↪ Pike's choice was not usable (Worf already spoke this round) — falling back to the next worker: Geordi.")),
+    ).toBe(true);
     const geordiTurn = harness.thread().find((message) => message.identity?.name === 'Geordi')!;
     expect(geordiTurn.text).toContain('✅ completed — limiter added');
     expect(geordiTurn.text).toContain('⚠️ degraded protocol: status read from a STATUS: line');

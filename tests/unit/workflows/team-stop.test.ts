@@ -30,7 +30,13 @@ describe('stopping a team run', () => {
         say('never\nSTATUS: COMPLETED'),
       ],
     });
-    harness.engine.roster.teams.set('rr_stop', { name: 'rr_stop', displayName: 'Stop test', description: 'x', mode: 'round-robin', members: ['geordi', 'worf'] });
+    harness.engine.roster.teams.set('rr_stop', {
+      name: 'rr_stop',
+      displayName: 'Stop test',
+      description: 'x',
+      mode: 'round-robin',
+      members: ['geordi', 'worf'],
+    });
     const running = harness.slash('team', 'rr_stop long task');
     await called;
     const card = harness.thread().find((message) => message.text.startsWith('🛰'))!;
@@ -40,7 +46,12 @@ describe('stopping a team run', () => {
     release();
     await running;
     expect(harness.model.requests).toHaveLength(1);
-    expect(harness.thread().filter((message) => message.identity).map((message) => message.identity!.name)).toEqual(['Geordi']);
+    expect(
+      harness
+        .thread()
+        .filter((message) => message.identity)
+        .map((message) => message.identity!.name),
+    ).toEqual(['Geordi']);
     expect(harness.thread().find((message) => message.identity?.name === 'Geordi')!.text).toContain('⏹ Stopped.');
     expect(harness.thread().at(-1)!.text).toContain('⏹ Stopped by request.');
     expect(card.text).toContain('stopped');
@@ -55,7 +66,14 @@ describe('stopping a team run', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    harness = await startWorkflowHarness({ steps: [async () => { await gate; return say('done\nSTATUS: COMPLETED'); }] });
+    harness = await startWorkflowHarness({
+      steps: [
+        async () => {
+          await gate;
+          return say('done\nSTATUS: COMPLETED');
+        },
+      ],
+    });
     harness.engine.roster.teams.set('rr_one', { name: 'rr_one', displayName: 'One', description: 'x', mode: 'round-robin', members: ['geordi'], rounds: 1 });
     const running = harness.slash('team', 'rr_one task');
     await harness.surface.waitFor(() => harness!.thread().some((message) => message.identity?.name === 'Geordi'));

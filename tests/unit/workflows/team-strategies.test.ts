@@ -16,12 +16,18 @@ afterEach(async () => {
 function addTeam(h: Harness, team: Partial<Team> & Pick<Team, 'name' | 'mode' | 'members'>): void {
   h.engine.roster.teams.set(team.name, { displayName: team.name, description: 'test team', ...team });
 }
-const speakers = (h: Harness) => h.thread().filter((message) => message.identity).map((message) => message.identity!.name);
+const speakers = (h: Harness) =>
+  h
+    .thread()
+    .filter((message) => message.identity)
+    .map((message) => message.identity!.name);
 const texts = (h: Harness) => h.thread().map((message) => message.text);
 
 describe('/team round-robin', () => {
   it('ends early when a whole round reports COMPLETED', async () => {
-    harness = await startWorkflowHarness({ steps: [say('Done A.\nSTATUS: COMPLETED'), callTool('report_status', { status: 'COMPLETED', summary: 'done B' }), say('ok')] });
+    harness = await startWorkflowHarness({
+      steps: [say('Done A.\nSTATUS: COMPLETED'), callTool('report_status', { status: 'COMPLETED', summary: 'done B' }), say('ok')],
+    });
     addTeam(harness, { name: 'rr_test', mode: 'round-robin', members: ['geordi', 'worf'], rounds: 3 });
     await harness.slash('team', 'rr_test do the thing');
     expect(speakers(harness)).toEqual(['Geordi', 'Worf']);
@@ -29,7 +35,10 @@ describe('/team round-robin', () => {
   });
 
   it('stops at teamMaxRounds and respects maxRoundsPerMember', async () => {
-    harness = await startWorkflowHarness({ steps: [say('a\nSTATUS: CONTINUE'), say('b\nSTATUS: CONTINUE'), say('c\nSTATUS: CONTINUE')], workflow: { teamMaxRounds: 2 } });
+    harness = await startWorkflowHarness({
+      steps: [say('a\nSTATUS: CONTINUE'), say('b\nSTATUS: CONTINUE'), say('c\nSTATUS: CONTINUE')],
+      workflow: { teamMaxRounds: 2 },
+    });
     addTeam(harness, { name: 'rr_limits', mode: 'round-robin', members: ['geordi', 'worf'], maxRoundsPerMember: 1 });
     await harness.slash('team', 'rr_limits keep going');
     expect(speakers(harness)).toEqual(['Geordi', 'Worf']);
@@ -39,7 +48,9 @@ describe('/team round-robin', () => {
     try {
       addTeam(noStatus, { name: 'rr_one', mode: 'round-robin', members: ['geordi', 'worf'] });
       await noStatus.slash('team', 'rr_one go');
-      expect(noStatus.thread().find((message) => message.identity?.name === 'Geordi')!.text).toContain('⚠️ degraded protocol: no status reported — assumed CONTINUE');
+      expect(noStatus.thread().find((message) => message.identity?.name === 'Geordi')!.text).toContain(
+        '⚠️ degraded protocol: no status reported — assumed CONTINUE',
+      );
       expect(noStatus.thread().at(-1)!.text).toContain('1 rounds used');
     } finally {
       await noStatus.stop();
@@ -61,7 +72,13 @@ describe('a failed model turn', () => {
 
 describe('/team pipeline', () => {
   it('runs every station without acceptance even when the first says COMPLETED (§6.5)', async () => {
-    harness = await startWorkflowHarness({ steps: [say('Implemented.\nSTATUS: COMPLETED — code done'), say('Reviewed.\nSTATUS: COMPLETED — looks fine'), say('Documented.\nSTATUS: COMPLETED — docs')] });
+    harness = await startWorkflowHarness({
+      steps: [
+        say('Implemented.\nSTATUS: COMPLETED — code done'),
+        say('Reviewed.\nSTATUS: COMPLETED — looks fine'),
+        say('Documented.\nSTATUS: COMPLETED — docs'),
+      ],
+    });
     addTeam(harness, { name: 'pipe_plain', mode: 'pipeline', members: ['geordi', 'troi', 'data'] });
     await harness.slash('team', 'pipe_plain ship the feature');
     expect(speakers(harness)).toEqual(['Geordi', 'Troi', 'Data']);
@@ -81,9 +98,25 @@ describe('/team pipeline', () => {
       ],
     });
     workspace = harness.engine.workspace.root;
-    addTeam(harness, { name: 'pipe_accept', mode: 'pipeline', members: ['troi'], stations: [{ member: 'troi', acceptance: [{ type: 'file-exists', path: 'REVIEW.md' }, { type: 'command', command: 'ls' }], maxAttempts: 2 }] });
+    addTeam(harness, {
+      name: 'pipe_accept',
+      mode: 'pipeline',
+      members: ['troi'],
+      stations: [
+        {
+          member: 'troi',
+          acceptance: [
+            { type: 'file-exists', path: 'REVIEW.md' },
+            { type: 'command', command: 'ls' },
+          ],
+          maxAttempts: 2,
+        },
+      ],
+    });
     await harness.slash('team', 'pipe_accept review it');
-    expect(texts(harness).some((text) => text.startsWith('🧪 Acceptance (station 1, attempt 1): failed') && text.includes('REVIEW.md does not exist'))).toBe(true);
+    expect(texts(harness).some((text) => text.startsWith('🧪 Acceptance (station 1, attempt 1): failed') && text.includes('REVIEW.md does not exist'))).toBe(
+      true,
+    );
     expect(texts(harness).some((text) => text.startsWith('🧪 Acceptance (station 1, attempt 2): passed') && text.includes('`ls` exited 0'))).toBe(true);
     expect(harness.model.requests[1]!.messages.at(-1)!.content).toContain('REVIEW.md does not exist');
     expect(texts(harness).at(-1)).toContain('✅ Team run completed.');
@@ -101,7 +134,13 @@ describe('/team pipeline', () => {
       ],
     });
     workspace = harness.engine.workspace.root;
-    addTeam(harness, { name: 'pipe_same_words', mode: 'pipeline', members: ['troi'], acceptance: [{ type: 'json-valid', path: 'out.json' }], stations: [{ member: 'troi', maxAttempts: 3 }] });
+    addTeam(harness, {
+      name: 'pipe_same_words',
+      mode: 'pipeline',
+      members: ['troi'],
+      acceptance: [{ type: 'json-valid', path: 'out.json' }],
+      stations: [{ member: 'troi', maxAttempts: 3 }],
+    });
     await harness.slash('team', 'pipe_same_words write out.json');
     expect(texts(harness).some((text) => text.includes('Stall'))).toBe(false);
     expect(texts(harness).some((text) => text.startsWith('🧪 Acceptance (station 1, attempt 2): passed'))).toBe(true);
@@ -110,7 +149,13 @@ describe('/team pipeline', () => {
 
   it('fails after the bounded attempts, and stops retrying on a stall (workspace unchanged, check failed again)', async () => {
     harness = await startWorkflowHarness({ steps: [say('First answer.\nSTATUS: COMPLETED'), say('A different answer.\nSTATUS: COMPLETED')] });
-    addTeam(harness, { name: 'pipe_stall', mode: 'pipeline', members: ['troi'], acceptance: [{ type: 'json-valid', path: 'out.json' }], stations: [{ member: 'troi', maxAttempts: 5 }] });
+    addTeam(harness, {
+      name: 'pipe_stall',
+      mode: 'pipeline',
+      members: ['troi'],
+      acceptance: [{ type: 'json-valid', path: 'out.json' }],
+      stations: [{ member: 'troi', maxAttempts: 5 }],
+    });
     await harness.slash('team', 'pipe_stall write out.json');
     expect(texts(harness).some((text) => text.includes("⚠️ Stall: Troi's attempt changed nothing in the workspace and the check failed again"))).toBe(true);
     expect(texts(harness).at(-1)).toContain('✖ Team run failed.');
@@ -170,18 +215,31 @@ describe('/team hybrid', () => {
     await harness.slash('team', 'hybrid_test decide');
     const tally = texts(harness).find((text) => text.startsWith('🗳 Tally'))!;
     expect(tally).toBe('🗳 Tally: 2 approve · 0 change · 0 reject · 2 missing (no vote from Pike, Una) — not approved');
-    const worfVote = harness.thread().filter((message) => message.identity?.name === 'Worf').at(-1)!;
+    const worfVote = harness
+      .thread()
+      .filter((message) => message.identity?.name === 'Worf')
+      .at(-1)!;
     expect(worfVote.text).toContain('🗳 APPROVE — good');
     expect(worfVote.text).not.toContain('degraded');
-    const geordiVote = harness.thread().filter((message) => message.identity?.name === 'Geordi').at(-1)!;
+    const geordiVote = harness
+      .thread()
+      .filter((message) => message.identity?.name === 'Geordi')
+      .at(-1)!;
     expect(geordiVote.text).toContain('⚠️ degraded protocol: vote read from a VOTE: line');
-    expect(harness.thread().filter((message) => message.identity?.name === 'Pike').at(-1)!.text).toContain('🗳 no vote cast');
+    expect(
+      harness
+        .thread()
+        .filter((message) => message.identity?.name === 'Pike')
+        .at(-1)!.text,
+    ).toContain('🗳 no vote cast');
     expect(texts(harness).at(-1)).toContain('No majority approval after 1 rounds');
     expect(harness.model.requests[4]!.tools?.map((tool) => tool.name)).toContain('cast_vote');
   });
 
   it('ends approved when a strict majority approves', async () => {
-    harness = await startWorkflowHarness({ steps: [say('g\nSTATUS: COMPLETED'), say('w\nSTATUS: COMPLETED'), say('VOTE: APPROVE — yes'), say('VOTE: APPROVE — yes')] });
+    harness = await startWorkflowHarness({
+      steps: [say('g\nSTATUS: COMPLETED'), say('w\nSTATUS: COMPLETED'), say('VOTE: APPROVE — yes'), say('VOTE: APPROVE — yes')],
+    });
     addTeam(harness, { name: 'hybrid_ok', mode: 'hybrid', members: ['geordi', 'worf'], rounds: 2 });
     await harness.slash('team', 'hybrid_ok decide');
     expect(texts(harness)).toContain('🗳 Tally: 2 approve · 0 change · 0 reject · 0 missing — approved');

@@ -43,11 +43,17 @@ export async function startWorkflowHarness(options: { steps?: ScriptedStep[]; mo
     logger,
     async slash(command: SlashCommandEvent['command'], text: string): Promise<string[]> {
       const replies: string[] = [];
-      await layer.handle({ ...base, type: 'slash-command', id: `w${++eventCounter}`, command, text, reply: async (reply) => void replies.push(reply) }, surface);
+      await layer.handle(
+        { ...base, type: 'slash-command', id: `w${++eventCounter}`, command, text, reply: async (reply) => void replies.push(reply) },
+        surface,
+      );
       return replies;
     },
     click(actionId: string, value: string, message: string, user = 'playground:alice'): Promise<void> {
-      return layer.handle({ ...base, user, type: 'button-action', id: `w${++eventCounter}`, actionId, value, message, replyEphemeral: async () => undefined }, surface);
+      return layer.handle(
+        { ...base, user, type: 'button-action', id: `w${++eventCounter}`, actionId, value, message, replyEphemeral: async () => undefined },
+        surface,
+      );
     },
     /** The run's thread: every message after the root, in order. */
     thread(): ReturnType<typeof surface.inThread> {

@@ -1,7 +1,6 @@
 // The playground page: plain browser JavaScript, no build step, nothing from the network.
 // Message bodies arrive as HTML the server already escaped (markdown.ts); everything else
 // (names, labels, file names, ephemerals' labels) is set with textContent, never as markup.
-'use strict';
 
 const state = {
   channels: [],

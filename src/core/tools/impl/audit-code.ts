@@ -50,15 +50,19 @@ export const auditCodeTool: ToolImplementation<AuditCodeInput> = {
       scanned += 1;
       const relative = displayPath(context.workspace, file.absolutePath);
       const rules = AUDIT_RULES.filter((rule) => !rule.extensions || rule.extensions.includes(extname(file.absolutePath).toLowerCase()));
-      bytes.toString('utf8').split('\n').forEach((text, index) => {
-        for (const rule of rules) {
-          if (rule.pattern.test(text)) findings.push({ rule, file: relative, line: index + 1, excerpt: excerptOf(text) });
-        }
-      });
+      bytes
+        .toString('utf8')
+        .split('\n')
+        .forEach((text, index) => {
+          for (const rule of rules) {
+            if (rule.pattern.test(text)) findings.push({ rule, file: relative, line: index + 1, excerpt: excerptOf(text) });
+          }
+        });
     }
     const limitNote = stoppedAtLimit ? `\n[stopped after ${maxFiles} files; raise maxFiles or narrow targetPath]` : '';
     const header = `audit_code ${shown}: ${findings.length} finding(s) in ${scanned} file(s).`;
-    if (findings.length === 0) return { output: `${header} Nothing matched the injection and secret rules.${limitNote}`, display: `0 findings · ${scanned} files` };
+    if (findings.length === 0)
+      return { output: `${header} Nothing matched the injection and secret rules.${limitNote}`, display: `0 findings · ${scanned} files` };
     return { output: `${header}\n${formatFindings(findings)}${limitNote}`, display: `${findings.length} findings · ${scanned} files` };
   },
 };

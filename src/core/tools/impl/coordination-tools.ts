@@ -15,5 +15,16 @@ import { spawnAgentTool } from './spawn-agent.js';
  * from `context.services.workflow` (or `context.services.escalation` for `request_*`).
  */
 export function coordinationToolImplementations(): ToolImplementation[] {
-  return [reportStatusTool, routeNextTool, castVoteTool, postNoteTool, readNotesTool, sendMessageTool, spawnAgentTool, requestGoalTool, requestTeamTool, requestCallTool] as ToolImplementation[];
+  return [
+    reportStatusTool,
+    routeNextTool,
+    castVoteTool,
+    postNoteTool,
+    readNotesTool,
+    sendMessageTool,
+    spawnAgentTool,
+    requestGoalTool,
+    requestTeamTool,
+    requestCallTool,
+  ] as ToolImplementation[];
 }

@@ -54,7 +54,14 @@ export const createToolTool: ToolImplementation<CreateToolInput> = {
 
     const catalog = createdToolCatalogOf(context.services);
     if (catalog) {
-      await catalog.add({ name: input.name, description: input.description.trim(), parameters: input.parameters, command: input.command, createdBy: context.agentName, createdAt: new Date().toISOString() });
+      await catalog.add({
+        name: input.name,
+        description: input.description.trim(),
+        parameters: input.parameters,
+        command: input.command,
+        createdBy: context.agentName,
+        createdAt: new Date().toISOString(),
+      });
       const agent = context.services.agent as { loadTools?: (names: string[]) => unknown } | undefined;
       agent?.loadTools?.([input.name]);
       return {

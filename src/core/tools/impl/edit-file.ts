@@ -49,9 +49,10 @@ export const editFileTool: ToolImplementation<EditFileInput> = {
       positions = findAll(content, target);
     }
     if (positions.length === 0) {
-      const hint = findAll(content, input.targetContent.trim()).length > 0
-        ? ' It does match once leading/trailing whitespace is ignored: copy the exact indentation and line breaks.'
-        : ' Check whitespace and indentation, or read_file the region and copy the exact text.';
+      const hint =
+        findAll(content, input.targetContent.trim()).length > 0
+          ? ' It does match once leading/trailing whitespace is ignored: copy the exact indentation and line breaks.'
+          : ' Check whitespace and indentation, or read_file the region and copy the exact text.';
       throw new ToolFailureError(`targetContent was not found in ${shown} (0 occurrences).${hint}`);
     }
     if (positions.length > 1) {

@@ -73,5 +73,9 @@ function commandCwd(context: ToolContext): string {
 }
 
 function classify(input: ExecuteCommandInput, context: ToolContext): CallRisk {
-  return classifyCommand(input.command, { workspaceRoot: context.workspace.root, cwd: commandCwd(context), ...(context.childEnv.PATH !== undefined ? { path: context.childEnv.PATH } : {}) });
+  return classifyCommand(input.command, {
+    workspaceRoot: context.workspace.root,
+    cwd: commandCwd(context),
+    ...(context.childEnv.PATH !== undefined ? { path: context.childEnv.PATH } : {}),
+  });
 }

@@ -59,7 +59,10 @@ const REPORTS: Record<PsInfoCategory, (context: ToolContext) => Promise<string>>
 
   async disk(context) {
     const lines: string[] = [];
-    for (const [label, path] of [['workspace', context.workspace.root], ['/', '/']] as const) {
+    for (const [label, path] of [
+      ['workspace', context.workspace.root],
+      ['/', '/'],
+    ] as const) {
       const stats = await statfs(path);
       const total = stats.blocks * stats.bsize;
       const available = stats.bavail * stats.bsize;
@@ -79,8 +82,12 @@ const REPORTS: Record<PsInfoCategory, (context: ToolContext) => Promise<string>>
       timeoutMs: PS_TIMEOUT_MS,
       signal: context.signal,
     });
-    if (result.exitCode !== 0) throw new ToolFailureError(`ps failed (${result.exitCode === null ? 'killed' : `exit ${result.exitCode}`}): ${result.output.trim().slice(0, 200)}`);
-    const rows = result.output.trim().split('\n').slice(1, TOP_PROCESSES + 1);
+    if (result.exitCode !== 0)
+      throw new ToolFailureError(`ps failed (${result.exitCode === null ? 'killed' : `exit ${result.exitCode}`}): ${result.output.trim().slice(0, 200)}`);
+    const rows = result.output
+      .trim()
+      .split('\n')
+      .slice(1, TOP_PROCESSES + 1);
     const formatted = rows.map((row) => {
       const [pid = '', rss = '0', ...command] = row.trim().split(/\s+/);
       return `${pid.padStart(7)}  ${formatBytes(Number(rss) * 1024).padStart(9)}  ${command.join(' ')}`;

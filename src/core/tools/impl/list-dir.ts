@@ -33,14 +33,16 @@ export const listDirTool: ToolImplementation<ListDirInput> = {
       if (entry.isDirectory()) lines.push(`${entry.name}/`);
       else if (entry.isSymbolicLink()) lines.push(`${entry.name}@ (link)`);
       else {
-        const size = await lstat(join(absolutePath, entry.name)).then((entryStats) => formatBytes(entryStats.size), () => '?');
+        const size = await lstat(join(absolutePath, entry.name)).then(
+          (entryStats) => formatBytes(entryStats.size),
+          () => '?',
+        );
         lines.push(`${entry.name}  ${size}`);
       }
     }
     const count = `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`;
-    const note = entries.length > LIST_DIR_MAX_ENTRIES
-      ? `\n[showing the first ${LIST_DIR_MAX_ENTRIES} of ${entries.length} entries; list a subfolder to see more]`
-      : '';
+    const note =
+      entries.length > LIST_DIR_MAX_ENTRIES ? `\n[showing the first ${LIST_DIR_MAX_ENTRIES} of ${entries.length} entries; list a subfolder to see more]` : '';
     const body = lines.length > 0 ? lines.join('\n') : '(empty)';
     return { output: `${shown === '.' ? './' : `${shown}/`} (${count})\n${body}${note}`, display: count };
   },

@@ -10,11 +10,7 @@ import { ToolFailureError } from '../tool-failure-error.js';
 const MEMORY_METHODS = ['save', 'recall', 'get', 'update', 'forget'] as const;
 
 function isMemoryStore(value: unknown): value is MemoryStore {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    MEMORY_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function')
-  );
+  return typeof value === 'object' && value !== null && MEMORY_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
 }
 
 /** The memory store and scope from the tool context; a `ToolFailureError` when memory is not set up. */
@@ -29,9 +25,7 @@ export function memoryServicesOf(context: ToolContext): { memory: MemoryStore; s
 
 /** A fact as the model reads it in tool output. */
 export function describeFact(fact: MemoryFact): string {
-  const flags = [fact.kind, fact.pinned ? 'pinned' : undefined, fact.scope === 'global' ? 'global' : undefined]
-    .filter(Boolean)
-    .join(', ');
+  const flags = [fact.kind, fact.pinned ? 'pinned' : undefined, fact.scope === 'global' ? 'global' : undefined].filter(Boolean).join(', ');
   const tags = fact.tags.length > 0 ? ` #${fact.tags.join(' #')}` : '';
   return `${fact.id} [${flags}] ${fact.summary}${tags}\n  ${fact.content.replace(/\n/g, '\n  ')}`;
 }

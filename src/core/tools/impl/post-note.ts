@@ -9,7 +9,8 @@ export const postNoteTool: ToolImplementation<PostNoteInput> = {
   preview: (input) => ({ summary: `post_note ${input.key}` }),
   async execute(input, context) {
     const workflow = workflowServiceOf(context);
-    if (!workflow) return { output: 'post_note only works inside a multi-agent run; use save_memory to remember something.', isError: true, display: 'not in a workflow' };
+    if (!workflow)
+      return { output: 'post_note only works inside a multi-agent run; use save_memory to remember something.', isError: true, display: 'not in a workflow' };
     workflow.blackboard.post({ key: input.key, value: input.value, author: context.agentName });
     return { output: `Note "${input.key}" posted.`, display: `${input.value.length} chars` };
   },

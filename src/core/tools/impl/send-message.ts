@@ -12,7 +12,8 @@ export const sendMessageTool: ToolImplementation<SendMessageInput> = {
     if (!workflow) return { output: 'send_message only works inside a multi-agent run.', isError: true, display: 'not in a workflow' };
     const wanted = input.target.trim().replace(/^@/, '').toLowerCase();
     const target = workflow.members.find((member) => member.toLowerCase() === wanted);
-    if (!target) return { output: `"${input.target}" is not a member of this run. Members: ${workflow.members.join(', ')}.`, isError: true, display: 'unknown member' };
+    if (!target)
+      return { output: `"${input.target}" is not a member of this run. Members: ${workflow.members.join(', ')}.`, isError: true, display: 'unknown member' };
     workflow.inbox.send({ from: context.agentName, to: target, content: input.content });
     return { output: `Message queued for ${target}.`, display: `→ ${target}` };
   },

@@ -14,9 +14,16 @@ export const spawnAgentTool: ToolImplementation<SpawnAgentInput> = {
     const spawn = workflow?.spawn ?? (typeof conversationSpawner === 'function' ? conversationSpawner : undefined);
     if (!spawn) return { output: 'spawn_agent is not available here.', isError: true, display: 'unavailable' };
     if ((workflow?.depth ?? 0) >= MAX_SPAWN_DEPTH) {
-      return { output: `Sub-agents may not spawn further sub-agents beyond depth ${MAX_SPAWN_DEPTH}; do the task yourself.`, isError: true, display: 'depth limit' };
+      return {
+        output: `Sub-agents may not spawn further sub-agents beyond depth ${MAX_SPAWN_DEPTH}; do the task yourself.`,
+        isError: true,
+        display: 'depth limit',
+      };
     }
-    const report = await spawn({ task: input.task, ...(input.roleName ? { roleName: input.roleName } : {}), ...(input.charName ? { charName: input.charName } : {}) }, context);
+    const report = await spawn(
+      { task: input.task, ...(input.roleName ? { roleName: input.roleName } : {}), ...(input.charName ? { charName: input.charName } : {}) },
+      context,
+    );
     return { output: report, display: `${report.length} chars` };
   },
 };

@@ -65,13 +65,25 @@ const FILE_SCHEMA = {
           {
             required: ['command'],
             not: { required: ['url'] },
-            properties: { command: { type: 'string', minLength: 1 }, args: { type: 'array', items: { type: 'string' } }, env: STRING_MAP, cwd: { type: 'string' }, type: { const: 'stdio' }, ...COMMON },
+            properties: {
+              command: { type: 'string', minLength: 1 },
+              args: { type: 'array', items: { type: 'string' } },
+              env: STRING_MAP,
+              cwd: { type: 'string' },
+              type: { const: 'stdio' },
+              ...COMMON,
+            },
             additionalProperties: false,
           },
           {
             required: ['url'],
             not: { required: ['command'] },
-            properties: { url: { type: 'string', pattern: '^https?://' }, headers: STRING_MAP, type: { enum: ['http', 'streamable-http', 'streamableHttp'] }, ...COMMON },
+            properties: {
+              url: { type: 'string', pattern: '^https?://' },
+              headers: STRING_MAP,
+              type: { enum: ['http', 'streamable-http', 'streamableHttp'] },
+              ...COMMON,
+            },
             additionalProperties: false,
           },
         ],
@@ -155,7 +167,10 @@ function toServerConfig(name: string, raw: RawServer): McpServerConfig {
 function describeError(errors: ErrorObject[], data: unknown): string {
   const error = errors[0];
   if (!error) return 'invalid.';
-  const segments = error.instancePath.split('/').filter(Boolean).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   const badName = errors.find((candidate) => (candidate.params as { propertyName?: string }).propertyName !== undefined);
   if (badName) {
     const name = String((badName.params as { propertyName?: string }).propertyName);
@@ -166,7 +181,8 @@ function describeError(errors: ErrorObject[], data: unknown): string {
     return describeServerError(segments[1]!, (data as { mcpServers: Record<string, unknown> }).mcpServers[segments[1]!]);
   }
   const key = segments.join('.') || '(top level)';
-  if (error.keyword === 'required') return `${key === '(top level)' ? '' : `${key}.`}${(error.params as { missingProperty: string }).missingProperty} is missing: write {"mcpServers": {"name": {"command": …} | {"url": …}}}.`;
+  if (error.keyword === 'required')
+    return `${key === '(top level)' ? '' : `${key}.`}${(error.params as { missingProperty: string }).missingProperty} is missing: write {"mcpServers": {"name": {"command": …} | {"url": …}}}.`;
   return `${key} ${error.message ?? 'is invalid'}.`;
 }
 

@@ -62,7 +62,11 @@ export interface McpServerConnectionOptions {
 
 /** An MCP tool call failed because the server is not there (not because the tool said no). */
 export class McpServerUnavailableError extends TsukaError {
-  constructor(readonly server: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly server: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super('mcp_server_unavailable', message, options);
   }
 }
@@ -103,7 +107,12 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     const cwd = config.cwd ?? options.workingDirectory;
     // spawn reports a missing cwd as ENOENT of the command, which sends people looking in the wrong place.
     if (!existsSync(cwd)) throw new TsukaError('mcp_cwd_missing', `its working directory ${cwd} does not exist`);
-    const launched = (options.launchStdio ?? launchStdioServer)({ command: config.command, args: config.args, env: { ...options.baseEnv, ...config.env }, cwd });
+    const launched = (options.launchStdio ?? launchStdioServer)({
+      command: config.command,
+      args: config.args,
+      env: { ...options.baseEnv, ...config.env },
+      cwd,
+    });
     stderrTail = '';
     launched.stderr?.on('data', (chunk: Buffer | string) => {
       stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
@@ -112,7 +121,10 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   }
 
   function lastStderrLine(): string {
-    const lines = stderrTail.trim().split('\n').filter((line) => line.trim() !== '');
+    const lines = stderrTail
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     return lines.length > 0 ? ` — ${lines[lines.length - 1]!.trim().slice(0, 300)}` : '';
   }
 
@@ -166,7 +178,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       }
     });
     // While starting, a failed connect or list reports the better reason; after that, a close is a death.
-    next.onclose = () => state === 'ready' && fail(`the server ${config.transport === 'stdio' ? 'process exited' : 'closed the connection'}${lastStderrLine()}`, attempt);
+    next.onclose = () =>
+      state === 'ready' && fail(`the server ${config.transport === 'stdio' ? 'process exited' : 'closed the connection'}${lastStderrLine()}`, attempt);
     try {
       const transport = createTransport();
       await next.connect(transport, { timeout: config.timeoutMs });
@@ -209,14 +222,20 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       } catch (callError) {
         if (signal.aborted) throw callError;
         if (callError instanceof McpError && callError.code === ErrorCode.RequestTimeout) {
-          throw new TsukaError('mcp_tool_timeout', `${tool} on the MCP server "${config.name}" did not answer within ${config.timeoutMs / 1000} s.`, { cause: callError });
+          throw new TsukaError('mcp_tool_timeout', `${tool} on the MCP server "${config.name}" did not answer within ${config.timeoutMs / 1000} s.`, {
+            cause: callError,
+          });
         }
         if (callError instanceof McpError && callError.code !== ErrorCode.ConnectionClosed) {
           throw new TsukaError('mcp_tool_failed', `${tool} on the MCP server "${config.name}" failed: ${callError.message}`, { cause: callError });
         }
         // The connection itself broke (process gone, HTTP server unreachable): withdraw and restart.
         fail(`the server stopped answering (${describe(callError)})${lastStderrLine()}`, attempt);
-        throw new McpServerUnavailableError(config.name, `The MCP server "${config.name}" stopped during the call to ${tool}; its tools are withdrawn until it restarts (automatically). Do not call them now.`, { cause: callError });
+        throw new McpServerUnavailableError(
+          config.name,
+          `The MCP server "${config.name}" stopped during the call to ${tool}; its tools are withdrawn until it restarts (automatically). Do not call them now.`,
+          { cause: callError },
+        );
       } finally {
         signal.removeEventListener('abort', forwardAbort);
       }

@@ -12,7 +12,14 @@ import type { ToolRegistry, ToolSchema } from '../tool.js';
 import type { ToolSource, ToolSourceGroup } from '../tool-source.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { convertMcpResult } from './mcp-result.js';
-import { createMcpServerConnection, unavailableSentence, type McpBackoff, type McpServerConnection, type McpServerStatus, type McpToolInfo } from './mcp-server-connection.js';
+import {
+  createMcpServerConnection,
+  unavailableSentence,
+  type McpBackoff,
+  type McpServerConnection,
+  type McpServerStatus,
+  type McpToolInfo,
+} from './mcp-server-connection.js';
 import { isMcpToolName, mcpToolName } from './mcp-tool-name.js';
 import type { LaunchStdioServer } from './launch-stdio-server.js';
 import { createSecretMasker } from '../../safety/secret-mask.js';
@@ -100,7 +107,8 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
     const connection = connections.find((candidate) => candidate.server.name === serverName)?.connection;
     if (!connection) return `Unknown tool "${name}": no MCP server named "${serverName}" is configured.`;
     const status = connection.status();
-    if (status.state === 'ready') return `The MCP server "${serverName}" no longer offers "${name}". Its tools now: ${status.tools.map((tool) => mcpToolName(serverName, tool.name)).join(', ') || 'none'}.`;
+    if (status.state === 'ready')
+      return `The MCP server "${serverName}" no longer offers "${name}". Its tools now: ${status.tools.map((tool) => mcpToolName(serverName, tool.name)).join(', ') || 'none'}.`;
     return unavailableSentence(serverName, status.error ?? (status.state === 'starting' ? 'it is starting' : undefined));
   }
 
@@ -132,7 +140,10 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
         return {
           label: `MCP server ${server.name}`,
           state: status.state === 'closed' ? 'failed' : status.state,
-          tools: [...entries].filter(([, entry]) => entry.server.name === server.name).map(([name]) => name).sort(),
+          tools: [...entries]
+            .filter(([, entry]) => entry.server.name === server.name)
+            .map(([name]) => name)
+            .sort(),
           ...(status.error ? { error: status.error } : {}),
         };
       }),
@@ -170,7 +181,11 @@ function usableInputSchema(entry: CatalogueEntry, logger: Logger): Record<string
     schemaChecker.compile(withType);
     return withType;
   } catch (error) {
-    logger.warn('an MCP tool has an input schema that cannot be compiled; its arguments are checked by the server only', { server: entry.server.name, tool: entry.tool.name, error: String(error) });
+    logger.warn('an MCP tool has an input schema that cannot be compiled; its arguments are checked by the server only', {
+      server: entry.server.name,
+      tool: entry.tool.name,
+      error: String(error),
+    });
     return { type: 'object' };
   }
 }

@@ -34,7 +34,13 @@ export function condensePrompt(stepOutput: string): { system: string; user: stri
  * `ModelError` when the model fails or answers nothing. `onUsage` sees the call's token counts, so the
  * run's stats can include them.
  */
-export async function condenseStepOutput(input: { model: LanguageModel; text: string; signal?: AbortSignal; onUsage?: (usage: ModelUsage) => void; effort?: ReasoningEffort }): Promise<string> {
+export async function condenseStepOutput(input: {
+  model: LanguageModel;
+  text: string;
+  signal?: AbortSignal;
+  onUsage?: (usage: ModelUsage) => void;
+  effort?: ReasoningEffort;
+}): Promise<string> {
   const prompt = condensePrompt(input.text);
   const messages: ChatMessage[] = [
     { role: 'system', content: prompt.system },
@@ -42,7 +48,12 @@ export async function condenseStepOutput(input: { model: LanguageModel; text: st
   ];
   let summary = '';
   try {
-    for await (const part of input.model.stream({ messages, maxOutputTokens: CONDENSE_MAX_OUTPUT_TOKENS, effort: input.effort ?? 'none', signal: input.signal })) {
+    for await (const part of input.model.stream({
+      messages,
+      maxOutputTokens: CONDENSE_MAX_OUTPUT_TOKENS,
+      effort: input.effort ?? 'none',
+      signal: input.signal,
+    })) {
       if (part.type === 'text-delta') summary += part.text;
       else if (part.type === 'usage') input.onUsage?.(part.usage);
     }

@@ -82,14 +82,7 @@ export function formatDuration(durationMs: number): string {
 function cells(row: GoalStatsRow): string[] {
   const generationMs = row.modelTimeMs ?? row.durationMs;
   const speed = generationMs > 0 ? (row.outputTokens / (generationMs / 1000)).toFixed(1) : '—';
-  return [
-    row.agent,
-    count(row.outputTokens),
-    count(row.peakContextTokens),
-    count(row.totalTokens),
-    formatDuration(row.durationMs),
-    speed,
-  ];
+  return [row.agent, count(row.outputTokens), count(row.peakContextTokens), count(row.totalTokens), formatDuration(row.durationMs), speed];
 }
 
 function count(value: number): string {

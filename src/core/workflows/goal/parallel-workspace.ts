@@ -51,12 +51,7 @@ export function stagingLabel(text: string): string {
  * Copies the workspace into `stagingRoot/label`, skipping `.git`, `node_modules` and `.tsuka`.
  * Symlinks stay symlinks (re-pointed at the copy); links leading outside the workspace are not copied.
  */
-export async function createStaging(
-  workspaceRoot: string,
-  stagingRoot: string,
-  label: string,
-  options: { signal?: AbortSignal } = {},
-): Promise<Staging> {
+export async function createStaging(workspaceRoot: string, stagingRoot: string, label: string, options: { signal?: AbortSignal } = {}): Promise<Staging> {
   if (!LABEL_PATTERN.test(label)) {
     throw new TsukaError('staging_label_invalid', `The staging label "${label}" may hold only letters, digits, "_", "." and "-".`);
   }

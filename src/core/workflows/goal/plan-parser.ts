@@ -173,7 +173,10 @@ function bareLine(raw: string): string {
   let text = raw.trim();
   for (let previous = ''; previous !== text; ) {
     previous = text;
-    text = text.replace(LINE_PREFIX, '').replace(/^[*_`]+(?=[-*+•\d(])/, '').trim();
+    text = text
+      .replace(LINE_PREFIX, '')
+      .replace(/^[*_`]+(?=[-*+•\d(])/, '')
+      .trim();
   }
   return text;
 }
@@ -233,9 +236,7 @@ function resolveStep(roster: Roster, token: Extract<Token, { type: 'step' }>, nu
   }
   const suggestion = suggestCharacters(roster, token.name)[0];
   if (suggestion) step.suggestion = suggestion.name;
-  problems.push(
-    `Line ${token.line}: @${token.name} is not in the roster` + (suggestion ? ` — did you mean @${suggestion.name}?` : '.'),
-  );
+  problems.push(`Line ${token.line}: @${token.name} is not in the roster${suggestion ? ` — did you mean @${suggestion.name}?` : '.'}`);
   return step;
 }
 
@@ -259,7 +260,11 @@ function pushParallel(groups: PlanGroup[], block: PlanGroup, problems: string[])
 }
 
 function trivialAnswer(lines: Line[], noTeam: Extract<Token, { type: 'no-team' }> | undefined): string {
-  if (!noTeam) return lines.map((line) => line.text).join('\n').trim();
+  if (!noTeam)
+    return lines
+      .map((line) => line.text)
+      .join('\n')
+      .trim();
   const following = lines.filter((line) => line.number > noTeam.line).map((line) => line.text);
   return [noTeam.answer, ...following].join('\n').trim();
 }

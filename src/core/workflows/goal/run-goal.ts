@@ -3,7 +3,7 @@
  * PARALLEL group concurrently in staging copies merged afterwards, allow one supervisor rework,
  * stop everything on abort. The chat wiring supplies the model calls and posts the events.
  */
-import { AbortedError, TsukaError, toTsukaError } from '../../errors.js';
+import { AbortedError, type TsukaError, toTsukaError } from '../../errors.js';
 import type { Roster } from '../../data/types.js';
 import { createWorkspace } from '../../safety/workspace-jail.js';
 import type { Workspace } from '../../tools/tool.js';
@@ -134,7 +134,10 @@ export async function runGoal(options: RunGoalOptions): Promise<GoalOutcome> {
     merges: state.merges,
     stats: mergeStatsByAgent([...state.stats].sort((a, b) => a.stepNumber - b.stepNumber).map((entry) => entry.row)),
     wallClockMs: state.now() - startedAt,
-    failedSteps: [...state.lastAttemptOk].filter(([, ok]) => !ok).map(([number]) => number).sort((a, b) => a - b),
+    failedSteps: [...state.lastAttemptOk]
+      .filter(([, ok]) => !ok)
+      .map(([number]) => number)
+      .sort((a, b) => a - b),
     attemptedSteps: state.lastAttemptOk.size,
   });
   try {
@@ -206,7 +209,10 @@ async function runParallel(state: GoalState, steps: readonly PlanStep[]): Promis
     const branches = settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
     // Only branches that ran to the end are merged; a crashed branch's half-made changes are dropped.
     const succeeded = branches.filter((branch) => branch !== undefined);
-    const report = await mergeStagings(options.workspaceRoot, succeeded.map((branch) => branch.staging));
+    const report = await mergeStagings(
+      options.workspaceRoot,
+      succeeded.map((branch) => branch.staging),
+    );
     state.merges.push(report);
     await options.onEvent({ type: 'merge', report, text: formatMergeReport(report) });
     return succeeded.map((branch) => branch.done);

@@ -33,10 +33,7 @@ export interface TreeEntry {
  * Walks `root` without following symlinks, skipping `STAGING_SKIPPED_DIRECTORIES` and the absolute
  * folders in `excluded` (a staging area that lives inside the workspace). Sockets and devices are ignored.
  */
-export async function* walkTree(
-  root: string,
-  options: { excluded?: readonly string[]; signal?: AbortSignal } = {},
-): AsyncGenerator<TreeEntry> {
+export async function* walkTree(root: string, options: { excluded?: readonly string[]; signal?: AbortSignal } = {}): AsyncGenerator<TreeEntry> {
   const excluded = new Set((options.excluded ?? []).map((folder) => path.resolve(folder)));
   const pending: string[] = [''];
   while (pending.length > 0) {

@@ -35,7 +35,10 @@ export interface AcceptanceOptions {
 }
 
 async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>, options: AcceptanceOptions): Promise<{ ok: boolean; line: string }> {
-  const risk = classifyCommand(check.command, { workspaceRoot: options.workspace.root, ...(options.childEnv.PATH !== undefined ? { path: options.childEnv.PATH } : {}) });
+  const risk = classifyCommand(check.command, {
+    workspaceRoot: options.workspace.root,
+    ...(options.childEnv.PATH !== undefined ? { path: options.childEnv.PATH } : {}),
+  });
   if (risk.level !== 'SAFE') {
     const decision = await options.permissions.check(
       {
@@ -58,21 +61,34 @@ async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>
       return { ok: false, line: `✖ \`${check.command}\` was not run: ${decision.note ?? decision.outcome}` };
     }
   }
-  const result = await runCommand({ command: check.command, cwd: options.workspace.root, sandbox: options.sandbox, env: await gitCommandEnv(options.childEnv, options.workspace.root), timeoutMs: check.timeoutMs ?? ACCEPTANCE_COMMAND_TIMEOUT_MS, signal: options.signal });
+  const result = await runCommand({
+    command: check.command,
+    cwd: options.workspace.root,
+    sandbox: options.sandbox,
+    env: await gitCommandEnv(options.childEnv, options.workspace.root),
+    timeoutMs: check.timeoutMs ?? ACCEPTANCE_COMMAND_TIMEOUT_MS,
+    signal: options.signal,
+  });
   if (result.exitCode === 0) return { ok: true, line: `✔ \`${check.command}\` exited 0` };
   const why = result.timedOut ? 'timed out' : result.aborted ? 'was stopped' : `exited ${result.exitCode ?? result.signalName}`;
   const tail = options.maskSecrets(result.output.slice(-REPORT_TAIL_CHARS)).trim();
   return { ok: false, line: `✖ \`${check.command}\` ${why}${tail ? `:\n${tail}` : ''}` };
 }
 
-async function checkFile(check: Extract<AcceptanceCheck, { type: 'file-exists' | 'json-valid' }>, workspace: Workspace): Promise<{ ok: boolean; line: string }> {
+async function checkFile(
+  check: Extract<AcceptanceCheck, { type: 'file-exists' | 'json-valid' }>,
+  workspace: Workspace,
+): Promise<{ ok: boolean; line: string }> {
   let absolute: string;
   try {
     absolute = await workspace.resolve(check.path);
   } catch (error) {
     return { ok: false, line: `✖ ${check.path}: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const found = await stat(absolute).then((info) => info.isFile(), () => false);
+  const found = await stat(absolute).then(
+    (info) => info.isFile(),
+    () => false,
+  );
   if (!found) return { ok: false, line: `✖ ${check.path} does not exist` };
   if (check.type === 'file-exists') return { ok: true, line: `✔ ${check.path} exists` };
   try {

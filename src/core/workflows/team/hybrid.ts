@@ -40,7 +40,12 @@ export async function runHybrid(context: TeamRunContext): Promise<TeamOutcome> {
       if (io.signal.aborted) return stoppedOutcome();
       io.activity(`work round ${round}/${rounds} · ${member.aiName} is working`);
       const extra = changes.length > 0 ? `The last vote asked for changes:\n${changes.join('\n')}` : undefined;
-      turns.push(await runTeamTurn(io, { character: member, prompt: memberPrompt({ teamName: team.displayName, task, turns, character: member, ...(extra ? { extra } : {}) }) }));
+      turns.push(
+        await runTeamTurn(io, {
+          character: member,
+          prompt: memberPrompt({ teamName: team.displayName, task, turns, character: member, ...(extra ? { extra } : {}) }),
+        }),
+      );
     }
     let votes = new Map<string, Vote | undefined>();
     const reasons: string[] = [];

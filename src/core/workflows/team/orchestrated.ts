@@ -13,7 +13,13 @@ export function orchestratorOf(context: Pick<TeamRunContext, 'team' | 'members'>
   return named ?? context.members.find((member) => member.roles.includes('supervisor')) ?? context.members[0]!;
 }
 
-function unusableReason(agent: string, workers: Character[], seen: Set<string>, turnsOf: (name: string) => number, maxPerMember: number | undefined): { worker?: Character; reason?: string } {
+function unusableReason(
+  agent: string,
+  workers: Character[],
+  seen: Set<string>,
+  turnsOf: (name: string) => number,
+  maxPerMember: number | undefined,
+): { worker?: Character; reason?: string } {
   const wanted = agent.toLowerCase();
   const worker = workers.find((candidate) => candidate.name.toLowerCase() === wanted || candidate.aiName.toLowerCase() === wanted);
   if (!worker) return { reason: `"${agent}" is not a worker of this team` };
@@ -30,7 +36,8 @@ export async function runOrchestrated(context: TeamRunContext): Promise<TeamOutc
   const turns: TeamTurn[] = [];
   const turnCount = new Map<string, number>();
   const turnsOf = (name: string) => turnCount.get(name) ?? 0;
-  const available = (seen: Set<string>) => workers.filter((worker) => !seen.has(worker.name) && (team.maxRoundsPerMember === undefined || turnsOf(worker.name) < team.maxRoundsPerMember));
+  const available = (seen: Set<string>) =>
+    workers.filter((worker) => !seen.has(worker.name) && (team.maxRoundsPerMember === undefined || turnsOf(worker.name) < team.maxRoundsPerMember));
 
   for (let round = 1; round <= rounds; round++) {
     const seen = new Set<string>();
@@ -75,7 +82,12 @@ export async function runOrchestrated(context: TeamRunContext): Promise<TeamOutc
       turnCount.set(worker.name, turnsOf(worker.name) + 1);
       io.activity(`round ${round}/${rounds} · ${worker.aiName} is working`);
       const extra = route?.reason ? `${orchestrator.aiName} hands you the turn: ${route.reason}` : undefined;
-      turns.push(await runTeamTurn(io, { character: worker, prompt: memberPrompt({ teamName: team.displayName, task, turns, character: worker, ...(extra ? { extra } : {}) }) }));
+      turns.push(
+        await runTeamTurn(io, {
+          character: worker,
+          prompt: memberPrompt({ teamName: team.displayName, task, turns, character: worker, ...(extra ? { extra } : {}) }),
+        }),
+      );
       if (io.signal.aborted) return stoppedOutcome();
     }
   }

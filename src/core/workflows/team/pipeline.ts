@@ -19,13 +19,24 @@ function stationsOf(context: TeamRunContext): { station: TeamStation; character:
   });
 }
 
-function stationPrompt(options: { context: TeamRunContext; index: number; total: number; station: TeamStation; character: Character; previous?: TeamTurn; feedback?: string[]; attempt: number }): string {
+function stationPrompt(options: {
+  context: TeamRunContext;
+  index: number;
+  total: number;
+  station: TeamStation;
+  character: Character;
+  previous?: TeamTurn;
+  feedback?: string[];
+  attempt: number;
+}): string {
   const { context, station, previous, feedback } = options;
   return [
     `Team run "${context.team.displayName}", pipeline station ${options.index + 1} of ${options.total}. The task: ${context.task}`,
     ...(station.task ? [`Your station's job: ${station.task}`] : []),
     '',
-    previous ? `The previous station (${previous.outcome.character.aiName}) handed over:\n${previous.outcome.text.trim() || previous.status.summary}` : 'You are the first station.',
+    previous
+      ? `The previous station (${previous.outcome.character.aiName}) handed over:\n${previous.outcome.text.trim() || previous.status.summary}`
+      : 'You are the first station.',
     ...(feedback && feedback.length > 0 ? ['', `Attempt ${options.attempt}: the last attempt was not accepted:`, ...feedback] : []),
     '',
     `Your turn, ${options.character.aiName}. Refine the work, then call report_status (or end with "STATUS: COMPLETED — summary").`,
@@ -46,7 +57,10 @@ export async function runPipeline(context: TeamRunContext): Promise<TeamOutcome>
     for (let attempt = 1; attempt <= maxAttempts && !accepted; attempt++) {
       if (io.signal.aborted) return stoppedOutcome();
       io.activity(`station ${index + 1}/${stations.length} · ${character.aiName} · attempt ${attempt}/${maxAttempts}`);
-      const turn = await runTeamTurn(io, { character, prompt: stationPrompt({ context, index, total: stations.length, station, character, previous, feedback, attempt }) });
+      const turn = await runTeamTurn(io, {
+        character,
+        prompt: stationPrompt({ context, index, total: stations.length, station, character, previous, feedback, attempt }),
+      });
       if (io.signal.aborted) return stoppedOutcome();
       if (checks && checks.length > 0) {
         io.activity(`station ${index + 1}/${stations.length} · acceptance checks`);
@@ -70,7 +84,8 @@ export async function runPipeline(context: TeamRunContext): Promise<TeamOutcome>
       }
     }
     if (!accepted) return { status: 'failed', summary: `Station ${index + 1} (${character.aiName}) was not accepted after ${maxAttempts} attempts.` };
-    if (accepted.status.status === 'FAILED') return { status: 'failed', summary: `Station ${index + 1} (${character.aiName}) failed: ${accepted.status.summary}` };
+    if (accepted.status.status === 'FAILED')
+      return { status: 'failed', summary: `Station ${index + 1} (${character.aiName}) failed: ${accepted.status.summary}` };
     previous = accepted;
   }
   return { status: 'completed', summary: `All ${stations.length} stations done.` };

@@ -29,5 +29,7 @@ export async function runRoundRobin(context: TeamRunContext): Promise<TeamOutcom
     }
   }
   const last = turns.at(-1);
-  return last?.status.status === 'FAILED' ? { status: 'failed', summary: `The last turn failed: ${last.status.summary}` } : { status: 'incomplete', summary: `${rounds} rounds used.` };
+  return last?.status.status === 'FAILED'
+    ? { status: 'failed', summary: `The last turn failed: ${last.status.summary}` }
+    : { status: 'incomplete', summary: `${rounds} rounds used.` };
 }

@@ -60,11 +60,13 @@ export async function runTeamTurn(io: WorkflowIo, request: TeamTurnRequest): Pro
       if (vote) degraded.push('vote read from a VOTE: line, not cast_vote');
     }
     // Orchestrator and discussion turns answer with a route or a vote; a status is not expected of them.
-    const status =
-      outcome.status ? outcome.status
-      : request.expect === 'route' && route ? { status: 'CONTINUE' as const, summary: `next: ${route.agent}` }
-      : request.expect === 'vote' && outcome.finishReason === 'stop' ? { status: 'CONTINUE' as const, summary: vote?.reason || summaryOf(outcome.text) }
-      : resolveStatus(outcome, degraded);
+    const status = outcome.status
+      ? outcome.status
+      : request.expect === 'route' && route
+        ? { status: 'CONTINUE' as const, summary: `next: ${route.agent}` }
+        : request.expect === 'vote' && outcome.finishReason === 'stop'
+          ? { status: 'CONTINUE' as const, summary: vote?.reason || summaryOf(outcome.text) }
+          : resolveStatus(outcome, degraded);
     return { status, degraded, ...(route ? { route } : {}), ...(vote ? { vote } : {}) };
   };
   const outcome = await io.runMember({
@@ -81,7 +83,8 @@ export async function runTeamTurn(io: WorkflowIo, request: TeamTurnRequest): Pro
       return lines;
     },
   });
-  if (outcome.finishReason === 'error') throw new WorkflowTurnError(request.character.aiName, outcome.error?.message ?? 'the model failed', { cause: outcome.error });
+  if (outcome.finishReason === 'error')
+    throw new WorkflowTurnError(request.character.aiName, outcome.error?.message ?? 'the model failed', { cause: outcome.error });
   return { outcome, ...(resolved ?? resolve(outcome)) };
 }
 
@@ -115,10 +118,20 @@ export function lastContributions(turns: readonly TeamTurn[], self: Character, b
     blocks.push({ index: turns.indexOf(turn), text: `### ${turn.outcome.character.aiName} (last turn)\n${shown}` });
   }
   if (blocks.length === 0) return undefined;
-  return blocks.sort((a, b) => a.index - b.index).map((block) => block.text).join('\n\n');
+  return blocks
+    .sort((a, b) => a.index - b.index)
+    .map((block) => block.text)
+    .join('\n\n');
 }
 
-export function memberPrompt(options: { teamName: string; task: string; turns: readonly TeamTurn[]; character: Character; extra?: string; contributionsBudgetChars?: number }): string {
+export function memberPrompt(options: {
+  teamName: string;
+  task: string;
+  turns: readonly TeamTurn[];
+  character: Character;
+  extra?: string;
+  contributionsBudgetChars?: number;
+}): string {
   const contributions = lastContributions(options.turns, options.character, options.contributionsBudgetChars);
   return [
     `Team run "${options.teamName}". The task: ${options.task}`,

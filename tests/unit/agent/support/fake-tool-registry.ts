@@ -1,15 +1,7 @@
 /** An in-test ToolRegistry: a few fake tools, validated by hand against their tiny JSON schemas. */
 import { ToolInputError } from '../../../../src/core/errors.js';
 import type { ToolDefinition } from '../../../../src/core/model/language-model.js';
-import type {
-  CallRisk,
-  ModelTier,
-  ToolContext,
-  ToolImplementation,
-  ToolRegistry,
-  ToolResult,
-  ToolSchema,
-} from '../../../../src/core/tools/tool.js';
+import type { CallRisk, ModelTier, ToolContext, ToolImplementation, ToolRegistry, ToolResult, ToolSchema } from '../../../../src/core/tools/tool.js';
 
 export interface FakeTool {
   schema: ToolSchema;

@@ -21,14 +21,39 @@ describe('the MCP servers file', () => {
   it('reads stdio and HTTP entries with defaults and TSUKA keys', () => {
     const servers = parse({
       mcpServers: {
-        github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: 'x' }, roles: ['developer'], risk: { get_issue: 'SAFE', '*': 'DANGEROUS' }, timeoutS: 5 },
+        github: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-github'],
+          env: { GITHUB_TOKEN: 'x' },
+          roles: ['developer'],
+          risk: { get_issue: 'SAFE', '*': 'DANGEROUS' },
+          timeoutS: 5,
+        },
         docs: { url: 'https://docs.example/mcp', headers: { authorization: 'Bearer y' }, risk: 'SAFE' },
         off: { command: 'x', disabled: true },
       },
     });
     expect(servers).toEqual([
-      { name: 'github', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: 'x' }, roles: ['developer'], risk: { default: 'DANGEROUS', tools: { get_issue: 'SAFE' } }, requiredTier: 'SMALL', timeoutMs: 5000 },
-      { name: 'docs', transport: 'http', url: 'https://docs.example/mcp', headers: { authorization: 'Bearer y' }, risk: { default: 'SAFE', tools: {} }, requiredTier: 'SMALL', timeoutMs: 60_000 },
+      {
+        name: 'github',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-github'],
+        env: { GITHUB_TOKEN: 'x' },
+        roles: ['developer'],
+        risk: { default: 'DANGEROUS', tools: { get_issue: 'SAFE' } },
+        requiredTier: 'SMALL',
+        timeoutMs: 5000,
+      },
+      {
+        name: 'docs',
+        transport: 'http',
+        url: 'https://docs.example/mcp',
+        headers: { authorization: 'Bearer y' },
+        risk: { default: 'SAFE', tools: {} },
+        requiredTier: 'SMALL',
+        timeoutMs: 60_000,
+      },
     ]);
     expect(parse({ mcpServers: { a: { command: 'x' } } })[0]!.risk.default).toBe('RESTRICTED');
   });
@@ -36,11 +61,19 @@ describe('the MCP servers file', () => {
   it('rejects a bad file with one line naming the file and the key', () => {
     expect(problem({ servers: {} })).toBe('mcp.json: mcpServers is missing: write {"mcpServers": {"name": {"command": …} | {"url": …}}}.');
     expect(problem({ mcpServers: { github: { command: 'npx', timeoutS: 'soon' } } })).toBe('mcp.json: mcpServers.github.timeoutS must be number.');
-    expect(problem({ mcpServers: { github: { command: 'npx', risk: { get_issue: 'LOW' } } } })).toMatch(/^mcp\.json: mcpServers\.github\.risk must be SAFE, RESTRICTED, DANGEROUS or an object of them per tool\.$/);
-    expect(problem({ mcpServers: { github: { command: 'npx', url: 'http://x' } } })).toBe('mcp.json: mcpServers.github has both "command" and "url": a server is either stdio or HTTP.');
+    expect(problem({ mcpServers: { github: { command: 'npx', risk: { get_issue: 'LOW' } } } })).toMatch(
+      /^mcp\.json: mcpServers\.github\.risk must be SAFE, RESTRICTED, DANGEROUS or an object of them per tool\.$/,
+    );
+    expect(problem({ mcpServers: { github: { command: 'npx', url: 'http://x' } } })).toBe(
+      'mcp.json: mcpServers.github has both "command" and "url": a server is either stdio or HTTP.',
+    );
     expect(problem({ mcpServers: { github: { args: [] } } })).toBe('mcp.json: mcpServers.github needs "command" (stdio) or "url" (Streamable HTTP).');
-    expect(problem({ mcpServers: { github: { command: 'npx', enviroment: {} } } })).toBe('mcp.json: mcpServers.github.enviroment is not a known key for a stdio server.');
-    expect(problem({ mcpServers: { 'my server': { command: 'npx' } } })).toBe('mcp.json: mcpServers."my server" is not a valid server name: use 1–24 letters, digits, _ or -.');
+    expect(problem({ mcpServers: { github: { command: 'npx', enviroment: {} } } })).toBe(
+      'mcp.json: mcpServers.github.enviroment is not a known key for a stdio server.',
+    );
+    expect(problem({ mcpServers: { 'my server': { command: 'npx' } } })).toBe(
+      'mcp.json: mcpServers."my server" is not a valid server name: use 1–24 letters, digits, _ or -.',
+    );
     expect(parseMcpConfig.bind(null, '{ nope', 'mcp.json')).toThrow(/^mcp\.json is not valid JSON/);
     for (const message of [problem({ servers: {} }), problem({ mcpServers: { g: { url: 'ftp://x' } } })]) expect(message.split('\n')).toHaveLength(1);
   });
@@ -87,10 +120,24 @@ describe('MCP tool names', () => {
 
 describe('MCP results', () => {
   it('keep text, describe images and resources, pass errors, and cap huge output', () => {
-    expect(convertMcpResult({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual({ output: 'a\n\nb', isError: false, summary: '2 text' });
-    expect(convertMcpResult({ content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] }).output).toMatch(/^\[audio returned by the tool: audio\/wav, 3 B/);
-    expect(convertMcpResult({ content: [{ type: 'resource', resource: { uri: 'file:///a.txt', text: 'hello' } }] }).output).toBe('[resource file:///a.txt]\nhello');
-    expect(convertMcpResult({ content: [{ type: 'text', text: 'no such issue' }], isError: true })).toMatchObject({ output: 'Error: no such issue', isError: true });
+    expect(
+      convertMcpResult({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toEqual({ output: 'a\n\nb', isError: false, summary: '2 text' });
+    expect(convertMcpResult({ content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] }).output).toMatch(
+      /^\[audio returned by the tool: audio\/wav, 3 B/,
+    );
+    expect(convertMcpResult({ content: [{ type: 'resource', resource: { uri: 'file:///a.txt', text: 'hello' } }] }).output).toBe(
+      '[resource file:///a.txt]\nhello',
+    );
+    expect(convertMcpResult({ content: [{ type: 'text', text: 'no such issue' }], isError: true })).toMatchObject({
+      output: 'Error: no such issue',
+      isError: true,
+    });
     expect(convertMcpResult({ content: [], structuredContent: { count: 2 } }).output).toBe('{\n  "count": 2\n}');
     const huge = convertMcpResult({ content: [{ type: 'text', text: 'x'.repeat(MCP_RESULT_MAX_CHARS + 10) }] }).output;
     expect(huge.length).toBeLessThan(MCP_RESULT_MAX_CHARS + 100);

@@ -103,7 +103,10 @@ describe('/goal', () => {
     expect(merge).toContain('⚠ 1 conflict(s) — not written');
     expect(merge).toMatch(/shared\.txt \(changed differently by .*step-1-geordi, .*step-2-data\)/);
     // Both step results under their identities before the merge, the reviews after it.
-    const speakers = h.thread().filter((message) => message.identity).map((message) => message.identity!.name);
+    const speakers = h
+      .thread()
+      .filter((message) => message.identity)
+      .map((message) => message.identity!.name);
     expect(speakers.slice(0, 2).sort()).toEqual(['Data', 'Geordi']);
     expect(speakers.slice(2)).toEqual(['Pike', 'Pike']);
     expect(thread.findIndex((line) => line.startsWith('bot: 🔀'))).toBeLessThan(thread.findIndex((line) => line.startsWith('Pike:')));
@@ -136,7 +139,9 @@ describe('/goal', () => {
         'review:1': [callTool('cast_vote', { vote: 'CHANGE', reason: 'add a test for hello.txt' }), say('Needs a test.')],
         'rework:1': [(request) => say(lastUserOf(request as never).includes('add a test for hello.txt') ? longReport : 'no feedback seen')],
         condense: [say('hello.txt and hello.test written; tests pass.')],
-        'step:2': [(request) => say(lastUserOf(request as never).includes('hello.test written') ? 'Audit clean, saw the summary.' : 'Audit without the summary.')],
+        'step:2': [
+          (request) => say(lastUserOf(request as never).includes('hello.test written') ? 'Audit clean, saw the summary.' : 'Audit without the summary.'),
+        ],
       },
       asked,
     );

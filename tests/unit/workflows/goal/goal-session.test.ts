@@ -20,7 +20,7 @@ async function start(script: GoalScript): Promise<Harness> {
 }
 
 describe('/goal on the workflow session', () => {
-  it('closes with the goal\'s table only and stores its per-agent stats, not the session\'s', async () => {
+  it("closes with the goal's table only and stores its per-agent stats, not the session's", async () => {
     const h = await start({
       plan: [say('1. AGENT: @geordi — Write it\n2. AGENT: @worf — Audit it\nEND')],
       'step:1': [say('Written.\nSTATUS: COMPLETED — written')],
@@ -41,7 +41,7 @@ describe('/goal on the workflow session', () => {
     expect(run!.stats!.turns).toBe(0);
   });
 
-  it('lets send_message reach the plan\'s agents only', async () => {
+  it("lets send_message reach the plan's agents only", async () => {
     const h = await start({
       plan: [say('1. AGENT: @geordi — Write it\n2. AGENT: @worf — Audit it\nEND')],
       'step:1': [
@@ -51,11 +51,21 @@ describe('/goal on the workflow session', () => {
         say('Written.\nSTATUS: COMPLETED — written'),
       ],
       'review:1': [callTool('cast_vote', { vote: 'APPROVE', reason: 'fine' }), say('Accepted.')],
-      'step:2': [(request) => say(lastUserOf(request as never).includes('- geordi: look at hello.txt first') ? 'Got the note.\nSTATUS: COMPLETED — audited' : 'No note.\nSTATUS: COMPLETED — audited')],
+      'step:2': [
+        (request) =>
+          say(
+            lastUserOf(request as never).includes('- geordi: look at hello.txt first')
+              ? 'Got the note.\nSTATUS: COMPLETED — audited'
+              : 'No note.\nSTATUS: COMPLETED — audited',
+          ),
+      ],
       'review:2': [callTool('cast_vote', { vote: 'APPROVE', reason: 'fine' }), say('Accepted.')],
     });
     await h.slash('goal', 'write and audit');
-    const toolResults = h.model.requests.flatMap((request) => request.messages).filter((message) => message.role === 'tool').map((message) => message.content);
+    const toolResults = h.model.requests
+      .flatMap((request) => request.messages)
+      .filter((message) => message.role === 'tool')
+      .map((message) => message.content);
     expect(toolResults.some((content) => content.includes('"data" is not a member of this run. Members: geordi, worf.'))).toBe(true);
     expect(h.thread().find((message) => message.identity?.name === 'Worf')!.text).toContain('Got the note.');
   });

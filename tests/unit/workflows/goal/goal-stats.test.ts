@@ -29,12 +29,16 @@ describe('formatStatsTable', () => {
 
   it('reports tokens/s as generation speed: completion tokens over the time spent in model calls, not wall time', () => {
     // 40 s on the step, of which 10 s generating (the rest: a tool run and an approval wait).
-    const table = formatStatsTable([{ agent: 'geordi', outputTokens: 400, peakContextTokens: 900, totalTokens: 1300, durationMs: 40_000, modelTimeMs: 10_000 }]);
+    const table = formatStatsTable([
+      { agent: 'geordi', outputTokens: 400, peakContextTokens: 900, totalTokens: 1300, durationMs: 40_000, modelTimeMs: 10_000 },
+    ]);
     expect(table.split('\n')[3]).toMatch(/^geordi\s+400\s+900\s+1,300\s+40\.0 s\s+40\.0$/);
-    expect(mergeStatsByAgent([
-      { agent: 'geordi', outputTokens: 100, peakContextTokens: 1, totalTokens: 2, durationMs: 9000, modelTimeMs: 1000 },
-      { agent: 'geordi', outputTokens: 100, peakContextTokens: 1, totalTokens: 2, durationMs: 9000, modelTimeMs: 3000 },
-    ])[0]!.modelTimeMs).toBe(4000);
+    expect(
+      mergeStatsByAgent([
+        { agent: 'geordi', outputTokens: 100, peakContextTokens: 1, totalTokens: 2, durationMs: 9000, modelTimeMs: 1000 },
+        { agent: 'geordi', outputTokens: 100, peakContextTokens: 1, totalTokens: 2, durationMs: 9000, modelTimeMs: 3000 },
+      ])[0]!.modelTimeMs,
+    ).toBe(4000);
   });
 
   it('shows a dash for speed when no time was measured', () => {

@@ -28,7 +28,11 @@ afterEach(async () => {
 });
 
 const read = (root: string, relative: string): Promise<string> => fs.readFile(path.join(root, relative), 'utf8');
-const exists = (target: string): Promise<boolean> => fs.lstat(target).then(() => true, () => false);
+const exists = (target: string): Promise<boolean> =>
+  fs.lstat(target).then(
+    () => true,
+    () => false,
+  );
 
 describe('createStaging', () => {
   it('copies the current workspace, so a branch sees existing files (design §6.6)', async () => {
@@ -155,7 +159,9 @@ describe('mergeStagings', () => {
     const report = await mergeStagings(workspaceRoot, [a, b]);
     expect(report.applied).toEqual(['README.md']);
     expect(await exists(path.join(workspaceRoot, 'README.md'))).toBe(false);
-    expect(report.conflicts).toMatchObject([{ path: path.join('src', 'app.ts'), branches: ['a', 'b'], savedCopies: [path.join('.tsuka', 'conflicts', 'b', 'src', 'app.ts')] }]);
+    expect(report.conflicts).toMatchObject([
+      { path: path.join('src', 'app.ts'), branches: ['a', 'b'], savedCopies: [path.join('.tsuka', 'conflicts', 'b', 'src', 'app.ts')] },
+    ]);
     expect(await read(workspaceRoot, 'src/app.ts')).toBe('export const app = 1;\n');
   });
 

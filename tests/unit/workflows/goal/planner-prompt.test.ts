@@ -22,7 +22,7 @@ describe('buildPlannerPrompt', () => {
 
   it('has an example that parses into a valid plan with a parallel group and only roster names', () => {
     const example = prompt.system.split('Example')[1]?.split('\n').slice(1).join('\n') ?? '';
-    const parsed = parsePlan(example.split('\nEND\n')[0] + '\nEND', roster);
+    const parsed = parsePlan(`${example.split('\nEND\n')[0]}\nEND`, roster);
     expect(parsed.kind).toBe('plan');
     if (parsed.kind !== 'plan') return;
     expect(parsed.problems).toEqual([]);

@@ -4,13 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AbortedError } from '../../../../src/core/errors.js';
 import type { PlanStep } from '../../../../src/core/workflows/goal/plan-parser.js';
-import {
-  runGoal,
-  type GoalEvent,
-  type RunGoalOptions,
-  type StepResult,
-  type StepRunContext,
-} from '../../../../src/core/workflows/goal/run-goal.js';
+import { runGoal, type GoalEvent, type RunGoalOptions, type StepResult, type StepRunContext } from '../../../../src/core/workflows/goal/run-goal.js';
 import { goalRoster } from './goal-fixtures.js';
 
 let base: string;
@@ -119,7 +113,11 @@ describe('runGoal', () => {
         await fs.writeFile(await context.workspace.resolve(`${step.agent}.txt`), step.agent);
         return ok(`${step.agent} done`);
       }
-      seen.pike = { root: context.workspace.root, design: await fs.readFile(path.join(workspaceRoot, 'geordi.txt'), 'utf8'), previous: context.previous.map((done) => done.step.agent) };
+      seen.pike = {
+        root: context.workspace.root,
+        design: await fs.readFile(path.join(workspaceRoot, 'geordi.txt'), 'utf8'),
+        previous: context.previous.map((done) => done.step.agent),
+      };
       return ok('accepted');
     };
     const run = options({ runStep });
