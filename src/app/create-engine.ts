@@ -30,6 +30,7 @@ import { TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { attachToolSourcesToRoster, createToolCatalogue, type ToolCatalogue } from '../core/tools/tool-catalogue.js';
 import { createMcpToolSource, type McpToolSource } from '../core/tools/mcp/mcp-tool-source.js';
+import { sandboxedStdioLauncher } from '../core/tools/mcp/launch-stdio-server.js';
 import { createModelProfileStore } from '../core/benchmark/model-profile.js';
 import { createModelTiers, type ModelTiers } from './model-tiers.js';
 
@@ -132,7 +133,14 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const childEnv = createChildEnv(config.environment);
   const mcp =
     config.mcp.servers.length > 0 && options.connectMcp !== false
-      ? createMcpToolSource({ servers: config.mcp.servers, childEnv, workingDirectory: workspace.root, logger, fetch: options.fetch })
+      ? createMcpToolSource({
+          servers: config.mcp.servers,
+          childEnv,
+          workingDirectory: workspace.root,
+          logger,
+          fetch: options.fetch,
+          launchStdio: sandboxedStdioLauncher(sandbox),
+        })
       : undefined;
   const tools = createToolCatalogue(combineRegistries(builtinTools, createdTools.registry), mcp ? [mcp] : []);
   attachToolSourcesToRoster(roster, tools.sources);

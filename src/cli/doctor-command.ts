@@ -16,6 +16,7 @@ import { formatBytes } from './format-bytes.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { checkDiscord, checkSlack } from './doctor-platforms.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
+import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { checkMcpServers, reportModelProfiles } from './doctor-extensions.js';
 
 export interface DoctorOptions {
@@ -52,8 +53,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   info(`data: ${config.dataDirectory}`);
 
   io.stdout('\nCommand sandbox\n');
+  let sandbox: CommandSandbox | undefined;
   try {
-    const sandbox = await selectCommandSandbox(config.sandbox);
+    sandbox = await selectCommandSandbox(config.sandbox);
     if (sandbox.isolation === 'bubblewrap') ok(sandbox.summary);
     else
       info(
@@ -166,7 +168,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   }
 
   io.stdout('\nMCP servers\n');
-  await checkMcpServers(config, { ok, bad, info }, options.fetch);
+  await checkMcpServers(config, { ok, bad, info }, options.fetch, sandbox);
 
   io.stdout(failures === 0 ? '\nEverything checked works.\n' : `\n${failures} problem(s) to fix.\n`);
   return failures === 0 ? 0 : 1;

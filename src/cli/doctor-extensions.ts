@@ -3,6 +3,8 @@ import type { AppConfig } from '../config/app-config.js';
 import { createChildEnv } from '../core/safety/child-env.js';
 import { createWorkspace } from '../core/safety/workspace-jail.js';
 import { createMcpToolSource } from '../core/tools/mcp/mcp-tool-source.js';
+import { sandboxedStdioLauncher } from '../core/tools/mcp/launch-stdio-server.js';
+import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { openStore } from '../core/store/open-store.js';
 import { createModelProfileStore } from '../core/benchmark/model-profile.js';
 import { formatProfileLine } from '../core/benchmark/format-profile.js';
@@ -15,7 +17,12 @@ export interface DoctorReporter {
 }
 
 /** Starts each configured MCP server once (no restarts), lists what it offers, and stops it. */
-export async function checkMcpServers(config: AppConfig, reporter: DoctorReporter, fetchImplementation?: typeof fetch): Promise<void> {
+export async function checkMcpServers(
+  config: AppConfig,
+  reporter: DoctorReporter,
+  fetchImplementation?: typeof fetch,
+  sandbox?: CommandSandbox,
+): Promise<void> {
   if (config.mcp.servers.length === 0) {
     reporter.info('no MCP servers configured (TSUKA_MCP_CONFIG, or mcp.json in the working directory)');
     return;
@@ -27,6 +34,8 @@ export async function checkMcpServers(config: AppConfig, reporter: DoctorReporte
     childEnv: createChildEnv(config.environment),
     workingDirectory: workspace.root,
     ...(fetchImplementation ? { fetch: fetchImplementation } : {}),
+    // In the same sandbox as under `tsuka start`: doctor checks what start would run.
+    ...(sandbox ? { launchStdio: sandboxedStdioLauncher(sandbox) } : {}),
     // Doctor looks once; the restart timer is cleared by close().
     backoff: { initialMs: 3_600_000, maxMs: 3_600_000 },
   });

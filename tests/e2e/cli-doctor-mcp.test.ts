@@ -18,13 +18,14 @@ describe('tsuka doctor and MCP servers', { timeout: 60_000 }, () => {
   it('names each server: ✓ with its tool count, ✗ with the reason; and says how the tier is chosen without a profile', async () => {
     server = await startScriptedModelServer({ modelId: 'qwen2.5-coder-32b' });
     home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-doctor-mcp-'));
+    // The demo server lives in the checkout, hidden from the command sandbox: declared trusted ("sandbox": false).
     const stdio = demoStdioEntry() as { command: string; args: string[] };
     await writeFile(
       path.join(home, 'mcp.json'),
       JSON.stringify({
         mcpServers: {
-          demo: { command: stdio.command, args: stdio.args },
-          broken: { command: stdio.command, args: stdio.args, env: { DEMO_MCP_FAIL_START: '1' } },
+          demo: { command: stdio.command, args: stdio.args, sandbox: false },
+          broken: { command: stdio.command, args: stdio.args, sandbox: false, env: { DEMO_MCP_FAIL_START: '1' } },
         },
       }),
     );

@@ -25,7 +25,9 @@ afterEach(async () => {
   harness = http = folder = undefined;
 });
 
-const stdio = demoStdioEntry() as { command: string; args: string[] };
+// The demo server lives in the checkout, which the command sandbox hides: it is declared trusted
+// ("sandbox": false). tests/unit/tools/mcp/mcp-sandbox.test.ts covers a server inside the sandbox.
+const stdio = { ...(demoStdioEntry() as { command: string; args: string[] }), sandbox: false };
 
 async function harnessWith(servers: Record<string, unknown>, steps: ScriptedStep[]): Promise<Harness> {
   folder = await mkdtemp(path.join(os.tmpdir(), 'tsuka-mcp-'));
@@ -57,7 +59,7 @@ const approvalPrompt = (h: Harness) => h.surface.inThread('thread:root').find((m
 
 describe('MCP tools in conversations', { timeout: 60_000 }, () => {
   it('a character loads and calls a SAFE stdio tool without approval', async () => {
-    const h = await harnessWith({ demo: { command: stdio.command, args: stdio.args, risk: { add: 'SAFE' } } }, [
+    const h = await harnessWith({ demo: { command: stdio.command, args: stdio.args, sandbox: false, risk: { add: 'SAFE' } } }, [
       callTool('load_tools', { names: ['mcp__demo__add'] }),
       callTool('mcp__demo__add', { a: 2, b: 3 }),
       (request) => say(`Sum: ${lastToolResult(request)}`),
@@ -134,8 +136,8 @@ describe('MCP tools in conversations', { timeout: 60_000 }, () => {
   it('/tsuka tools lists tools by source, with a server that failed to start and why; roles filter who gets them', async () => {
     const h = await harnessWith(
       {
-        demo: { command: stdio.command, args: stdio.args, roles: ['developer'] },
-        broken: { command: stdio.command, args: stdio.args, env: { DEMO_MCP_FAIL_START: '1' } },
+        demo: { command: stdio.command, args: stdio.args, sandbox: false, roles: ['developer'] },
+        broken: { command: stdio.command, args: stdio.args, sandbox: false, env: { DEMO_MCP_FAIL_START: '1' } },
       },
       [],
     );
@@ -148,7 +150,7 @@ describe('MCP tools in conversations', { timeout: 60_000 }, () => {
   });
 
   it('a server that dies mid-run: the call says so, its tools are withdrawn from the next step', async () => {
-    const h = await harnessWith({ demo: { command: stdio.command, args: stdio.args, risk: 'SAFE' } }, [
+    const h = await harnessWith({ demo: { command: stdio.command, args: stdio.args, sandbox: false, risk: 'SAFE' } }, [
       callTool('load_tools', { names: ['mcp__demo__crash', 'mcp__demo__add'] }),
       callTool('mcp__demo__crash', {}),
       (request) =>

@@ -5,6 +5,8 @@
  */
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CommandSandbox } from '../../safety/command-sandbox.js';
+import { TsukaError } from '../../errors.js';
 
 export interface StdioServerLaunch {
   command: string;
@@ -20,9 +22,36 @@ export interface LaunchedStdioServer {
   stderr: NodeJS.ReadableStream | null;
 }
 
-export type LaunchStdioServer = (launch: StdioServerLaunch) => LaunchedStdioServer;
+export type LaunchStdioServer = (launch: StdioServerLaunch & { sandbox?: boolean }) => LaunchedStdioServer;
 
 export function launchStdioServer(launch: StdioServerLaunch): LaunchedStdioServer {
   const transport = new StdioClientTransport({ command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, stderr: 'pipe' });
   return { transport, stderr: transport.stderr as NodeJS.ReadableStream | null };
+}
+
+/** Quotes one word for `/bin/sh -c` (single quotes; an embedded quote closed, escaped, reopened). */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Launches stdio servers through the command sandbox, as agent commands are: under bubblewrap a
+ * server sees a read-only system and its working folder only (not the data folder, the checkout,
+ * the bot's home or its processes). Entries with `"sandbox": false` start directly. A sandbox that
+ * would switch users cannot be honoured by the MCP SDK's spawn, so such a launch is refused rather
+ * than run as the bot.
+ */
+export function sandboxedStdioLauncher(sandbox: CommandSandbox, direct: LaunchStdioServer = launchStdioServer): LaunchStdioServer {
+  return (launch) => {
+    if (launch.sandbox === false) return direct(launch);
+    const command = [launch.command, ...launch.args].map(shellWord).join(' ');
+    const plan = sandbox.launch({ command, root: launch.cwd, cwd: launch.cwd, env: launch.env, network: true });
+    if (plan.uid !== undefined)
+      throw new TsukaError(
+        'mcp_sandbox_user',
+        'the sandbox runs commands as another user, which MCP servers cannot use yet: set "sandbox": false on this entry to run it as the bot',
+      );
+    const env = Object.fromEntries(Object.entries(plan.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return direct({ command: plan.file, args: plan.args, env, cwd: plan.cwd });
+  };
 }

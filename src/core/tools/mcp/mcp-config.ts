@@ -30,6 +30,8 @@ export interface McpStdioServerConfig extends McpServerCommon {
   /** Added to the scrubbed environment the process gets. */
   env: Record<string, string>;
   cwd?: string;
+  /** Start it through the command sandbox (default); `false` for a trusted server that needs the host (e.g. installed in the bot's home). */
+  sandbox: boolean;
 }
 
 export interface McpHttpServerConfig extends McpServerCommon {
@@ -70,6 +72,7 @@ const FILE_SCHEMA = {
               args: { type: 'array', items: { type: 'string' } },
               env: STRING_MAP,
               cwd: { type: 'string' },
+              sandbox: { type: 'boolean' },
               type: { const: 'stdio' },
               ...COMMON,
             },
@@ -112,6 +115,7 @@ interface RawServer {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
+  sandbox?: boolean;
   url?: string;
   headers?: Record<string, string>;
   roles?: string[];
@@ -160,7 +164,15 @@ function toServerConfig(name: string, raw: RawServer): McpServerConfig {
     timeoutMs: Math.round((raw.timeoutS ?? MCP_DEFAULT_TIMEOUT_S) * 1000),
   };
   if (raw.url !== undefined) return { ...common, transport: 'http', url: raw.url, headers: raw.headers ?? {} };
-  return { ...common, transport: 'stdio', command: raw.command!, args: raw.args ?? [], env: raw.env ?? {}, ...(raw.cwd ? { cwd: raw.cwd } : {}) };
+  return {
+    ...common,
+    transport: 'stdio',
+    command: raw.command!,
+    args: raw.args ?? [],
+    env: raw.env ?? {},
+    ...(raw.cwd ? { cwd: raw.cwd } : {}),
+    sandbox: raw.sandbox !== false,
+  };
 }
 
 /** One sentence for the first ajv error, naming the key as a dotted path (`mcpServers.github.timeoutS`). */
@@ -193,7 +205,7 @@ function describeServerError(name: string, entry: unknown): string {
   if (record.command !== undefined && record.url !== undefined) return `${key} has both "command" and "url": a server is either stdio or HTTP.`;
   if (record.command === undefined && record.url === undefined) return `${key} needs "command" (stdio) or "url" (Streamable HTTP).`;
   const stdio = record.command !== undefined;
-  const allowed = new Set([...Object.keys(COMMON), ...(stdio ? ['command', 'args', 'env', 'cwd', 'type'] : ['url', 'headers', 'type'])]);
+  const allowed = new Set([...Object.keys(COMMON), ...(stdio ? ['command', 'args', 'env', 'cwd', 'sandbox', 'type'] : ['url', 'headers', 'type'])]);
   const unknown = Object.keys(record).find((field) => !allowed.has(field));
   if (unknown) return `${key}.${unknown} is not a known key for a ${stdio ? 'stdio' : 'HTTP'} server.`;
   const schemaFor = stdio ? validateStdioEntry : validateHttpEntry;

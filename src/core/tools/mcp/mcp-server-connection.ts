@@ -112,6 +112,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       args: config.args,
       env: { ...options.baseEnv, ...config.env },
       cwd,
+      sandbox: config.sandbox,
     });
     stderrTail = '';
     launched.stderr?.on('data', (chunk: Buffer | string) => {

@@ -44,6 +44,7 @@ describe('the MCP servers file', () => {
         risk: { default: 'DANGEROUS', tools: { get_issue: 'SAFE' } },
         requiredTier: 'SMALL',
         timeoutMs: 5000,
+        sandbox: true,
       },
       {
         name: 'docs',
