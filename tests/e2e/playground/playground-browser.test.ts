@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium, skippedReason } from './chromium.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/cli/main.js';
 import { startPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
@@ -14,26 +15,13 @@ import { startPlaygroundHarness, type PlaygroundHarness } from './playground-har
 // The functions passed to waitForFunction run in the page; the project compiles without the DOM lib.
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-output', 'playground.png');
 
 let browser: Browser | undefined;
 let harness: PlaygroundHarness | undefined;
 beforeAll(async () => {
   if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -65,76 +53,73 @@ const send = async (page: Page, selector: string, text: string) => {
   await page.press(selector, 'Enter');
 };
 
-describe.skipIf(!hasChromium)(
-  `playground in Chromium${hasChromium ? '' : ' — skipped: /usr/bin/chromium is not installed (apt-get install -y chromium)'}`,
-  () => {
-    it('mention, streamed reply in a thread, approval, /call, escaping, screenshot', async () => {
-      harness = await startPlaygroundHarness();
-      const h = harness;
-      const { page, dialogs } = await openPage(h);
-      expect(await page.isHidden('#model-banner')).toBe(true);
+describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
+  it('mention, streamed reply in a thread, approval, /call, escaping, screenshot', async () => {
+    harness = await startPlaygroundHarness();
+    const h = harness;
+    const { page, dialogs } = await openPage(h);
+    expect(await page.isHidden('#model-banner')).toBe(true);
 
-      const reply = 'Found it: the fixture path moved from fixtures/ to test/fixtures/, so the loader reads nothing.';
-      h.model.enqueue({ text: reply, chunkSize: 8, delayMsBetweenChunks: 50 });
-      await send(page, '#input', '@geordi why does npm test fail? <img src=x onerror=alert(1)>');
-      // The thread panel opens on the new message; the reply grows there under Geordi's name.
-      const answer = '#thread-messages .message-character .body';
-      await page.waitForFunction(
-        (selector) => {
-          const text = document.querySelector(selector)?.textContent ?? '';
-          return text.startsWith('Found it') && !text.includes('reads nothing.');
-        },
-        answer,
-        { polling: 'raf' },
-      );
-      await page.waitForFunction(([selector, full]) => (document.querySelector(selector!)?.textContent ?? '').includes(full!), [answer, reply] as const);
-      expect(await page.textContent('#thread-messages .message-character .name')).toBe('Geordi');
-      expect(await page.textContent('#thread-messages .message-character .avatar')).toBe('🔧');
-      // What the person typed is shown as text: no <img> element, no alert.
-      expect(await page.textContent('#messages .message-user .body')).toContain('<img src=x onerror=alert(1)>');
-      expect(await page.locator('#messages .message-user .body img').count()).toBe(0);
+    const reply = 'Found it: the fixture path moved from fixtures/ to test/fixtures/, so the loader reads nothing.';
+    h.model.enqueue({ text: reply, chunkSize: 8, delayMsBetweenChunks: 50 });
+    await send(page, '#input', '@geordi why does npm test fail? <img src=x onerror=alert(1)>');
+    // The thread panel opens on the new message; the reply grows there under Geordi's name.
+    const answer = '#thread-messages .message-character .body';
+    await page.waitForFunction(
+      (selector) => {
+        const text = document.querySelector(selector)?.textContent ?? '';
+        return text.startsWith('Found it') && !text.includes('reads nothing.');
+      },
+      answer,
+      { polling: 'raf' },
+    );
+    await page.waitForFunction(([selector, full]) => (document.querySelector(selector!)?.textContent ?? '').includes(full!), [answer, reply] as const);
+    expect(await page.textContent('#thread-messages .message-character .name')).toBe('Geordi');
+    expect(await page.textContent('#thread-messages .message-character .avatar')).toBe('🔧');
+    // What the person typed is shown as text: no <img> element, no alert.
+    expect(await page.textContent('#messages .message-user .body')).toContain('<img src=x onerror=alert(1)>');
+    expect(await page.locator('#messages .message-user .body img').count()).toBe(0);
 
-      h.model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/plan.md', content: '# Plan\n' } }] });
-      h.model.enqueue((body) => ({
-        text: `Tool said: ${(body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content}`,
-      }));
-      await send(page, '#thread-input', 'now write the plan to notes/plan.md');
-      const prompt = page.locator('#thread-messages .card', { has: page.locator('button', { hasText: /^Approve$/ }) });
-      await prompt.waitFor();
-      expect(await prompt.locator('button').allTextContents()).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
-      // While the turn waits, its reply is a run card with a Stop button.
-      expect(await page.locator('#thread-messages .card button', { hasText: /^Stop$/ }).count()).toBe(1);
-      const approve = prompt.locator('button', { hasText: /^Approve$/ });
-      await approve.click();
-      await page.locator('#thread-messages .body', { hasText: 'Approved by @you' }).waitFor();
-      await page.locator('#thread-messages .body', { hasText: 'Tool said:' }).waitFor();
-      expect(await readFile(path.join(h.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
-      expect(await page.locator('#thread-messages .tool-line').count()).toBeGreaterThan(0);
+    h.model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/plan.md', content: '# Plan\n' } }] });
+    h.model.enqueue((body) => ({
+      text: `Tool said: ${(body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content}`,
+    }));
+    await send(page, '#thread-input', 'now write the plan to notes/plan.md');
+    const prompt = page.locator('#thread-messages .card', { has: page.locator('button', { hasText: /^Approve$/ }) });
+    await prompt.waitFor();
+    expect(await prompt.locator('button').allTextContents()).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
+    // While the turn waits, its reply is a run card with a Stop button.
+    expect(await page.locator('#thread-messages .card button', { hasText: /^Stop$/ }).count()).toBe(1);
+    const approve = prompt.locator('button', { hasText: /^Approve$/ });
+    await approve.click();
+    await page.locator('#thread-messages .body', { hasText: 'Approved by @you' }).waitFor();
+    await page.locator('#thread-messages .body', { hasText: 'Tool said:' }).waitFor();
+    expect(await readFile(path.join(h.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
+    expect(await page.locator('#thread-messages .tool-line').count()).toBeGreaterThan(0);
 
-      for (const turn of ['Geordi opens.', 'Spock answers.', 'Geordi replies.', 'Spock concludes.', 'Synthesis.']) h.model.enqueue({ text: turn });
-      await send(page, '#input', '/call geordi spock "Should we cache sessions in Redis?"');
-      // The debate opens its own thread: both speakers under their names, then the moderator's synthesis.
-      await page.locator('#thread-messages .body', { hasText: 'Synthesis.' }).waitFor();
-      expect(await page.locator('#thread-messages .message-character .name', { hasText: 'Spock' }).count()).toBeGreaterThan(0);
-      expect(await page.locator('#thread-messages .message-character .name', { hasText: 'Geordi' }).count()).toBeGreaterThan(0);
-      expect(await page.locator('#thread-messages .body', { hasText: 'Spock concludes.' }).count()).toBe(1);
+    for (const turn of ['Geordi opens.', 'Spock answers.', 'Geordi replies.', 'Spock concludes.', 'Synthesis.']) h.model.enqueue({ text: turn });
+    await send(page, '#input', '/call geordi spock "Should we cache sessions in Redis?"');
+    // The debate opens its own thread: both speakers under their names, then the moderator's synthesis.
+    await page.locator('#thread-messages .body', { hasText: 'Synthesis.' }).waitFor();
+    expect(await page.locator('#thread-messages .message-character .name', { hasText: 'Spock' }).count()).toBeGreaterThan(0);
+    expect(await page.locator('#thread-messages .message-character .name', { hasText: 'Geordi' }).count()).toBeGreaterThan(0);
+    expect(await page.locator('#thread-messages .body', { hasText: 'Spock concludes.' }).count()).toBe(1);
 
-      expect(dialogs).toEqual([]);
-      await mkdir(path.dirname(SCREENSHOT), { recursive: true });
-      await page.screenshot({ path: SCREENSHOT, fullPage: true });
-      expect(existsSync(SCREENSHOT)).toBe(true);
-      await page.close();
-    }, 30_000);
+    expect(dialogs).toEqual([]);
+    await mkdir(path.dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect(existsSync(SCREENSHOT)).toBe(true);
+    await page.close();
+  }, 30_000);
 
-    it('shows a banner with the commands to start a model server when none answers', async () => {
-      harness = await startPlaygroundHarness({ withModel: false });
-      const { page } = await openPage(harness);
-      await page.locator('#model-banner').waitFor({ state: 'visible' });
-      const message = await page.textContent('#model-message');
-      expect(message).toContain('ollama serve');
-      expect(message).toContain('llama-server');
-      expect(message).toContain('lms server start');
-      await page.close();
-    });
-  },
-);
+  it('shows a banner with the commands to start a model server when none answers', async () => {
+    harness = await startPlaygroundHarness({ withModel: false });
+    const { page } = await openPage(harness);
+    await page.locator('#model-banner').waitFor({ state: 'visible' });
+    const message = await page.textContent('#model-message');
+    expect(message).toContain('ollama serve');
+    expect(message).toContain('llama-server');
+    expect(message).toContain('lms server start');
+    await page.close();
+  });
+});
