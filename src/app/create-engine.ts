@@ -29,8 +29,7 @@ import { connectModelServer, findModelServer, type ModelConnection } from './mod
 import { TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { attachToolSourcesToRoster, createToolCatalogue, type ToolCatalogue } from '../core/tools/tool-catalogue.js';
-import { createMcpToolSource, type McpToolSource } from '../core/tools/mcp/mcp-tool-source.js';
-import { sandboxedStdioLauncher } from '../core/tools/mcp/launch-stdio-server.js';
+import type { McpToolSource } from '../core/tools/mcp/mcp-tool-source.js';
 import { createModelProfileStore } from '../core/benchmark/model-profile.js';
 import { createModelTiers, type ModelTiers } from './model-tiers.js';
 
@@ -131,16 +130,10 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
   const childEnv = createChildEnv(config.environment);
+  // The MCP client (and its SDK) is loaded only when servers are configured: `ask` stays quick without.
   const mcp =
     config.mcp.servers.length > 0 && options.connectMcp !== false
-      ? createMcpToolSource({
-          servers: config.mcp.servers,
-          childEnv,
-          workingDirectory: workspace.root,
-          logger,
-          fetch: options.fetch,
-          launchStdio: sandboxedStdioLauncher(sandbox),
-        })
+      ? await startMcpSource(config, childEnv, workspace.root, sandbox, logger, options.fetch)
       : undefined;
   const tools = createToolCatalogue(combineRegistries(builtinTools, createdTools.registry), mcp ? [mcp] : []);
   attachToolSourcesToRoster(roster, tools.sources);
@@ -190,6 +183,28 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       await store.close();
     },
   };
+}
+
+async function startMcpSource(
+  config: AppConfig,
+  childEnv: NodeJS.ProcessEnv,
+  root: string,
+  sandbox: CommandSandbox,
+  logger: Logger,
+  fetchImplementation?: typeof fetch,
+): Promise<McpToolSource> {
+  const [{ createMcpToolSource }, { sandboxedStdioLauncher }] = await Promise.all([
+    import('../core/tools/mcp/mcp-tool-source.js'),
+    import('../core/tools/mcp/launch-stdio-server.js'),
+  ]);
+  return createMcpToolSource({
+    servers: config.mcp.servers,
+    childEnv,
+    workingDirectory: root,
+    logger,
+    fetch: fetchImplementation,
+    launchStdio: sandboxedStdioLauncher(sandbox),
+  });
 }
 
 async function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
