@@ -55,6 +55,8 @@ describe('lean CLI', () => {
     expect(result.modules.some((url) => url.endsWith('/src/cli/ask-command.ts'))).toBe(true);
     expect(result.modules.some((url) => url.includes('node_modules/openai/'))).toBe(true);
     expect(result.modules.filter((url) => PLATFORM_MODULES.test(url))).toEqual([]);
+    // No MCP servers configured: the MCP SDK (and zod under it) is not loaded either.
+    expect(result.modules.filter((url) => /node_modules\/(@modelcontextprotocol|zod)\//.test(url))).toEqual([]);
   });
 
   it('tsuka doctor checks both platforms without loading their SDKs', async () => {
