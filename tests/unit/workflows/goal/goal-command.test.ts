@@ -39,7 +39,6 @@ async function approve(h: Harness, count: number): Promise<string[]> {
 }
 
 const texts = (h: Harness) => h.thread().map((message) => `${message.identity?.name ?? 'bot'}: ${message.text}`);
-const approveVote = () => [callTool('cast_vote', { vote: 'APPROVE', reason: 'fine' }), say('Accepted.')];
 
 describe('/goal', () => {
   it('ends a trivial goal with "no team needed" and the planner\'s answer, after one call without tools', async () => {

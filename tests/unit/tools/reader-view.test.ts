@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../../src/core/tools/html-to-markdown.js';
+import { htmlToMarkdown } from '../../../src/core/tools/reader-view.js';
 
 /** Shaped like a real documentation page: site chrome around one article, scripts, a cookie form. */
 const DOC_PAGE = `<!DOCTYPE html>
@@ -33,18 +33,19 @@ npm run deploy -- --env=prod
 <script src="/app.js"></script>
 </body></html>`;
 
-describe('htmlToMarkdown', () => {
+describe('htmlToMarkdown (the reader view)', () => {
   const view = htmlToMarkdown(DOC_PAGE, { baseUrl: 'https://acme.test/docs/deploy/' });
 
   it('keeps the title and the article, in markdown', () => {
     expect(view.title).toBe('Deploying & Scaling | Acme Docs');
     expect(view.markdown).toBe(
       [
-        '# Deploying the service',
+        // Readability lifts the byline out of the article and turns the article's h1 into h2 (the title is the h1).
         'Updated by Ana',
+        '## Deploying the service',
         'Run the `deploy` command from the [CLI guide](https://acme.test/docs/cli/). It takes **about 2 minutes** on average.',
         '## Steps',
-        '1. Build the image\n2. Push it:\n  - to _staging_\n  - to production\n3. Verify',
+        '1.  Build the image\n2.  Push it:\n    -   to _staging_\n    -   to production\n3.  Verify',
         '```bash\nnpm run build\nnpm run deploy -- --env=prod\n```',
         '## Sizes',
         '| Env | Replicas |\n| --- | --- |\n| staging | 1 |\n| prod | 3 \\| max |',
