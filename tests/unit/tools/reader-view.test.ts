@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../../src/core/tools/reader-view.js';
+import { htmlToMarkdown, READABILITY_MAX_ELEMENTS } from '../../../src/core/tools/reader-view.js';
 
 /** Shaped like a real documentation page: site chrome around one article, scripts, a cookie form. */
 const DOC_PAGE = `<!DOCTYPE html>
@@ -63,5 +63,15 @@ describe('htmlToMarkdown (the reader view)', () => {
   it('uses the body when there is no main or single article, and keeps preformatted whitespace', () => {
     const plain = htmlToMarkdown('<body><p>One</p><pre>  a\n    b</pre><p>Two<br>lines</p></body>');
     expect(plain).toEqual({ title: '', markdown: 'One\n\n```\n  a\n    b\n```\n\nTwo\nlines' });
+  });
+
+  it('writes a page too big for the Readability pass from its cleaned body, still without furniture', () => {
+    const rows = Array.from({ length: READABILITY_MAX_ELEMENTS }, (_, index) => `<p>Row ${index}</p>`).join('');
+    const big = htmlToMarkdown(`<html><body><nav>Menu</nav><main><h1>Big page</h1>${rows}<p>The last row.</p></main><script>track()</script></body></html>`);
+    // Readability would have written the h1 as ##: this is the body, as it stands.
+    expect(big.markdown.startsWith('# Big page\n\nRow 0\n\nRow 1')).toBe(true);
+    expect(big.markdown.endsWith('The last row.')).toBe(true);
+    expect(big.markdown).not.toContain('Menu');
+    expect(big.markdown).not.toContain('track()');
   });
 });
