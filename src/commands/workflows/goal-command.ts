@@ -32,6 +32,9 @@ export interface GoalCommandOptions {
 /** Staging copies of a goal live here, under the workspace root (never copied into a staging itself). */
 export const GOAL_STAGING_FOLDER = path.join('.tsuka', 'staging');
 
+/** Said once in the thread (and stored) when the plan names no supervisor-role agent. */
+export const NO_REVIEW_NOTE = 'no review: the plan names no supervisor';
+
 interface GoalContext {
   deps: CommandDependencies;
   session: WorkflowSession;
@@ -44,7 +47,8 @@ interface GoalContext {
   modelCalls: ModelCallMeter;
   /**
    * Who reviews every step, fixed once the plan is known: the supervisor the plan names (its first
-   * step by a supervisor-role character), else the roster's first supervisor; none without one.
+   * step by a supervisor-role character); none when the plan names none, so every run of the same
+   * plan is reviewed the same way whatever else the roster holds.
    */
   reviewer?: string;
 }
@@ -109,11 +113,10 @@ export async function handleGoalCommand(
               ),
             ]);
             context.totalSteps = planSteps(goalEvent.plan).length;
-            const reviewer =
-              supervisorOf(
-                deps.roster,
-                planSteps(goalEvent.plan).map((step) => step.agent),
-              ) ?? supervisorOf(deps.roster, [...deps.roster.characters.keys()]);
+            const reviewer = supervisorOf(
+              deps.roster,
+              planSteps(goalEvent.plan).map((step) => step.agent),
+            );
             if (reviewer) context.reviewer = reviewer.name;
           }
           await show(context, goalEvent);
@@ -302,6 +305,7 @@ async function show(context: GoalContext, goalEvent: GoalEvent): Promise<void> {
   switch (goalEvent.type) {
     case 'plan': {
       await session.io.announce(`📋 Plan (${context.totalSteps} step${context.totalSteps === 1 ? '' : 's'}):\n${goalEvent.text}`);
+      if (goalEvent.plan.kind === 'plan' && context.totalSteps > 0 && !context.reviewer) await session.io.announce(NO_REVIEW_NOTE);
       if (goalEvent.plan.kind !== 'plan' || context.totalSteps < 2) return;
       const title = 'Plan: who works when';
       return session.picture({

@@ -8,7 +8,6 @@ const EARLIER_OUTPUT_CHARS = 1_500;
 /** How much of a step's output the supervisor reads (long outputs come condensed). */
 const REVIEW_OUTPUT_CHARS = 4_000;
 
-/** The first character whose active role is the supervisor, in roster order; none means no review. */
 /** The first agent of the plan whose active role is supervisor: the goal's reviewer, if any. */
 export function supervisorOf(roster: Roster, planAgents: readonly string[]): Character | undefined {
   for (const name of planAgents) {

@@ -84,17 +84,18 @@ describe('Discord workflows', () => {
     expect((h.model.requests.at(-1)!.body as Body).tools).toBeUndefined();
   });
 
-  it('/goal: the plan, each step under its identity, a supervisor review and the stats table in the thread', async () => {
+  it('/goal: the plan, each step under its identity, reviews by the supervisor the plan names and the stats table in the thread', async () => {
     harness = await startHarness();
     const h = harness;
     const script: Record<string, ScriptedReplySpec[]> = {
-      plan: [{ text: '- AGENT: @geordi — Write hello.txt\n- AGENT: @worf — Audit hello.txt\n- END' }],
+      plan: [{ text: '- AGENT: @geordi — Write hello.txt\n- AGENT: @worf — Audit hello.txt\n- AGENT: @pike — Sign off\n- END' }],
       'step:1': [{ toolCalls: [{ name: 'report_status', arguments: { status: 'COMPLETED', summary: 'hello written' } }] }, { text: 'Wrote hello.txt.' }],
       'review:1': [{ text: 'VOTE: APPROVE — good' }],
       'step:2': [{ text: 'Audit clean.\nSTATUS: COMPLETED — clean' }],
       'review:2': [{ text: 'VOTE: APPROVE — good' }],
+      'step:3': [{ text: 'Signed off.\nSTATUS: COMPLETED — signed off' }],
     };
-    for (let index = 0; index < 6; index++)
+    for (let index = 0; index < 7; index++)
       h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
     const invoked = await h.discord.invokeSlashCommand({
       name: 'goal',
@@ -107,15 +108,16 @@ describe('Discord workflows', () => {
     expect(root.content).toBe(`🎯 Goal by <@${ANA}>: hello world, audited`);
     await h.discord.waitFor(() => transcript(h, threadId).lines.some(([, text]) => text.includes('Goal completed')), { timeoutMs: 8000 });
     const { card, lines } = transcript(h, threadId);
-    expect(lines.map(([author]) => author)).toEqual(['bot', 'Geordi', 'Pike', 'Worf', 'Pike', 'bot']);
-    expect(lines[0]![1]).toBe('📋 Plan (2 steps):\n1. @geordi — Write hello.txt\n2. @worf — Audit hello.txt');
+    expect(lines.map(([author]) => author)).toEqual(['bot', 'Geordi', 'Pike', 'Worf', 'Pike', 'Pike', 'bot']);
+    expect(lines[0]![1]).toBe('📋 Plan (3 steps):\n1. @geordi — Write hello.txt\n2. @worf — Audit hello.txt\n3. @pike — Sign off');
     expect(lines[1]![1]).toContain('Wrote hello.txt.');
     expect(lines[1]![1]).toContain('step done — step 1: hello written');
     expect(lines[2]![1]).toContain('step 1 accepted — good');
     expect(lines[3]![1]).toContain('⚠️ degraded protocol: status read from a STATUS: line');
-    expect(lines[5]![1]).toMatch(/^✅ Goal completed\.\n2 step\(s\) done\n```/);
-    expect(lines[5]![1]).toMatch(/agent\s+output tokens\s+peak context\s+total tokens\s+time\s+tokens\/s/);
-    expect(lines[5]![1]).toMatch(/\npike\s+\d/);
+    expect(lines[5]![1]).toContain('Signed off.');
+    expect(lines[6]![1]).toMatch(/^✅ Goal completed\.\n3 step\(s\) done\n```/);
+    expect(lines[6]![1]).toMatch(/agent\s+output tokens\s+peak context\s+total tokens\s+time\s+tokens\/s/);
+    expect(lines[6]![1]).toMatch(/\npike\s+\d/);
     expect(card!.content).toContain('finished');
     expect(buttonsOf(card!)).toHaveLength(0);
     // The plan as a dependency graph and the closing stats as a chart: PNG attachments with alt text.

@@ -27,13 +27,18 @@ describe('Slack /goal', () => {
   it('posts the root, the plan, each step under its identity, the merge, the reviews and the stats table in the thread', async () => {
     harness = await startSlackHarness(FAST);
     scriptGoal(harness, {
-      plan: [{ text: 'AGENT: @geordi — Draft notes.md\nPARALLEL:\nAGENT: @data — Document the notes\nAGENT: @worf — Audit the notes\nEND PARALLEL\nEND' }],
+      plan: [
+        {
+          text: 'AGENT: @geordi — Draft notes.md\nPARALLEL:\nAGENT: @data — Document the notes\nAGENT: @worf — Audit the notes\nEND PARALLEL\nAGENT: @pike — Sign off the notes\nEND',
+        },
+      ],
       'step:1': [{ text: 'Drafted the notes.\nSTATUS: COMPLETED — notes drafted' }],
       'review:1': [{ text: 'Good enough.\nVOTE: APPROVE — clear' }],
       'step:2': [{ text: 'Documented.\nSTATUS: COMPLETED — documented' }],
       'step:3': [{ text: 'Audited.\nSTATUS: COMPLETED — audited' }],
       'review:2': [{ text: 'VOTE: APPROVE — fine' }],
       'review:3': [{ text: 'VOTE: APPROVE — fine' }],
+      'step:4': [{ text: 'Signed off.\nSTATUS: COMPLETED — signed off' }],
     });
     const delivery = await harness.slack.deliverSlashCommand({ command: '/goal', text: 'write and check the release notes', userId: 'U1', channelId: 'C1' });
     expect(delivery.ackMs).toBeLessThan(3000);
@@ -47,11 +52,11 @@ describe('Slack /goal', () => {
     expect(card.text).toContain('finished');
     expect(buttonsOf(card)).toHaveLength(0);
     const thread = replies.filter((message) => message !== card).map((message) => [message.username ?? 'bot', message.text.trim()] as const);
-    expect(thread).toHaveLength(9);
+    expect(thread).toHaveLength(10);
     expect(thread[0]).toEqual([
       'bot',
       expect.stringMatching(
-        /^📋 Plan \(3 steps\):\n1\. @geordi — Draft notes\.md\n⇉ in parallel:\n {4}2\. @data — Document the notes\n {4}3\. @worf — Audit the notes$/,
+        /^📋 Plan \(4 steps\):\n1\. @geordi — Draft notes\.md\n⇉ in parallel:\n {4}2\. @data — Document the notes\n {4}3\. @worf — Audit the notes\n4\. @pike — Sign off the notes$/,
       ),
     ]);
     expect(thread[1]).toEqual(['Geordi', expect.stringContaining('Drafted the notes.')]);
@@ -62,12 +67,14 @@ describe('Slack /goal', () => {
     expect(thread[5]).toEqual(['bot', '🔀 Merge: the parallel steps changed no file.']);
     expect(thread[6]).toEqual(['Pike', expect.stringContaining('step 2 accepted')]);
     expect(thread[7]).toEqual(['Pike', expect.stringContaining('step 3 accepted')]);
-    const final = thread[8]!;
+    // The plan's supervisor reviews every step but its own.
+    expect(thread[8]).toEqual(['Pike', expect.stringContaining('Signed off.')]);
+    const final = thread[9]!;
     expect(final[0]).toBe('bot');
-    expect(final[1]).toMatch(/^✅ Goal completed\.\n3 step\(s\) done · 1 merge\(s\), 0 conflict\(s\)\n```/);
+    expect(final[1]).toMatch(/^✅ Goal completed\.\n4 step\(s\) done · 1 merge\(s\), 0 conflict\(s\)\n```/);
     expect(final[1]).toMatch(/agent\s+output tokens\s+peak context\s+total tokens\s+time\s+tokens\/s/);
     for (const agent of ['geordi', 'data', 'worf', 'pike']) expect(final[1]).toMatch(new RegExp(`\\n${agent}\\s+\\d`));
     expect(replies.find((message) => message.username === 'Geordi')!.icon_emoji).toBe(':wrench:');
-    expect(harness.model.requests).toHaveLength(7);
+    expect(harness.model.requests).toHaveLength(8);
   });
 });

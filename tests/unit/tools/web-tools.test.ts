@@ -83,7 +83,7 @@ describe('browse_url', () => {
       '<html><head><title>Guide</title></head><body><nav><a href="/">Home</a></nav><main><h1>Install</h1><p>Run <code>npm i</code>, see <a href="/faq">the FAQ</a>.</p></main><footer>©</footer></body></html>';
     nock(SITE).get('/guide').reply(200, page, { 'content-type': 'text/html' });
     const result = await tool.execute({ url: `${SITE}/guide` }, test.context);
-    expect(result.output).toBe(`Title: Guide\nURL: ${SITE}/guide\n\n# Install\n\nRun \`npm i\`, see [the FAQ](${SITE}/faq).`);
+    expect(result.output).toBe(`Title: Guide\nURL: ${SITE}/guide\n\n## Install\n\nRun \`npm i\`, see [the FAQ](${SITE}/faq).`);
   });
 
   it('passes JSON and plain text through', async () => {

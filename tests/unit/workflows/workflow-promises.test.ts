@@ -53,17 +53,19 @@ describe('the effort pin reaches every workflow model call', () => {
     harness = await startWorkflowHarness({
       steps: goalModelSteps(
         {
-          plan: [say('1. AGENT: @geordi — Write it\nEND')],
+          // The plan names its supervisor (step 2), who reviews step 1.
+          plan: [say('1. AGENT: @geordi — Write it\n2. AGENT: @pike — Sign off\nEND')],
           'step:1': [say('Written.\nSTATUS: COMPLETED — written')],
           'review:1': [callTool('cast_vote', { vote: 'APPROVE', reason: 'fine' }), say('Accepted.')],
+          'step:2': [say('Signed off.\nSTATUS: COMPLETED — signed off')],
         },
         asked,
       ),
     });
     await writeEffortPin(harness.engine.store, 'medium');
     await harness.slash('goal', 'write it');
-    expect(asked).toEqual(['plan', 'step:1', 'review:1', 'review:1']);
-    expect(efforts(harness)).toEqual(['medium', 'medium', 'medium', 'medium']);
+    expect(asked).toEqual(['plan', 'step:1', 'review:1', 'review:1', 'step:2']);
+    expect(efforts(harness)).toEqual(['medium', 'medium', 'medium', 'medium', 'medium']);
   });
 });
 

@@ -1,6 +1,5 @@
 import { decodeText, openUrl, readBodyLimited } from '../fetch-limited.js';
 import { formatBytes } from '../format-bytes.js';
-import { htmlToMarkdown } from '../html-to-markdown.js';
 import { parseWebUrl } from '../private-address.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
@@ -61,6 +60,8 @@ export function createBrowseUrlTool(options: BrowseUrlOptions = {}): ToolImpleme
       const note = truncated ? `\n\n[page cut at ${formatBytes(BROWSE_URL_MAX_BYTES)}]` : '';
       const display = `${formatBytes(bytes.length)} · ${contentType.split(';')[0] || 'text'}`;
       if (kind === 'text') return { output: `URL: ${finalUrl.href}\n\n${text}${note}`, display };
+      // The reader view (a DOM, Readability, turndown) loads with the first page, not at start-up.
+      const { htmlToMarkdown } = await import('../reader-view.js');
       const page = htmlToMarkdown(text, { baseUrl: finalUrl.href });
       const title = page.title ? `Title: ${page.title}\n` : '';
       const body = page.markdown || '(the page has no readable text; it may need JavaScript)';

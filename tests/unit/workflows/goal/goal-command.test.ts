@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPROVE_ACTION } from '../../../../src/commands/approval-flow.js';
 import { STOP_ACTION } from '../../../../src/commands/action-ids.js';
-import { GOAL_STAGING_FOLDER } from '../../../../src/commands/workflows/goal-command.js';
+import { GOAL_STAGING_FOLDER, NO_REVIEW_NOTE } from '../../../../src/commands/workflows/goal-command.js';
 import { callTool, say } from '../../../../src/core/model/scripted-model.js';
 import { lastUserOf } from '../../../support/scripted-callers.js';
 import { startWorkflowHarness } from '../workflow-harness.js';
@@ -39,7 +39,6 @@ async function approve(h: Harness, count: number): Promise<string[]> {
 }
 
 const texts = (h: Harness) => h.thread().map((message) => `${message.identity?.name ?? 'bot'}: ${message.text}`);
-const approveVote = () => [callTool('cast_vote', { vote: 'APPROVE', reason: 'fine' }), say('Accepted.')];
 
 describe('/goal', () => {
   it('ends a trivial goal with "no team needed" and the planner\'s answer, after one call without tools', async () => {
@@ -58,7 +57,7 @@ describe('/goal', () => {
     expect(run).toMatchObject({ kind: 'goal', status: 'completed' });
   });
 
-  it('runs a PARALLEL group in staging copies: different files are merged, the same file is a reported conflict', async () => {
+  it('runs a PARALLEL group in staging copies: different files are merged, the same file is a reported conflict; no supervisor in the plan, no review', async () => {
     const asked: string[] = [];
     const h = await start(
       {
@@ -74,8 +73,6 @@ describe('/goal', () => {
           callTool('write_file', { path: 'shared.txt', content: 'data was here\n' }),
           say('Wrote docs.txt.\nSTATUS: COMPLETED — docs written'),
         ],
-        'review:1': approveVote(),
-        'review:2': approveVote(),
       },
       asked,
     );
@@ -102,14 +99,14 @@ describe('/goal', () => {
     expect(merge).toContain('Merged 2 change(s): code.txt, docs.txt');
     expect(merge).toContain('⚠ 1 conflict(s) — not written');
     expect(merge).toMatch(/shared\.txt \(changed differently by .*step-1-geordi, .*step-2-data\)/);
-    // Both step results under their identities before the merge, the reviews after it.
+    // The plan names no supervisor: the roster's Pike reviews nothing, and the thread says so once.
     const speakers = h
       .thread()
       .filter((message) => message.identity)
       .map((message) => message.identity!.name);
-    expect(speakers.slice(0, 2).sort()).toEqual(['Data', 'Geordi']);
-    expect(speakers.slice(2)).toEqual(['Pike', 'Pike']);
-    expect(thread.findIndex((line) => line.startsWith('bot: 🔀'))).toBeLessThan(thread.findIndex((line) => line.startsWith('Pike:')));
+    expect(speakers.sort()).toEqual(['Data', 'Geordi']);
+    expect(thread.filter((line) => line === `bot: ${NO_REVIEW_NOTE}`)).toHaveLength(1);
+    expect(asked.filter((caller) => caller.startsWith('review'))).toEqual([]);
     expect(h.thread().find((message) => message.identity?.name === 'Geordi')!.text).toContain('✅ step done — step 1: code written');
     const final = thread.at(-1)!;
     expect(final).toContain('✅ Goal completed.');
@@ -124,8 +121,10 @@ describe('/goal', () => {
     expect(run!.stats!['geordi.outputTokens']).toBeGreaterThan(0);
     const events = await h.engine.runs.events(run!.id);
     expect(events.filter((event) => event.type === 'tool-call').map((event) => (event.type === 'tool-call' ? event.tool : ''))).toEqual(
-      expect.arrayContaining(['execute_command', 'write_file', 'cast_vote']),
+      expect.arrayContaining(['execute_command', 'write_file']),
     );
+    expect(events.some((event) => event.type === 'tool-call' && event.tool === 'cast_vote')).toBe(false);
+    expect(events.some((event) => event.type === 'note' && event.text === NO_REVIEW_NOTE)).toBe(true);
     expect(events.some((event) => event.type === 'note' && event.text.includes('🔀'))).toBe(true);
   });
 
@@ -134,7 +133,7 @@ describe('/goal', () => {
     const longReport = `Wrote hello.txt and its test.\n${'Detail line of the work. '.repeat(120)}\nSTATUS: COMPLETED — with a test`;
     const h = await start(
       {
-        plan: [say('1. AGENT: @geordi — Write hello.txt\n2. AGENT: @worf — Audit hello.txt\nEND')],
+        plan: [say('1. AGENT: @geordi — Write hello.txt\n2. AGENT: @worf — Audit hello.txt\n3. AGENT: @pike — Sign off\nEND')],
         'step:1': [say('Wrote hello.txt.\nSTATUS: COMPLETED — hello written')],
         'review:1': [callTool('cast_vote', { vote: 'CHANGE', reason: 'add a test for hello.txt' }), say('Needs a test.')],
         'rework:1': [(request) => say(lastUserOf(request as never).includes('add a test for hello.txt') ? longReport : 'no feedback seen')],
@@ -142,11 +141,14 @@ describe('/goal', () => {
         'step:2': [
           (request) => say(lastUserOf(request as never).includes('hello.test written') ? 'Audit clean, saw the summary.' : 'Audit without the summary.'),
         ],
+        'step:3': [say('Signed off.\nSTATUS: COMPLETED — signed off')],
       },
       asked,
     );
     await h.slash('goal', 'hello with a test');
-    expect(asked).toEqual(['plan', 'step:1', 'review:1', 'review:1', 'rework:1', 'condense', 'step:2']);
+    // The plan's own supervisor (step 3) reviews; after the one rework nothing more, and never its own step.
+    expect(asked).toEqual(['plan', 'step:1', 'review:1', 'review:1', 'rework:1', 'condense', 'step:2', 'step:3']);
+    expect(texts(h)).not.toContain(`bot: ${NO_REVIEW_NOTE}`);
     const thread = texts(h);
     expect(thread).toContain('bot: ↩ Step 1 (@geordi) goes back for one rework: add a test for hello.txt');
     const pike = h.thread().find((message) => message.identity?.name === 'Pike')!;
@@ -159,7 +161,7 @@ describe('/goal', () => {
     expect(facts).toHaveLength(1);
     expect(facts[0]).toMatchObject({ kind: 'run', author: 'geordi' });
     expect(facts[0]!.content).toContain('hello.txt and hello.test written; tests pass.');
-    expect(thread.at(-1)).toMatch(/✅ Goal completed\.\n3 step\(s\) done/);
+    expect(thread.at(-1)).toMatch(/✅ Goal completed\.\n4 step\(s\) done/);
   });
 
   it('stops the whole goal from the run card: running steps are cancelled, nothing is merged, the run is stored as stopped', async () => {

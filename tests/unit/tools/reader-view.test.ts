@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../../src/core/tools/html-to-markdown.js';
+import { htmlToMarkdown, READABILITY_MAX_ELEMENTS } from '../../../src/core/tools/reader-view.js';
 
 /** Shaped like a real documentation page: site chrome around one article, scripts, a cookie form. */
 const DOC_PAGE = `<!DOCTYPE html>
@@ -33,18 +33,19 @@ npm run deploy -- --env=prod
 <script src="/app.js"></script>
 </body></html>`;
 
-describe('htmlToMarkdown', () => {
+describe('htmlToMarkdown (the reader view)', () => {
   const view = htmlToMarkdown(DOC_PAGE, { baseUrl: 'https://acme.test/docs/deploy/' });
 
   it('keeps the title and the article, in markdown', () => {
     expect(view.title).toBe('Deploying & Scaling | Acme Docs');
     expect(view.markdown).toBe(
       [
-        '# Deploying the service',
+        // Readability lifts the byline out of the article and turns the article's h1 into h2 (the title is the h1).
         'Updated by Ana',
+        '## Deploying the service',
         'Run the `deploy` command from the [CLI guide](https://acme.test/docs/cli/). It takes **about 2 minutes** on average.',
         '## Steps',
-        '1. Build the image\n2. Push it:\n  - to _staging_\n  - to production\n3. Verify',
+        '1.  Build the image\n2.  Push it:\n    -   to _staging_\n    -   to production\n3.  Verify',
         '```bash\nnpm run build\nnpm run deploy -- --env=prod\n```',
         '## Sizes',
         '| Env | Replicas |\n| --- | --- |\n| staging | 1 |\n| prod | 3 \\| max |',
@@ -62,5 +63,15 @@ describe('htmlToMarkdown', () => {
   it('uses the body when there is no main or single article, and keeps preformatted whitespace', () => {
     const plain = htmlToMarkdown('<body><p>One</p><pre>  a\n    b</pre><p>Two<br>lines</p></body>');
     expect(plain).toEqual({ title: '', markdown: 'One\n\n```\n  a\n    b\n```\n\nTwo\nlines' });
+  });
+
+  it('writes a page too big for the Readability pass from its cleaned body, still without furniture', () => {
+    const rows = Array.from({ length: READABILITY_MAX_ELEMENTS }, (_, index) => `<p>Row ${index}</p>`).join('');
+    const big = htmlToMarkdown(`<html><body><nav>Menu</nav><main><h1>Big page</h1>${rows}<p>The last row.</p></main><script>track()</script></body></html>`);
+    // Readability would have written the h1 as ##: this is the body, as it stands.
+    expect(big.markdown.startsWith('# Big page\n\nRow 0\n\nRow 1')).toBe(true);
+    expect(big.markdown.endsWith('The last row.')).toBe(true);
+    expect(big.markdown).not.toContain('Menu');
+    expect(big.markdown).not.toContain('track()');
   });
 });
