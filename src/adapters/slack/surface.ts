@@ -47,6 +47,23 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     logger.warn('chat:write.customize is missing: posting as the bot with the character name in bold (add the scope to post under each name)');
   };
 
+  /** files.uploadV2 into a channel or thread, on the budget's final-text priority. */
+  async function upload(
+    channel: string,
+    thread: string | undefined,
+    fields: { filename: string; title: string; content?: string; file?: Buffer; alt_text?: string },
+  ): Promise<void> {
+    const { channel: id } = decodeChannel(channel);
+    const threadTs = thread ? decodeMessage(thread).ts : undefined;
+    await caller({
+      method: 'files.uploadV2',
+      channel: id,
+      priority: 'final',
+      call: () =>
+        client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), ...fields } as Parameters<WebClient['filesUploadV2']>[0]),
+    });
+  }
+
   async function postMessage(
     channel: string,
     threadTs: string | undefined,
@@ -177,37 +194,11 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       });
     },
     async uploadFile({ channel, thread, fileName, title, content }) {
-      const { channel: id } = decodeChannel(channel);
-      const threadTs = thread ? decodeMessage(thread).ts : undefined;
-      await caller({
-        method: 'files.uploadV2',
-        channel: id,
-        priority: 'final',
-        call: () =>
-          client.filesUploadV2({ channel_id: id, ...(threadTs ? { thread_ts: threadTs } : {}), filename: fileName, title, content } as Parameters<
-            WebClient['filesUploadV2']
-          >[0]),
-      });
+      await upload(channel, thread, { filename: fileName, title, content });
     },
     async uploadImage({ channel, thread, fileName, title, svg, altText }) {
-      const png = await svgToPng(svg);
-      const { channel: id } = decodeChannel(channel);
-      const threadTs = thread ? decodeMessage(thread).ts : undefined;
       // https://docs.slack.dev/reference/methods/files.getUploadURLExternal (alt_text for images)
-      await caller({
-        method: 'files.uploadV2',
-        channel: id,
-        priority: 'final',
-        call: () =>
-          client.filesUploadV2({
-            channel_id: id,
-            ...(threadTs ? { thread_ts: threadTs } : {}),
-            filename: fileName.replace(/\.svg$/, '.png'),
-            title,
-            file: png,
-            alt_text: altText,
-          } as Parameters<WebClient['filesUploadV2']>[0]),
-      });
+      await upload(channel, thread, { filename: fileName.replace(/\.svg$/, '.png'), title, file: await svgToPng(svg), alt_text: altText });
     },
     async setStatus({ thread, text }) {
       const { channel, ts } = decodeMessage(thread);
