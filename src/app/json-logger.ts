@@ -1,8 +1,7 @@
 /** The process logger: JSON lines on stderr, filtered by level, with secret values masked. */
 import type { Logger } from '../core/logger.js';
 import type { LogLevel } from '../config/app-config.js';
-
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+import { createLevelLogger } from './level-logger.js';
 
 export function createJsonLogger(options: {
   level: LogLevel;
@@ -12,25 +11,14 @@ export function createJsonLogger(options: {
 }): Logger {
   const write = options.write ?? ((line: string) => process.stderr.write(line));
   const now = options.now ?? (() => new Date());
-  const make = (base: Record<string, unknown>): Logger => {
-    const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
-      if (ORDER[level] < ORDER[options.level]) return;
-      const entry: Record<string, unknown> = { time: now().toISOString(), level, message, ...base, ...fields };
-      for (const [key, value] of Object.entries(entry)) {
-        if (value instanceof Error) entry[key] = { name: value.name, message: value.message, stack: value.stack, cause: describeCause(value.cause) };
-      }
-      // Mask the values before encoding: a secret with a quote or backslash would not match once escaped.
-      write(`${JSON.stringify(maskDeep(entry, options.maskSecrets))}\n`);
-    };
-    return {
-      debug: (message, fields) => emit('debug', message, fields),
-      info: (message, fields) => emit('info', message, fields),
-      warn: (message, fields) => emit('warn', message, fields),
-      error: (message, fields) => emit('error', message, fields),
-      child: (fields) => make({ ...base, ...fields }),
-    };
-  };
-  return make({});
+  return createLevelLogger(options.level, (level, message, fields) => {
+    const entry: Record<string, unknown> = { time: now().toISOString(), level, message, ...fields };
+    for (const [key, value] of Object.entries(entry)) {
+      if (value instanceof Error) entry[key] = { name: value.name, message: value.message, stack: value.stack, cause: describeCause(value.cause) };
+    }
+    // Mask the values before encoding: a secret with a quote or backslash would not match once escaped.
+    write(`${JSON.stringify(maskDeep(entry, options.maskSecrets))}\n`);
+  });
 }
 
 function describeCause(cause: unknown): unknown {

@@ -4,8 +4,7 @@
  */
 import type { Logger } from '../core/logger.js';
 import type { LogLevel } from '../config/app-config.js';
-
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+import { createLevelLogger } from './level-logger.js';
 
 export function createPrettyLogger(options: {
   level: LogLevel;
@@ -15,35 +14,24 @@ export function createPrettyLogger(options: {
 }): Logger {
   const write = options.write ?? ((line: string) => process.stderr.write(line));
   const now = options.now ?? (() => new Date());
-  const make = (base: Record<string, unknown>): Logger => {
-    const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
-      if (ORDER[level] < ORDER[options.level]) return;
-      const parts = Object.entries({ ...base, ...fields })
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]) => `${key}=${describe(value, options.level === 'debug')}`);
-      const time = now().toISOString().slice(11, 19);
-      const stack = options.level === 'debug' ? stackOf(fields) : '';
-      write(options.maskSecrets(`${time} ${level.toUpperCase().padEnd(5)} ${message}${parts.length ? ` ${parts.join(' ')}` : ''}${stack}\n`));
-    };
-    return {
-      debug: (message, fields) => emit('debug', message, fields),
-      info: (message, fields) => emit('info', message, fields),
-      warn: (message, fields) => emit('warn', message, fields),
-      error: (message, fields) => emit('error', message, fields),
-      child: (fields) => make({ ...base, ...fields }),
-    };
-  };
-  return make({});
+  const debug = options.level === 'debug';
+  return createLevelLogger(options.level, (level, message, fields) => {
+    const parts = Object.entries(fields)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key}=${describe(value)}`);
+    const time = now().toISOString().slice(11, 19);
+    const stack = debug ? stackOf(fields) : '';
+    write(options.maskSecrets(`${time} ${level.toUpperCase().padEnd(5)} ${message}${parts.length ? ` ${parts.join(' ')}` : ''}${stack}\n`));
+  });
 }
 
-function describe(value: unknown, verbose: boolean): string {
+function describe(value: unknown): string {
   if (value instanceof Error) {
     const cause = value.cause instanceof Error ? ` (cause: ${value.cause.message})` : '';
     return JSON.stringify(`${value.message}${cause}`);
   }
   if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
-  if (verbose || typeof value !== 'object' || value === null) return JSON.stringify(value) ?? String(value);
-  return JSON.stringify(value);
+  return JSON.stringify(value) ?? String(value);
 }
 
 function stackOf(fields: Record<string, unknown> | undefined): string {
