@@ -1,16 +1,14 @@
 /**
- * Other keyv backends chosen by `TSUKA_STORE_URL` (Redis, Postgres, MySQL, MongoDB, Valkey): the way
- * several replicas share one state. Their adapter packages are optional and loaded only when named.
- * Caveat: the per-key locks and the memory index live in each process, so with several replicas two
- * writers on one key can still race; one replica per thread/run is the supported layout.
+ * Other keyv backends chosen by `TSUKA_STORE_URL` (Postgres, MySQL, MongoDB, Valkey). Their adapter
+ * packages are optional and loaded only when named. Redis has its own backend (redis-backend.ts)
+ * and is the supported way for several replicas to share state: coordination (locks, turns,
+ * approvals, leases) runs on Redis only, so these stores serve one process.
  */
 import type { KeyvStoreAdapter } from 'keyv';
 import { StoreError } from '../errors.js';
 import type { StoreBackend } from './store-backend.js';
 
 const ADAPTER_PACKAGES: Record<string, string> = {
-  redis: '@keyv/redis',
-  rediss: '@keyv/redis',
   valkey: '@keyv/valkey',
   postgres: '@keyv/postgres',
   postgresql: '@keyv/postgres',

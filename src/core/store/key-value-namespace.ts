@@ -1,12 +1,13 @@
 /**
  * One typed namespace of the store: a keyv instance over the shared backend, plus ordered prefix
  * listing and a serialized read-modify-write (`update`). Every write to a key goes through the same
- * per-key queue, so `set`, `delete` and `update` on one key apply in call order and none is lost.
+ * per-key queue, so `set`, `delete` and `update` on one key apply in call order and none is lost
+ * (across replicas too when the store's mutex is the Redis coordination's).
  */
 import Keyv from 'keyv';
 import { StoreError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { createKeyedMutex } from './keyed-mutex.js';
+import { createKeyedMutex, type KeyedMutex } from './keyed-mutex.js';
 import type { StoreBackend } from './store-backend.js';
 
 /** A typed key-value namespace. Values must be JSON data (they are stored as JSON). */
@@ -19,7 +20,7 @@ export interface KeyValueNamespace<T> {
   /** Live entries whose key starts with `prefix` (all when omitted), ordered by key. */
   entries(prefix?: string): AsyncIterable<[string, T]>;
   /**
-   * Reads, applies `fn` and writes, serialized per key within this process. Returning the very
+   * Reads, applies `fn` and writes, serialized per key (by the store's mutex). Returning the very
    * `current` object (same reference) skips the write. Resolves to the value now stored.
    */
   update(key: string, fn: (current: T | undefined) => T, options?: { ttlMs?: number }): Promise<T>;
@@ -41,7 +42,7 @@ function parseEnvelope(raw: string): StoredEnvelope | undefined {
 }
 
 /** Creates the namespace `name` over `backend`; the store caches one per name. */
-export function createKeyValueNamespace<T>(name: string, backend: StoreBackend, options: { logger: Logger }): KeyValueNamespace<T> {
+export function createKeyValueNamespace<T>(name: string, backend: StoreBackend, options: { logger: Logger; mutex?: KeyedMutex }): KeyValueNamespace<T> {
   if (!/^[a-z0-9-]+$/.test(name)) throw new StoreError(`Invalid store namespace "${name}": use a-z, 0-9 and -.`);
   const keyv = new Keyv<T>({
     store: backend.adapter,
@@ -51,7 +52,9 @@ export function createKeyValueNamespace<T>(name: string, backend: StoreBackend, 
     throwOnErrors: true,
   });
   keyv.on('error', (error: unknown) => options.logger.warn('store backend error', { namespace: name, error }));
-  const mutex = createKeyedMutex();
+  // Shared by every namespace of a store (keys are qualified by the namespace), and across replicas on Redis.
+  const shared = options.mutex ?? createKeyedMutex();
+  const mutex: KeyedMutex = { run: (key, task) => shared.run(`${name}:${key}`, task) };
 
   const fail = (action: string, key: string, error: unknown): StoreError =>
     error instanceof StoreError ? error : new StoreError(`Could not ${action} "${key}" in the ${name} state at ${backend.location}.`, { cause: error });

@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { openExternalBackend } from './external-backend.js';
 import { createKeyValueNamespace, type KeyValueNamespace } from './key-value-namespace.js';
 import { openSqliteBackend } from './sqlite-backend.js';
+import { createKeyedMutex, type KeyedMutex } from './keyed-mutex.js';
 import { createMemoryBackend, type StoreBackend } from './store-backend.js';
 
 /** The file name of the default SQLite database inside the data folder. */
@@ -31,6 +32,8 @@ export interface OpenStoreOptions {
   logger?: Logger;
   /** How long SQLite waits for another process's lock before giving up (default 5 s). */
   busyTimeoutMs?: number;
+  /** Serializes writes per key: the coordination's mutex (across replicas on Redis); in-process by default. */
+  mutex?: KeyedMutex;
 }
 
 async function openBackend(options: OpenStoreOptions): Promise<StoreBackend> {
@@ -47,6 +50,8 @@ async function openBackend(options: OpenStoreOptions): Promise<StoreBackend> {
     }
     return openSqliteBackend(path, { busyTimeoutMs: options.busyTimeoutMs });
   }
+  // Loaded only when named: a SQLite install never loads the Redis client.
+  if (/^rediss?:\/\//i.test(url)) return (await import('./redis-backend.js')).openRedisBackend(url);
   return openExternalBackend(url);
 }
 
@@ -55,6 +60,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const logger = options.logger ?? silentLogger;
   const backend = await openBackend(options);
   const namespaces = new Map<string, KeyValueNamespace<unknown>>();
+  const mutex = options.mutex ?? createKeyedMutex();
   let closed = false;
   logger.debug('state store opened', { location: backend.location });
   return {
@@ -63,7 +69,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       if (closed) throw new StoreError(`The state store ${backend.location} is closed.`);
       let namespace = namespaces.get(name);
       if (!namespace) {
-        namespace = createKeyValueNamespace<unknown>(name, backend, { logger });
+        namespace = createKeyValueNamespace<unknown>(name, backend, { logger, mutex });
         namespaces.set(name, namespace);
       }
       return namespace as KeyValueNamespace<T>;

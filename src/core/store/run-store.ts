@@ -1,8 +1,8 @@
 /**
  * Runs and their event logs. A record lives under its id in `runs`; each event is its own entry in
  * `run-events` under `<run>:<seq>`, so an append writes one row whatever the log's length, and it
- * is written before `appendEvent` resolves (callers post to chat after that). One process appends
- * to a given run (the one running it): the next seq is kept in memory after the first append.
+ * is written before `appendEvent` resolves (callers post to chat after that). With one process the
+ * next seq is kept in memory after the first append; replicas share a counter per run instead.
  */
 import { randomBytes } from 'node:crypto';
 import { StoreError } from '../errors.js';
@@ -35,7 +35,14 @@ const eventPrefix = runEventPrefix;
 const eventKey = (runId: string, seq: number): string => eventPrefix(runId) + String(seq).padStart(SEQ_DIGITS, '0');
 
 /** Creates the run store over `store`'s `runs` and `run-events` namespaces. */
-export function createRunStore(store: Store, options: { now?: () => number } = {}): RunStore {
+export function createRunStore(
+  store: Store,
+  options: {
+    now?: () => number;
+    /** Numbers events across replicas (a shared counter per run); this process's memory when omitted. */
+    sequence?: { increment(key: string, initial: () => Promise<number>): Promise<number> };
+  } = {},
+): RunStore {
   const now = options.now ?? Date.now;
   const records = store.namespace<RunRecord>('runs');
   const log = store.namespace<RunEvent>('run-events');
@@ -50,6 +57,14 @@ export function createRunStore(store: Store, options: { now?: () => number } = {
   }
 
   async function appendEvent(runId: string, input: RunEventInput): Promise<RunEvent> {
+    const shared = options.sequence;
+    if (shared) {
+      // Several replicas may append to one run (a click decided elsewhere, a recovery): the counter is shared.
+      const seq = await shared.increment(`run-seq:${runId}`, () => lastStoredSeq(runId));
+      const event = { ...input, seq, at: now() } as RunEvent;
+      await log.set(eventKey(runId, seq), event);
+      return event;
+    }
     return appendLock.run(runId, async () => {
       let seq = nextSeq.get(runId);
       if (seq === undefined) seq = (await lastStoredSeq(runId)) + 1;

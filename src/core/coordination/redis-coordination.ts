@@ -1,0 +1,256 @@
+/**
+ * Coordination through Redis, for several replicas on `TSUKA_STORE_URL=redis://…`: locks and
+ * claims are `SET NX PX`, check-and-write steps are Lua scripts (redis-scripts.ts), messages go
+ * through pub/sub on a second connection, and this replica's lease (`tsuka:replica:<id>`) is
+ * renewed every 10 s with a 30 s expiry together with the turns, slots and leaderships it holds.
+ * Standalone Redis (or Valkey); not Redis Cluster (the scripts touch keys they compute).
+ */
+import { randomBytes } from 'node:crypto';
+import { createClient } from '@redis/client';
+import { StoreError } from '../errors.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { createKeyedMutex, type KeyedMutex } from '../store/keyed-mutex.js';
+import { redactStoreUrl } from '../store/external-backend.js';
+import { LEASE_RENEW_MS, LEASE_TTL_MS, type Coordination, type CoordinationMessage, type Leadership, type TurnQueues } from './coordination.js';
+import { newReplicaId } from './local-coordination.js';
+import { LEAD, RELEASE_LOCK, TAKE_TOKEN, TURN_ENTER, TURN_NEXT, TURN_RENEW, TURN_UPDATE } from './redis-scripts.js';
+import { createRedisSlots } from './redis-slots.js';
+
+export type RedisClient = ReturnType<typeof createClient>;
+
+const PREFIX = 'tsuka:';
+const LOCK_TTL_MS = 10_000;
+/** A leadership lapses this long after its holder's last renewal; others look this often. */
+export const LEADER_TTL_MS = 15_000;
+export const LEADER_CHECK_MS = 5_000;
+
+export interface RedisCoordinationOptions {
+  url: string;
+  logger?: Logger;
+  replicaId?: string;
+  leaseRenewMs?: number;
+  leaseTtlMs?: number;
+  leaderCheckMs?: number;
+  leaderTtlMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Connects (failing with one clear sentence when Redis does not answer) and starts the heartbeat. */
+export async function openRedisCoordination(options: RedisCoordinationOptions): Promise<Coordination> {
+  const logger = options.logger ?? silentLogger;
+  const location = redactStoreUrl(options.url);
+  const replicaId = options.replicaId ?? newReplicaId();
+  const renewMs = options.leaseRenewMs ?? LEASE_RENEW_MS;
+  const ttlMs = options.leaseTtlMs ?? LEASE_TTL_MS;
+  let connected = false;
+  // Once connected, a lost connection is retried for ever; the first connection fails at once.
+  const reconnectStrategy = (retries: number): number | Error => (connected ? Math.min(2_000, 50 * 2 ** retries) : new Error('Redis does not answer'));
+  const client: RedisClient = createClient({ url: options.url, socket: { connectTimeout: 5_000, reconnectStrategy } });
+  const subscriber = client.duplicate();
+  let lastError = '';
+  for (const connection of [client, subscriber]) {
+    connection.on('error', (error: unknown) => {
+      const text = error instanceof Error ? error.message : String(error);
+      if (text !== lastError) logger.warn('Redis connection error', { location, error: text });
+      lastError = text;
+    });
+  }
+  try {
+    await client.connect();
+    await subscriber.connect();
+    await client.ping();
+    connected = true;
+  } catch (error) {
+    for (const connection of [client, subscriber])
+      await Promise.resolve()
+        .then(() => connection.destroy())
+        .catch(() => undefined);
+    throw new StoreError(`Redis at ${location} does not answer: check TSUKA_STORE_URL and that the server runs.`, { cause: error });
+  }
+
+  const key = (name: string) => PREFIX + name;
+  const heldTurns = new Set<string>();
+  const leaderships = new Set<() => Promise<void>>();
+  const handlers = new Map<string, Set<(message: CoordinationMessage) => void>>();
+  let closed = false;
+
+  const local = createKeyedMutex();
+  const mutex: KeyedMutex = {
+    run: (name, task) =>
+      local.run(name, async () => {
+        const lock = key(`lock:${name}`);
+        const token = randomBytes(8).toString('hex');
+        for (let attempt = 0; ; attempt++) {
+          if (await client.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: LOCK_TTL_MS } })) break;
+          await sleep(Math.min(50, 2 * 2 ** attempt));
+        }
+        try {
+          return await task();
+        } finally {
+          await client.eval(RELEASE_LOCK, { keys: [lock], arguments: [token] }).catch(() => undefined);
+        }
+      }),
+  };
+
+  const turnKeys = (thread: string) => [key(`turn:${thread}`), key(`turn-queue:${thread}`)];
+  const turns: TurnQueues = {
+    async enter(thread, item, holder) {
+      const result = Number(
+        await client.eval(TURN_ENTER, { keys: turnKeys(thread), arguments: [JSON.stringify(holder), JSON.stringify(item), String(ttlMs)] }),
+      );
+      if (result === 0) {
+        heldTurns.add(thread);
+        return { run: true };
+      }
+      return { run: false, position: result };
+    },
+    async next(thread, holder) {
+      const item = await client.eval(TURN_NEXT, { keys: turnKeys(thread), arguments: [JSON.stringify(holder), String(ttlMs), replicaId] });
+      if (typeof item !== 'string') {
+        heldTurns.delete(thread);
+        return undefined;
+      }
+      return JSON.parse(item) as CoordinationMessage;
+    },
+    async update(thread, holder) {
+      await client.eval(TURN_UPDATE, { keys: [key(`turn:${thread}`)], arguments: [JSON.stringify(holder), String(ttlMs), replicaId] });
+    },
+    async holder(thread) {
+      const value = await client.get(key(`turn:${thread}`));
+      return value ? (JSON.parse(value) as import('./coordination.js').TurnHolder) : undefined;
+    },
+    async clear(thread) {
+      const [, queue] = turnKeys(thread);
+      const length = await client.lLen(queue!);
+      await client.del(queue!);
+      return Number(length);
+    },
+  };
+
+  const slots = createRedisSlots({ client, subscriber, leaseMs: ttlMs, logger });
+
+  const beat = async () => {
+    await client.set(key(`replica:${replicaId}`), String(Date.now()), { expiration: { type: 'PX', value: ttlMs } });
+    for (const thread of heldTurns) await client.eval(TURN_RENEW, { keys: [key(`turn:${thread}`)], arguments: [String(ttlMs), replicaId] });
+    await slots.renew();
+  };
+  await beat();
+  const heartbeat = setInterval(() => {
+    beat().catch((error: unknown) => logger.warn('could not renew this replica lease in Redis', { error }));
+  }, renewMs);
+  heartbeat.unref();
+
+  return {
+    replicaId,
+    shared: true,
+    location,
+    mutex,
+    turns,
+    async claim(name, claimTtlMs) {
+      return (
+        (await client.set(key(`claim:${name}`), replicaId, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.round(claimTtlMs)) } })) ===
+        'OK'
+      );
+    },
+    async publish(topic, message) {
+      return Number(await client.publish(key(`topic:${topic}`), JSON.stringify(message)));
+    },
+    async subscribe(topic, handler) {
+      const channel = key(`topic:${topic}`);
+      let set = handlers.get(channel);
+      if (set) set.add(handler);
+      else {
+        const created = new Set<(message: CoordinationMessage) => void>([handler]);
+        set = created;
+        handlers.set(channel, created);
+        // The handler is in the set before the subscription is confirmed: the first message is never dropped.
+        await subscriber.subscribe(channel, (raw) => {
+          let message: CoordinationMessage;
+          try {
+            message = JSON.parse(raw) as CoordinationMessage;
+          } catch (error) {
+            logger.warn('dropped a malformed coordination message', { channel, error });
+            return;
+          }
+          for (const each of created) each(message);
+        });
+      }
+      return async () => {
+        set.delete(handler);
+        if (set.size === 0 && handlers.get(channel) === set && !closed) {
+          handlers.delete(channel);
+          await subscriber.unsubscribe(channel).catch(() => undefined);
+        }
+      };
+    },
+    async isAlive(id) {
+      if (id === replicaId) return true;
+      return (await client.exists(key(`replica:${id}`))) === 1;
+    },
+    lead(name, onChange) {
+      const leaderKey = key(`leader:${name}`);
+      let leader = false;
+      let stopped = false;
+      const check = async () => {
+        if (stopped) return;
+        let now = leader;
+        try {
+          now = Number(await client.eval(LEAD, { keys: [leaderKey], arguments: [replicaId, String(options.leaderTtlMs ?? LEADER_TTL_MS)] })) === 1;
+        } catch (error) {
+          logger.warn('could not check a leadership in Redis', { name, error });
+          // Without Redis, nobody can prove leadership: a holder gives it up rather than risk two.
+          now = false;
+        }
+        if (now !== leader && !stopped) {
+          leader = now;
+          onChange(now);
+        }
+      };
+      const timer = setInterval(() => void check(), options.leaderCheckMs ?? LEADER_CHECK_MS);
+      timer.unref();
+      void check();
+      const stop = async () => {
+        if (stopped) return;
+        stopped = true;
+        clearInterval(timer);
+        leaderships.delete(stop);
+        if (leader) {
+          await client.eval(RELEASE_LOCK, { keys: [leaderKey], arguments: [replicaId] }).catch(() => undefined);
+          leader = false;
+          onChange(false);
+        }
+      };
+      leaderships.add(stop);
+      const handle: Leadership = {
+        get isLeader() {
+          return leader;
+        },
+        stop,
+      };
+      return handle;
+    },
+    async takeToken(name, rule) {
+      const args =
+        rule.kind === 'bucket'
+          ? ['bucket', String(rule.capacity), String(rule.perSecond), '']
+          : ['window', String(rule.limit), String(rule.windowMs), `${replicaId}:${randomBytes(4).toString('hex')}`];
+      return Number(await client.eval(TAKE_TOKEN, { keys: [key(`budget:${name}`)], arguments: args }));
+    },
+    async increment(name, initial) {
+      const counter = key(`counter:${name}`);
+      if (!(await client.exists(counter))) await client.set(counter, String(await initial()), { condition: 'NX' });
+      return Number(await client.incr(counter));
+    },
+    slots,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(heartbeat);
+      for (const stop of [...leaderships]) await stop();
+      slots.stop();
+      await client.del(key(`replica:${replicaId}`)).catch(() => undefined);
+      await Promise.allSettled([subscriber.close(), client.close()]);
+    },
+  };
+}

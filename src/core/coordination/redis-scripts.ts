@@ -1,0 +1,126 @@
+/**
+ * The Lua scripts behind Redis coordination: each runs atomically on the server, so a check and
+ * its write can never interleave with another replica's. Times come from the server's clock
+ * (`TIME`), so replicas with skewed clocks still agree.
+ */
+
+const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** KEYS: lock. ARGV: token. Deletes the lock only when this token holds it. */
+export const RELEASE_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** KEYS: turn, queue. ARGV: holder JSON, item JSON, ttl ms. 0 = the turn is yours; n = queued at n. */
+export const TURN_ENTER = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[3]) then return 0 end
+local n = redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], 86400000)
+return n`;
+
+/**
+ * KEYS: turn, queue. ARGV: holder JSON, ttl ms, replica id. The next item (the turn stays with the
+ * caller), or false after releasing the turn. A turn another replica took over is left alone.
+ */
+export const TURN_NEXT = `
+local current = redis.call('GET', KEYS[1])
+if current and cjson.decode(current).replicaId ~= ARGV[3] then return false end
+local item = redis.call('LPOP', KEYS[2])
+if item then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return item
+end
+redis.call('DEL', KEYS[1])
+return false`;
+
+/** KEYS: turn. ARGV: holder JSON, ttl ms, replica id. Updates (and renews) a turn this replica holds. */
+export const TURN_UPDATE = `
+local current = redis.call('GET', KEYS[1])
+if current and cjson.decode(current).replicaId == ARGV[3] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0`;
+
+/** KEYS: turn. ARGV: ttl ms, replica id. Renews a turn this replica holds. */
+export const TURN_RENEW = `
+local current = redis.call('GET', KEYS[1])
+if current and cjson.decode(current).replicaId == ARGV[2] then return redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return 0`;
+
+/** KEYS: leader. ARGV: replica id, ttl ms. 1 when this replica holds (or just took) the leadership. */
+export const LEAD = `
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if not current then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0`;
+
+/**
+ * KEYS: budget. ARGV: kind (bucket|window), capacity or limit, per second or window ms, member.
+ * 0 when a call was taken, else the ms until one may be.
+ */
+export const TAKE_TOKEN = `
+${NOW}
+if ARGV[1] == 'bucket' then
+  local capacity = tonumber(ARGV[2]); local rate = tonumber(ARGV[3])
+  local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+  local tokens = tonumber(state[1]) or capacity
+  local at = tonumber(state[2]) or now
+  tokens = math.min(capacity, tokens + math.max(0, now - at) / 1000 * rate)
+  local wait = 0
+  if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) / rate * 1000) end
+  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+  redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 60000)
+  return wait
+end
+local limit = tonumber(ARGV[2]); local window = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], window + 1000)
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return math.max(1, tonumber(oldest[2]) + window - now)`;
+
+/**
+ * KEYS: waiters, seen, seq. ARGV: id, capacity, lease ms, waiter expiry ms, then the servers.
+ * Waiters are served in arrival order across every replica; a waiter that stopped asking is
+ * dropped, a holder whose lease lapsed frees its slot. Returns {1, server} when granted, else {0, place}.
+ */
+export const SLOT_ACQUIRE = `
+${NOW}
+local id = ARGV[1]; local capacity = tonumber(ARGV[2]); local lease = tonumber(ARGV[3]); local stale = tonumber(ARGV[4])
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - stale)) do
+  redis.call('ZREM', KEYS[1], gone); redis.call('ZREM', KEYS[2], gone)
+end
+if not redis.call('ZSCORE', KEYS[1], id) then redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), id) end
+redis.call('ZADD', KEYS[2], now, id)
+local free = 0; local best = nil; local bestFree = 0
+for i = 5, #ARGV do
+  local held = 'tsuka:slots:held:' .. ARGV[i]
+  redis.call('ZREMRANGEBYSCORE', held, '-inf', now)
+  local f = capacity - redis.call('ZCARD', held)
+  if f > 0 then
+    free = free + f
+    if f > bestFree then best = ARGV[i]; bestFree = f end
+  end
+end
+local rank = redis.call('ZRANK', KEYS[1], id)
+if best and rank < free then
+  redis.call('ZADD', 'tsuka:slots:held:' .. best, now + lease, id)
+  redis.call('ZREM', KEYS[1], id); redis.call('ZREM', KEYS[2], id)
+  return {1, best}
+end
+return {0, rank + 1}`;
+
+/** KEYS: held. ARGV: id, lease ms. Renews a held slot. */
+export const SLOT_RENEW = `
+${NOW}
+return redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])`;
+
+/** KEYS: held. ARGV: now is the server's. Live holders of one server. */
+export const SLOT_COUNT = `
+${NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])`;
