@@ -20,6 +20,8 @@ import { createChildEnv } from '../core/safety/child-env.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import { openStore, type Store } from '../core/store/open-store.js';
+import { openCoordination } from '../core/coordination/open-coordination.js';
+import type { Coordination } from '../core/coordination/coordination.js';
 import { createMemoryStore, type MemoryStore } from '../core/memory/memory-store.js';
 import { createSessionStore } from '../core/store/session-store.js';
 import { createRunStore } from '../core/store/run-store.js';
@@ -43,6 +45,8 @@ export interface Engine {
   config: AppConfig;
   logger: Logger;
   store: Store;
+  /** Locks, turns, pub/sub and leases: in-process, or Redis when replicas share the store. */
+  coordination: Coordination;
   memory: MemoryStore;
   sessions: ReturnType<typeof createSessionStore>;
   runs: ReturnType<typeof createRunStore>;
@@ -128,7 +132,15 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   // Chosen once, before anything can run a command; `bubblewrap` that does not work stops the start.
   const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));
   logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
-  const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger });
+  // Before the store: on Redis, the store's per-key writes are serialized across replicas by it.
+  const coordination = await openCoordination(config.storeUrl, logger);
+  const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger, mutex: coordination.mutex }).catch(
+    async (error: unknown) => {
+      await coordination.close();
+      throw error;
+    },
+  );
+  logger.info('coordination', { replica: coordination.replicaId, location: coordination.location });
   const childEnv = createChildEnv(config.environment);
   // The MCP client (and its SDK) is loaded only when servers are configured: `ask` stays quick without.
   const mcp =
@@ -161,9 +173,10 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     store,
     memory,
     sessions: createSessionStore(store),
-    runs: createRunStore(store),
+    coordination,
+    runs: createRunStore(store, coordination.shared ? { sequence: coordination } : {}),
     approvals: createApprovalStore(store),
-    dedupe: createDedupeStore(store),
+    dedupe: createDedupeStore(store, coordination.shared ? { claim: (key, ttlMs) => coordination.claim(`event:${key}`, ttlMs) } : {}),
     roster,
     tools,
     ...(mcp ? { mcp } : {}),
@@ -181,6 +194,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     close: async () => {
       await mcp?.close();
       await store.close();
+      await coordination.close();
     },
   };
 }

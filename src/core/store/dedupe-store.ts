@@ -11,13 +11,23 @@ export const DEDUPE_DEFAULT_TTL_MS = 15 * 60 * 1000;
 const PURGE_EVERY_MARKS = 1_000;
 
 export interface DedupeStore {
-  /** True the first time `eventId` is seen within the TTL, false after (atomic within the process). */
+  /** True the first time `eventId` is seen within the TTL, false after (atomic, across replicas too with `claim`). */
   markSeen(eventId: string): Promise<boolean>;
 }
 
 /** Creates the de-duplication store over the `dedupe` namespace. */
-export function createDedupeStore(store: Store, options: { ttlMs?: number; logger?: Logger } = {}): DedupeStore {
+export function createDedupeStore(
+  store: Store,
+  options: {
+    ttlMs?: number;
+    logger?: Logger;
+    /** Set-if-absent shared by replicas (Redis): one atomic call instead of a read-modify-write. */
+    claim?: (eventId: string, ttlMs: number) => Promise<boolean>;
+  } = {},
+): DedupeStore {
   const ttlMs = options.ttlMs ?? DEDUPE_DEFAULT_TTL_MS;
+  const claim = options.claim;
+  if (claim) return { markSeen: (eventId) => claim(eventId, ttlMs) };
   const logger = options.logger ?? silentLogger;
   const seen = store.namespace<number>('dedupe');
   let marks = 0;
