@@ -20,6 +20,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
     approvals: engine.approvals,
     dedupe: engine.dedupe,
     store: engine.store,
+    coordination: engine.coordination,
     models,
     logger: engine.logger,
     toolGroups: () => engine.tools.groups(),

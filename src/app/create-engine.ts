@@ -133,7 +133,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));
   logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
   // Before the store: on Redis, the store's per-key writes are serialized across replicas by it.
-  const coordination = await openCoordination(config.storeUrl, logger);
+  const coordination = await openCoordination(config.storeUrl, logger, { heartbeatMs: config.replicaHeartbeatMs, leaseMs: config.replicaLeaseMs });
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger, mutex: coordination.mutex }).catch(
     async (error: unknown) => {
       await coordination.close();
@@ -174,7 +174,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     memory,
     sessions: createSessionStore(store),
     coordination,
-    runs: createRunStore(store, coordination.shared ? { sequence: coordination } : {}),
+    runs: createRunStore(store, { owner: coordination.replicaId, ...(coordination.shared ? { sequence: coordination } : {}) }),
     approvals: createApprovalStore(store),
     dedupe: createDedupeStore(store, coordination.shared ? { claim: (key, ttlMs) => coordination.claim(`event:${key}`, ttlMs) } : {}),
     roster,

@@ -12,7 +12,10 @@ import { createModelControl } from './model-control.js';
 import { commandDependencies } from './command-wiring.js';
 import { createWorkflows } from '../commands/workflows/create-workflows.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
-import { recoverAfterRestart, type RecoveryReport } from '../core/store/recover-after-restart.js';
+import { recoverAfterRestart, recoverDeadReplicas } from '../core/store/recover-after-restart.js';
+import { isRedisUrl } from '../core/coordination/open-coordination.js';
+import type { Leadership, RateRule } from '../core/coordination/coordination.js';
+import { tellInterruptedThreads, watchReplicas } from './replica-watch.js';
 // Adapters are imported when their platform is configured: a Slack-only bot never loads discord.js.
 import type { createSlackAdapter, SlackAdapter } from '../adapters/slack/index.js';
 import type { createDiscordAdapter, DiscordAdapter } from '../adapters/discord/index.js';
@@ -52,7 +55,8 @@ export interface StartAppOptions {
 
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   // Before the store is opened (recovery included): a second start must not expire the first one's approvals.
-  const lock = acquireDataFolderLock(options.config.dataDirectory);
+  // Replicas on Redis share state by design: there each one's lease protects its runs instead.
+  const lock = isRedisUrl(options.config.storeUrl) ? { release: () => undefined } : acquireDataFolderLock(options.config.dataDirectory);
   // What a start that fails half-way has opened, closed in reverse before the error goes up.
   const opened: (() => unknown)[] = [];
   try {
@@ -87,8 +91,12 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   opened.push(removeGuard);
   const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model, checkDefaultCharacter: true });
   opened.push(() => engine.close());
-  // Before any adapter takes an event: only what the previous process left behind is interrupted or expired.
-  const recovery = await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
+  // Before any adapter takes an event: only what the previous process left behind is interrupted or
+  // expired. With replicas, only what a replica whose lease expired left behind.
+  const shared = engine.coordination.shared;
+  const recovery = shared
+    ? await recoverDeadReplicas({ runs: engine.runs, approvals: engine.approvals, coordination: engine.coordination })
+    : await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
   const stopRetention = await startRetention({ store: engine.store, retentionDays: config.retentionDays, logger });
   opened.push(stopRetention);
   const models = createModelControl(engine, {
@@ -100,6 +108,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   const deps = commandDependencies(engine, models);
   const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds }));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
+  // Replicas spend one set of platform budgets, kept in Redis: two never send more than one would.
+  const sharedBudget = shared ? (name: string, rule: RateRule) => engine.coordination.takeToken(name, rule) : undefined;
   const stoppers: (() => Promise<void>)[] = [];
 
   let slack: SlackAdapter | undefined;
@@ -113,6 +123,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       plainMentions: config.plainMentions,
       retries: options.slackRetries,
       rateLimits: options.slackRateLimits,
+      sharedBudget,
     });
     surfaces.slack = slack.surface;
   }
@@ -126,6 +137,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       editIntervalMs: config.streamEditIntervalMs,
       plainMentions: config.plainMentions,
       pacing: options.discordPacing,
+      sharedBudget,
     });
     surfaces.discord = discord.surface;
   }
@@ -154,7 +166,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     ready: async () => {
       const checks = {
         slack: slack ? slack.connected() : 'off',
-        discord: discord ? discord.connected() : 'off',
+        discord: discord ? (gateway && !gateway.isLeader ? 'standby' : discord.connected()) : 'off',
         store: await engine.store
           .namespace<number>('health')
           .set('ready-check', Date.now())
@@ -176,7 +188,23 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     await slack.start();
     stoppers.push(() => slack!.stop());
   }
-  if (discord) {
+  let gateway: Leadership | undefined;
+  if (discord && shared) {
+    // One replica at a time holds the gateway (two sessions on one shard would both get every event);
+    // the others post over REST and take the gateway over when its holder's leadership lapses.
+    const adapter = discord;
+    opened.push(() => adapter.stop());
+    await adapter.standby();
+    gateway = engine.coordination.lead('discord-gateway', (leader) => {
+      void (leader ? adapter.start() : adapter.stopGateway()).catch((error: unknown) =>
+        logger.error(leader ? 'could not open the Discord gateway after taking it over' : 'could not close the Discord gateway', { error }),
+      );
+    });
+    stoppers.push(async () => {
+      await gateway?.stop();
+      await adapter.stop();
+    });
+  } else if (discord) {
     opened.push(() => discord!.stop());
     await discord.start().catch(async (error: unknown) => {
       await discord!.stop().catch(() => undefined);
@@ -189,7 +217,9 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     stoppers.push(() => playground!.stop());
   }
   // After the adapters start: Discord's REST client and webhooks exist only once logged in.
-  await tellInterruptedThreads(engine, surfaces, recovery);
+  await tellInterruptedThreads(engine, surfaces, recovery, shared ? 'replica' : 'restart');
+  const stopWatch = shared ? watchReplicas(engine, surfaces, layer, config.replicaHeartbeatMs) : () => undefined;
+  opened.push(stopWatch);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
   if (playground) announce(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.`);
   announce(
@@ -206,6 +236,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     async stop() {
       models.stop();
       stopRetention();
+      stopWatch();
       await layer.stopAll();
       for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
       await http.close();
@@ -213,27 +244,4 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       removeGuard();
     },
   };
-}
-
-async function tellInterruptedThreads(engine: Engine, surfaces: Partial<Record<Platform, ChatSurface>>, report: RecoveryReport): Promise<void> {
-  for (const run of report.interruptedRuns) {
-    const surface = surfaces[run.where.platform as Platform];
-    if (!surface || !run.where.threadId) continue;
-    await surface
-      .post({ thread: run.where.threadId, text: '⚠️ TSUKA restarted — this run was interrupted. Ask again to continue.' })
-      .catch((error: unknown) => engine.logger.warn('could not tell an interrupted thread', { runId: run.id, error }));
-  }
-  for (const approval of report.expiredApprovals) {
-    const run = await engine.runs.get(approval.runId);
-    const surface = run ? surfaces[run.where.platform as Platform] : undefined;
-    if (!surface) continue;
-    const text = `⌛ Expired — TSUKA restarted before a decision.\n> ${approval.summary}`;
-    // The process may have died between posting the prompt and recording its message: then say it in the thread.
-    const shown = approval.messageRef
-      ? surface.edit({ message: approval.messageRef, text, buttons: [] })
-      : run?.where.threadId
-        ? surface.post({ thread: run.where.threadId, text })
-        : Promise.resolve();
-    await Promise.resolve(shown).catch((error: unknown) => engine.logger.warn('could not mark an approval expired', { approvalId: approval.id, error }));
-  }
 }

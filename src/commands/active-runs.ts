@@ -3,6 +3,9 @@
  * button, `/tsuka stop` and shutdown reach them all. Only the requester or an admin may stop a run.
  */
 import type { UserRef } from './chat-surface.js';
+import type { Coordination } from '../core/coordination/coordination.js';
+import type { RunStore } from '../core/store/run-store.js';
+import type { Logger } from '../core/logger.js';
 
 /** The abort reason used at shutdown: runs say they were interrupted, approvals that they expired. */
 export const SHUTDOWN_REASON = 'shutdown';
@@ -25,15 +28,42 @@ export interface ActiveRun {
 export interface ActiveRuns {
   register(run: ActiveRun): void;
   get(runId: string): ActiveRun | undefined;
-  /** `stopped` when aborted; `forbidden` when `by` is neither the requester nor an admin. */
-  stop(runId: string, by: UserRef): 'stopped' | 'forbidden' | 'unknown';
+  /**
+   * `stopped` when aborted (here, or by the replica running it); `forbidden` when `by` is neither
+   * the requester nor an admin; `unknown` when no live replica runs it.
+   */
+  stop(runId: string, by: UserRef): Promise<'stopped' | 'forbidden' | 'unknown'>;
   /** Aborts everything (with `SHUTDOWN_REASON`) and waits for the runs to end. */
   stopAll(): Promise<void>;
   list(): ActiveRun[];
+  /** Runs in progress started by `user` on every replica (this one's when there are no others). */
+  startedBy(user: UserRef): Promise<string[]>;
 }
 
-export function createActiveRuns(admins: readonly string[]): ActiveRuns {
+const STOP_TOPIC = 'run-stop';
+
+export interface ActiveRunsOptions {
+  /** Reaches runs of other replicas; in-process only when omitted. */
+  coordination?: Coordination;
+  runs?: Pick<RunStore, 'get' | 'runningOwners'>;
+  logger?: Logger;
+}
+
+export function createActiveRuns(admins: readonly string[], options: ActiveRunsOptions = {}): ActiveRuns {
   const runs = new Map<string, ActiveRun>();
+  const { coordination } = options;
+  const stopHere = (run: ActiveRun) => {
+    run.onStop?.();
+    run.abort.abort();
+  };
+  if (coordination?.shared) {
+    void coordination
+      .subscribe(STOP_TOPIC, (message) => {
+        const run = runs.get(String(message.runId));
+        if (run) stopHere(run);
+      })
+      .catch((error: unknown) => options.logger?.warn('could not subscribe to run stops', { error }));
+  }
   return {
     register(run) {
       runs.set(run.runId, run);
@@ -42,13 +72,19 @@ export function createActiveRuns(admins: readonly string[]): ActiveRuns {
       });
     },
     get: (runId) => runs.get(runId),
-    stop(runId, by) {
+    async stop(runId, by) {
       const run = runs.get(runId);
-      if (!run) return 'unknown';
-      if (run.requester !== by && !admins.includes(by)) return 'forbidden';
-      run.onStop?.();
-      run.abort.abort();
-      return 'stopped';
+      if (run) {
+        if (run.requester !== by && !admins.includes(by)) return 'forbidden';
+        stopHere(run);
+        return 'stopped';
+      }
+      if (!coordination?.shared || !options.runs) return 'unknown';
+      // Another replica may run it: the stored record says who asked, the owner stops it.
+      const record = await options.runs.get(runId);
+      if (record?.status !== 'running' || !record.owner || !(await coordination.isAlive(record.owner))) return 'unknown';
+      if (record.startedBy !== by && !admins.includes(by)) return 'forbidden';
+      return (await coordination.publish(STOP_TOPIC, { runId })) > 0 ? 'stopped' : 'unknown';
     },
     async stopAll() {
       const all = [...runs.values()];
@@ -56,5 +92,16 @@ export function createActiveRuns(admins: readonly string[]): ActiveRuns {
       await Promise.allSettled(all.map((run) => run.done));
     },
     list: () => [...runs.values()],
+    async startedBy(user) {
+      const here = [...runs.values()].filter((run) => run.requester === user).map((run) => run.runId);
+      if (!coordination?.shared || !options.runs) return here;
+      const elsewhere: string[] = [];
+      for (const { runId } of await options.runs.runningOwners()) {
+        if (here.includes(runId)) continue;
+        const record = await options.runs.get(runId);
+        if (record?.status === 'running' && record.startedBy === user) elsewhere.push(runId);
+      }
+      return [...here, ...elsewhere];
+    },
   };
 }

@@ -12,6 +12,9 @@ import type { Button, ChatSurface, ThreadRef, UserRef } from './chat-surface.js'
 import type { ButtonActionEvent } from './inbound-event.js';
 import { isShutdown } from './active-runs.js';
 import { approveForRunLabel } from './button-label.js';
+import type { Coordination, CoordinationMessage } from '../core/coordination/coordination.js';
+
+const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 
 export const APPROVE_ACTION = 'tsuka_approve';
 export const APPROVE_RUN_ACTION = 'tsuka_approve_run';
@@ -25,6 +28,8 @@ export interface ApprovalFlowOptions {
   timeoutMs: number;
   logger: Logger;
   now?: () => number;
+  /** With replicas: a click on another replica reaches the run waiting here through it (pub/sub). */
+  coordination?: Coordination;
 }
 
 interface Waiter {
@@ -158,6 +163,26 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     waiter.resolve(status === 'expired' ? { outcome: 'expired', note: 'nobody decided in time' } : { outcome: status, decidedBy: record.decidedBy });
   }
 
+  /** Decided (and recorded) on another replica: show it on the prompt and let the run go on. */
+  async function decidedElsewhere(id: string, message: CoordinationMessage): Promise<void> {
+    const waiter = waiters.get(id);
+    const status = String(message.status);
+    if (!waiter || !DECIDED_STATUSES.has(status)) return;
+    waiters.delete(id);
+    const record = await options.approvals.get(id).catch(() => undefined);
+    if (record?.messageRef) {
+      await waiter.surface
+        .edit({ message: record.messageRef, text: `${String(message.banner ?? `Decided: ${status}`)}\n${waiter.text}`, buttons: [] })
+        .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
+    }
+    const decidedBy = typeof message.decidedBy === 'string' ? message.decidedBy : undefined;
+    waiter.resolve(
+      status === 'expired'
+        ? { outcome: 'expired', note: 'nobody decided in time' }
+        : { outcome: status as 'approved' | 'approved-for-run' | 'denied', decidedBy, note: typeof message.note === 'string' ? message.note : undefined },
+    );
+  }
+
   return {
     pendingCount: () => waiters.size,
     async drain() {
@@ -188,6 +213,10 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           const decided = new Promise<PermissionDecision>((resolve) =>
             waiters.set(id, { resolve, surface, text, grant: request.grantScope ?? request.toolName }),
           );
+          // Listening before the buttons exist: a click on any replica reaches this run at once.
+          const unsubscribe = options.coordination?.shared
+            ? await options.coordination.subscribe(`approval:${id}`, (message) => void decidedElsewhere(id, message))
+            : undefined;
           // The clock starts with the record (its expiresAt), not when the slower post returns.
           const timer = setTimeout(() => {
             void settleAndShow(
@@ -218,6 +247,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
             clearTimeout(timer);
             await options.approvals.settle(id, { status: 'denied' }).catch(() => undefined);
             waiters.delete(id);
+            await unsubscribe?.().catch(() => undefined);
             throw error;
           }
           const onAbort = () =>
@@ -236,6 +266,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           } finally {
             clearTimeout(timer);
             signal.removeEventListener('abort', onAbort);
+            await unsubscribe?.().catch(() => undefined);
           }
         },
       };
@@ -277,7 +308,15 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
         banner,
       );
       if (!decision) await event.replyEphemeral('This was already decided.');
-      else if (!hadWaiter && record.messageRef) {
+      else if (
+        !hadWaiter &&
+        options.coordination?.shared &&
+        (await options.coordination
+          .publish(`approval:${record.id}`, { status, decidedBy: event.user, banner, ...(decision.note ? { note: decision.note } : {}) })
+          .catch(() => 0)) > 0
+      ) {
+        // The replica whose run waits for it shows the decision and goes on.
+      } else if (!hadWaiter && record.messageRef) {
         // Decided but nobody in this process waits for it (it belonged to an earlier process): show the decision anyway.
         await surface
           .edit({ message: record.messageRef, text: `${banner}\n> ${record.summary}`, buttons: [] })

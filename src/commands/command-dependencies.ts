@@ -11,6 +11,7 @@ import type { SessionStore } from '../core/store/session-store.js';
 import type { RunStore } from '../core/store/run-store.js';
 import type { ApprovalStore } from '../core/store/approval-store.js';
 import type { Store } from '../core/store/open-store.js';
+import type { Coordination } from '../core/coordination/coordination.js';
 import type { AgentSettings } from '../core/agent/agent-defaults.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import type { ToolSourceGroup } from '../core/tools/tool-source.js';
@@ -72,6 +73,8 @@ export interface CommandDependencies {
   dedupe: { markSeen(eventId: string): Promise<boolean> };
   /** For small settings of the command layer (channel defaults, the effort pin). */
   store: Store;
+  /** Turns, stops and approval decisions shared with other replicas; in-process when omitted. */
+  coordination?: Coordination;
   models: ModelControl;
   logger: Logger;
   settings: CommandSettings;

@@ -3,7 +3,9 @@
  * messages queue), `stop` and `reset` keywords, the Stop button, and stopping everything at shutdown.
  */
 import type { Character } from '../core/data/types.js';
-import type { ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
+import type { ChatSurface, Platform, ThreadRef, UserRef } from './chat-surface.js';
+import type { CoordinationMessage } from '../core/coordination/coordination.js';
+import { createLocalCoordination } from '../core/coordination/local-coordination.js';
 import type { MentionEvent, ThreadMessageEvent } from './inbound-event.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import type { ApprovalFlow } from './approval-flow.js';
@@ -23,10 +25,26 @@ interface QueuedTurn {
   channel: string;
 }
 
-interface ThreadState {
-  running?: { abort: AbortController; runId?: string; requester: UserRef; done: Promise<void> };
-  queue: QueuedTurn[];
+/** A queued turn as it waits in the coordination (another replica may answer it). */
+interface StoredTurn extends CoordinationMessage {
+  platform: Platform;
+  character: string;
+  text: string;
+  user: UserRef;
+  userName?: string;
+  channel: string;
 }
+
+/** The turn this process runs in a thread (the queue itself lives in the coordination). */
+interface RunningTurn {
+  abort: AbortController;
+  runId?: string;
+  requester: UserRef;
+  done: Promise<void>;
+}
+
+const STOP_TOPIC = 'turn-stop';
+const FREE_TOPIC = 'turn-free';
 
 export interface Conversations {
   handleMessage(event: MentionEvent | ThreadMessageEvent, surface: ChatSurface): Promise<void>;
@@ -34,6 +52,8 @@ export interface Conversations {
   dropQueues(): void;
   activeThreads(): number;
   queuedMessages(): number;
+  /** Answers what is queued in `thread` when its turn is free (or held by the stopped replica `from`). */
+  resume(thread: ThreadRef, from?: string): Promise<void>;
 }
 
 const KEYWORDS = new Set(['stop', 'reset']);
@@ -45,8 +65,30 @@ export type TurnTooling = (turn: { surface: ChatSurface; channel: string; user: 
 };
 
 export function createConversations(deps: CommandDependencies, approvals: ApprovalFlow, activeRuns: ActiveRuns, tooling?: TurnTooling): Conversations {
-  const threads = new Map<ThreadRef, ThreadState>();
+  const coordination = deps.coordination ?? createLocalCoordination();
+  const turns = coordination.turns;
+  const me = coordination.replicaId;
+  /** Turns running in this process, by thread. */
+  const running = new Map<ThreadRef, RunningTurn>();
+  /** Messages this process saw queued, by thread (for `/tsuka status`; the queue itself is shared). */
+  const queued = new Map<ThreadRef, number>();
+  /** The surfaces seen so far, to answer a turn queued on another replica. */
+  const surfaces = new Map<Platform, ChatSurface>();
+  let closing = false;
   const isAdmin = (user: UserRef) => deps.settings.admins.includes(user);
+
+  const forget = (thread: ThreadRef) => queued.delete(thread);
+
+  // Another replica asks to stop or reset a turn running here; a released turn may be ours to answer.
+  void coordination
+    .subscribe(STOP_TOPIC, (message) => {
+      const turn = running.get(String(message.thread));
+      if (turn) turn.abort.abort(message.reason === RESET_REASON ? RESET_REASON : undefined);
+    })
+    .catch((error: unknown) => deps.logger.warn('could not subscribe to turn stops', { error }));
+  void coordination
+    .subscribe(FREE_TOPIC, (message) => void resume(String(message.thread), typeof message.from === 'string' ? message.from : undefined))
+    .catch((error: unknown) => deps.logger.warn('could not subscribe to released turns', { error }));
 
   async function chooseCharacter(
     event: MentionEvent | ThreadMessageEvent,
@@ -62,21 +104,64 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     return { character: findCharacter(deps.roster, name), rest: unknown?.rest ?? parsed.rest, explicit: false, unknownName: unknown?.name };
   }
 
+  /** A queued turn back from the coordination; undefined when it can no longer be answered here. */
+  function revive(item: CoordinationMessage): QueuedTurn | undefined {
+    const stored = item as StoredTurn;
+    const surface = surfaces.get(stored.platform);
+    const character = findCharacter(deps.roster, stored.character);
+    if (!surface || !character) return undefined;
+    return { surface, character, text: stored.text, user: stored.user, userName: stored.userName, channel: stored.channel };
+  }
+
+  /** The turn ended here: the next queued message is answered here too, or the turn is released. */
+  async function handOver(thread: ThreadRef): Promise<void> {
+    if (closing) {
+      // Shutting down: the turn goes back, and another replica (if any) answers what is queued.
+      await turns.release(thread);
+      if (coordination.shared) await coordination.publish(FREE_TOPIC, { thread });
+      return;
+    }
+    for (;;) {
+      const item = await turns.next(thread, { replicaId: me, requester: '' });
+      if (!item) {
+        forget(thread);
+        return;
+      }
+      queued.set(thread, Math.max(0, (queued.get(thread) ?? 1) - 1));
+      const turn = revive(item);
+      if (turn) return start(thread, turn);
+      deps.logger.warn('dropped a queued message this replica cannot answer', { thread, platform: item.platform });
+    }
+  }
+
+  /** A turn another replica left (shutdown or lease expired): answer its queue if nobody else does. */
+  async function resume(thread: ThreadRef, from?: string): Promise<void> {
+    if (closing || running.has(thread)) return;
+    const item = await turns.resume(thread, { replicaId: me, requester: '' }, from).catch((error: unknown) => {
+      deps.logger.warn('could not resume a released turn', { thread, error });
+      return undefined;
+    });
+    if (!item) return;
+    const turn = revive(item);
+    if (turn) start(thread, turn);
+    else await handOver(thread);
+  }
+
   function start(thread: ThreadRef, turn: QueuedTurn): void {
-    const state = threads.get(thread) ?? { queue: [] };
-    threads.set(thread, state);
     const abort = new AbortController();
-    const running: NonNullable<ThreadState['running']> = { abort, requester: turn.user, done: Promise.resolve() };
-    state.running = running;
+    const current: RunningTurn = { abort, requester: turn.user, done: Promise.resolve() };
+    running.set(thread, current);
+    void turns.update(thread, { replicaId: me, requester: turn.user }).catch(() => undefined);
     const extra = tooling?.(turn) ?? { tools: deps.tools };
-    running.done = runTurnInThread(deps, approvals, {
+    current.done = runTurnInThread(deps, approvals, {
       ...turn,
       ...extra,
       thread,
       abort,
       onRunCreated: (runId) => {
-        running.runId = runId;
-        activeRuns.register({ runId, requester: turn.user, abort, done: running.done, onStop: () => (state.queue.length = 0) });
+        current.runId = runId;
+        void turns.update(thread, { replicaId: me, requester: turn.user, runId }).catch(() => undefined);
+        activeRuns.register({ runId, requester: turn.user, abort, done: current.done, onStop: () => void turns.clear(thread).catch(() => undefined) });
       },
     })
       .catch(async (error: unknown) => {
@@ -84,30 +169,31 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         await turn.surface.post({ thread, text: '⚠️ This turn failed on my side; the details are in the bot log.' }).catch(() => undefined);
       })
       .finally(() => {
-        state.running = undefined;
-        const next = state.queue.shift();
-        if (next) start(thread, next);
-        else threads.delete(thread);
+        if (running.get(thread) === current) running.delete(thread);
+        return handOver(thread).catch((error: unknown) => deps.logger.error('could not hand over a thread turn', { thread, error }));
       });
   }
 
   async function keyword(word: string, thread: ThreadRef, event: MentionEvent | ThreadMessageEvent, surface: ChatSurface): Promise<void> {
-    const state = threads.get(thread);
+    const local = running.get(thread);
+    const holder = local ? { replicaId: me, requester: local.requester } : await turns.holder(thread);
     if (word === 'stop') {
-      if (!state?.running) {
+      if (!holder) {
         await surface.postEphemeral({ channel: event.channel, thread, user: event.user, text: 'Nothing is running in this thread.' });
         return;
       }
-      if (state.running.requester !== event.user && !isAdmin(event.user)) {
+      if (holder.requester !== event.user && !isAdmin(event.user)) {
         await surface.postEphemeral({ channel: event.channel, thread, user: event.user, text: 'Only the person who asked or an admin can stop this turn.' });
         return;
       }
-      state.queue.length = 0;
-      state.running.abort.abort();
+      await turns.clear(thread);
+      forget(thread);
+      if (local) local.abort.abort();
+      else await coordination.publish(STOP_TOPIC, { thread });
       await surface.post({ thread, text: `⏹ Stopped by ${surface.mention(event.user)}.` });
       return;
     }
-    if (state?.running && state.running.requester !== event.user && !isAdmin(event.user)) {
+    if (holder && holder.requester !== event.user && !isAdmin(event.user)) {
       await surface.postEphemeral({
         channel: event.channel,
         thread,
@@ -117,20 +203,23 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       return;
     }
     // The reason tells the stopped turn not to save its history over the reset.
-    state?.running?.abort.abort(RESET_REASON);
-    if (state) state.queue.length = 0;
+    if (local) local.abort.abort(RESET_REASON);
+    else if (holder) await coordination.publish(STOP_TOPIC, { thread, reason: RESET_REASON });
+    await turns.clear(thread);
+    forget(thread);
     await deps.sessions.delete(thread);
     await surface.post({ thread, text: `🔄 Conversation reset by ${surface.mention(event.user)}: the next message starts fresh.` });
   }
 
   return {
-    activeThreads: () => [...threads.values()].filter((state) => state.running).length,
-    queuedMessages: () => [...threads.values()].reduce((sum, state) => sum + state.queue.length, 0),
+    activeThreads: () => running.size,
+    queuedMessages: () => [...queued.values()].reduce((sum, count) => sum + count, 0),
     async handleMessage(event, surface) {
-      const existingThread = event.type === 'thread-message' ? event.thread : event.thread;
+      surfaces.set(surface.platform, surface);
+      const existingThread = event.thread;
       if (event.type === 'thread-message') {
         // Only threads this bot is part of; anything else in a channel is not for us.
-        if (!(await deps.sessions.get(event.thread)) && !threads.has(event.thread)) return;
+        if (!running.has(event.thread) && !(await deps.sessions.get(event.thread)) && !(await turns.holder(event.thread))) return;
       }
       const word = event.text
         .trim()
@@ -165,16 +254,29 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         });
       }
       const turn: QueuedTurn = { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel };
-      const state = threads.get(thread);
-      if (state?.running) {
-        state.queue.push(turn);
-        await surface.post({ thread, text: `⏳ Queued (${state.queue.length} waiting): ${choice.character.aiName} will answer after the current turn.` });
+      const stored: StoredTurn = {
+        platform: surface.platform,
+        character: choice.character.name,
+        text,
+        user: event.user,
+        ...(event.userName ? { userName: event.userName } : {}),
+        channel: event.channel,
+      };
+      // One turn per thread across every replica: either it is ours now, or the message waits its turn.
+      const entered = await turns.enter(thread, stored, { replicaId: me, requester: event.user });
+      if (!entered.run) {
+        queued.set(thread, entered.position);
+        await surface.post({ thread, text: `⏳ Queued (${entered.position} waiting): ${choice.character.aiName} will answer after the current turn.` });
         return;
       }
       start(thread, turn);
     },
+    resume: (thread, from) => resume(thread, from),
     dropQueues() {
-      for (const state of threads.values()) state.queue.length = 0;
+      closing = true;
+      // One process: what is queued cannot be answered after shutdown. Replicas leave it for the others.
+      if (!coordination.shared) for (const thread of running.keys()) void turns.clear(thread).catch(() => undefined);
+      queued.clear();
     },
   };
 }

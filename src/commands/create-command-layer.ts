@@ -19,6 +19,7 @@ import { createActiveRuns, type ActiveRuns } from './active-runs.js';
 import { STOP_ACTION } from './action-ids.js';
 import { createMaskingSurface } from './masking-surface.js';
 import { escalationTooling } from './workflows/escalation-tooling.js';
+import { createLocalCoordination } from '../core/coordination/local-coordination.js';
 
 export interface CommandLayer {
   handle(event: InboundEvent, surface: ChatSurface): Promise<void>;
@@ -35,7 +36,9 @@ async function answerStaleButton(event: ButtonActionEvent, text: string, logger:
   await event.clearButtons?.().catch((error: unknown) => logger.warn('could not remove stale buttons', { message: event.message, error }));
 }
 
-export function createCommandLayer(deps: CommandDependencies, createWorkflows?: (services: WorkflowServices) => WorkflowHandlers): CommandLayer {
+export function createCommandLayer(given: CommandDependencies, createWorkflows?: (services: WorkflowServices) => WorkflowHandlers): CommandLayer {
+  // One coordination for the whole layer: the engine's (Redis with replicas), else this process's own.
+  const deps: CommandDependencies = given.coordination ? given : { ...given, coordination: createLocalCoordination() };
   const approvals = createApprovalFlow({
     approvals: deps.approvals,
     runs: deps.runs,
@@ -43,8 +46,9 @@ export function createCommandLayer(deps: CommandDependencies, createWorkflows?: 
     timeoutMs: deps.settings.approvalTimeoutMs,
     logger: deps.logger,
     now: deps.now,
+    coordination: deps.coordination,
   });
-  const activeRuns = createActiveRuns(deps.settings.admins);
+  const activeRuns = createActiveRuns(deps.settings.admins, { coordination: deps.coordination, runs: deps.runs, logger: deps.logger });
   let workflows: WorkflowHandlers = {};
   const conversations = createConversations(deps, approvals, activeRuns, (turn) => escalationTooling(deps, workflows, turn));
   workflows = createWorkflows?.({ approvals, activeRuns }) ?? {};
@@ -58,7 +62,7 @@ export function createCommandLayer(deps: CommandDependencies, createWorkflows?: 
       case 'button-action':
         if (await approvals.handleButton(event, surface)) return;
         if (event.actionId === STOP_ACTION) {
-          const outcome = activeRuns.stop(event.value, event.user);
+          const outcome = await activeRuns.stop(event.value, event.user);
           if (outcome === 'forbidden') return event.replyEphemeral('Only the person who started this run or an admin can stop it.');
           if (outcome === 'unknown') return answerStaleButton(event, 'This run has ended.', deps.logger);
           return;

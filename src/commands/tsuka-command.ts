@@ -125,7 +125,7 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
     }
     case 'stop': {
       if (argument) {
-        const outcome = context.activeRuns.stop(argument, event.user);
+        const outcome = await context.activeRuns.stop(argument, event.user);
         return reply(
           outcome === 'stopped'
             ? `Stopping ${argument}.`
@@ -134,9 +134,9 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
               : `No run ${argument} is running.`,
         );
       }
-      const mine = context.activeRuns.list().filter((run) => run.requester === event.user);
-      for (const run of mine) context.activeRuns.stop(run.runId, event.user);
-      return reply(mine.length ? `Stopping ${mine.map((run) => run.runId).join(', ')}.` : 'Nothing of yours is running.');
+      const mine = await context.activeRuns.startedBy(event.user);
+      for (const runId of mine) await context.activeRuns.stop(runId, event.user);
+      return reply(mine.length ? `Stopping ${mine.join(', ')}.` : 'Nothing of yours is running.');
     }
     case 'default': {
       if (!argument) return reply(`Usage: /tsuka default <character> — one of ${[...deps.roster.characters.keys()].join(', ')}`);

@@ -46,6 +46,9 @@ export interface AppConfig {
   dataDirectory: string;
   workspace: string;
   storeUrl?: string;
+  /** With Redis: how often a replica renews its lease, and when a silent replica's lease expires. */
+  replicaHeartbeatMs: number;
+  replicaLeaseMs: number;
   /** Runs (with their events) and sessions older than this are pruned hourly; 0 keeps everything. */
   retentionDays: number;
   /** Opaque platform user ids (`slack:U0123`, `discord:81234`). */

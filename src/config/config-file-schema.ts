@@ -20,6 +20,8 @@ export const configFileSchema = {
     workspace: { type: 'string' },
     storeUrl: { type: 'string' },
     retentionDays: { type: 'integer', minimum: 0 },
+    replicaHeartbeatMs: { type: 'integer', minimum: 100 },
+    replicaLeaseMs: { type: 'integer', minimum: 300 },
     admins: { type: 'string' },
     channels: { type: 'string' },
     approvalTimeoutS: { type: 'integer', minimum: 1 },

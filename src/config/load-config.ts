@@ -170,6 +170,8 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     workspace,
     storeUrl,
     retentionDays: integer('TSUKA_RETENTION_DAYS', 'retentionDays', 90, 0, 36_500),
+    replicaHeartbeatMs: integer('TSUKA_REPLICA_HEARTBEAT_MS', 'replicaHeartbeatMs', 10_000, 100, 600_000),
+    replicaLeaseMs: integer('TSUKA_REPLICA_LEASE_MS', 'replicaLeaseMs', 30_000, 300, 3_600_000),
     admins,
     channels: list('TSUKA_CHANNELS', 'channels'),
     approvalTimeoutMs: integer('TSUKA_APPROVAL_TIMEOUT_S', 'approvalTimeoutS', 600, 1, 86_400) * 1000,

@@ -7,7 +7,7 @@
  * says once how to enable it — mentions keep working, follow-ups then need a mention.
  */
 import { createRequire } from 'node:module';
-import { Client, Events, GatewayIntentBits, type REST } from 'discord.js';
+import { Client, Events, GatewayIntentBits, REST, Routes } from 'discord.js';
 import type { DiscordConfig } from '../../config/app-config.js';
 import type { ChatSurface } from '../../commands/chat-surface.js';
 import type { InboundEvent } from '../../commands/inbound-event.js';
@@ -15,6 +15,7 @@ import type { Logger } from '../../core/logger.js';
 import { registerDiscordCommands } from './application-commands.js';
 import { registerDiscordListeners } from './events.js';
 import { countRateLimits, createDiscordEditPacer, DISCORD_DEFAULT_PACING, type DiscordPacing } from './rate-limits.js';
+import type { SharedBudget } from '../shared/call-budget.js';
 import { createDiscordSurface } from './surface.js';
 import { createDiscordWebhooks } from './webhooks.js';
 import { guardDiscordDispatches } from './dispatch-guard.js';
@@ -29,12 +30,18 @@ export interface DiscordAdapterOptions {
   editIntervalMs: number;
   plainMentions: boolean;
   pacing?: Partial<DiscordPacing>;
+  /** With replicas: edit spacing shared through Redis (the coordination's `takeToken`). */
+  sharedBudget?: SharedBudget;
 }
 
 export interface DiscordAdapter {
   readonly surface: ChatSurface;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Posts without the gateway (another replica holds it): REST only, with the bot's ids looked up. */
+  standby(): Promise<void>;
+  /** Closes the gateway session only; posting goes on over REST (leadership moved to another replica). */
+  stopGateway(): Promise<void>;
   readonly connected: () => boolean;
   /** Whether the session has the MessageContent intent (false after a 4014 fallback). */
   readonly messageContent: () => boolean;
@@ -73,11 +80,18 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   let registeredScopes: string[] = [];
   const rateLimitCounters: (() => number)[] = [];
 
+  let standalone: REST | undefined;
   const rest = (): REST => {
-    if (!client) throw new Error('the Discord adapter is not started');
-    return client.rest;
+    if (client) return client.rest;
+    if (standalone) return standalone;
+    throw new Error('the Discord adapter is not started');
   };
-  const pacer = createDiscordEditPacer({ ...DISCORD_DEFAULT_PACING, ...options.pacing });
+  const standaloneRest = (): REST => {
+    standalone ??= new REST({ api: config.apiUrl }).setToken(config.botToken);
+    standalone.setAgent(agent);
+    return standalone;
+  };
+  const pacer = createDiscordEditPacer({ ...DISCORD_DEFAULT_PACING, ...options.pacing }, Date.now, options.sharedBudget);
   const webhooks = createDiscordWebhooks({ rest, applicationId: () => applicationId, logger });
   const surface = createDiscordSurface({ rest, webhooks, pacer, editIntervalMs: options.editIntervalMs, logger });
 
@@ -134,6 +148,20 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       registeredScopes = await registerDiscordCommands({ rest: ready.rest, applicationId, guildIds: config.guildIds, logger });
       connected = true;
       logger.info('Discord connected', { botUserId, guilds: ready.guilds.cache.size, messageContent });
+    },
+    async standby() {
+      const api = standaloneRest();
+      const [application, user] = (await Promise.all([api.get(Routes.currentApplication()), api.get(Routes.user('@me'))])) as [{ id: string }, { id: string }];
+      applicationId = application.id;
+      botUserId = user.id;
+      logger.info('Discord on standby: another replica holds the gateway; this one posts over REST', { botUserId });
+    },
+    async stopGateway() {
+      connected = false;
+      const closing = client;
+      client = undefined;
+      standaloneRest();
+      await closing?.destroy();
     },
     async stop() {
       connected = false;

@@ -7,7 +7,7 @@
  * on the same budget scheduler as Slack's (`../shared/call-budget.ts`).
  */
 import type { REST } from 'discord.js';
-import { createCallBudget } from '../shared/call-budget.js';
+import { createCallBudget, type SharedBudget } from '../shared/call-budget.js';
 
 export interface DiscordPacing {
   /** Minimum time between two edits in one channel or thread. */
@@ -26,8 +26,9 @@ export interface DiscordEditPacer {
 }
 
 /** Each channel is one budget of the shared scheduler: a bucket of one write per spacing. */
-export function createDiscordEditPacer(pacing: DiscordPacing, now: () => number = Date.now): DiscordEditPacer {
+export function createDiscordEditPacer(pacing: DiscordPacing, now: () => number = Date.now, shared?: SharedBudget): DiscordEditPacer {
   const budget = createCallBudget({
+    shared: shared && ((name, rule) => shared(`discord:${name}`, rule)),
     ruleFor: () => ({ kind: 'bucket', capacity: 1, perSecond: 1000 / Math.max(1, pacing.editSpacingMsPerChannel) }),
     // The channel's bucket is the only spacing: an edit of a message waits for its channel, not for itself.
     editIntervalMs: 0,

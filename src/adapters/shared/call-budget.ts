@@ -8,9 +8,16 @@
  * replies stream on the same budget.
  */
 import { TsukaError } from '../../core/errors.js';
+import type { RateRule } from '../../core/coordination/coordination.js';
 
 /** A token bucket (`capacity` at once, refilled at `perSecond`) or a sliding window (`limit` per `windowMs`). */
-export type BudgetRule = { kind: 'bucket'; capacity: number; perSecond: number } | { kind: 'window'; limit: number; windowMs: number };
+export type BudgetRule = RateRule;
+
+/**
+ * The budgets several replicas share (Redis): asked for each call after this process's own budget
+ * let it through; resolves to 0 when the call may go, else how long to wait.
+ */
+export type SharedBudget = (budget: string, rule: BudgetRule) => Promise<number>;
 
 /** Highest first: a sign of life, a reply's first text, its final text, then edits nobody waits for. */
 export type CallPriority = 'ack' | 'first' | 'final' | 'edit';
@@ -49,6 +56,8 @@ export interface CallBudgetOptions {
   /** Minimum spacing of one message's intermediate edits (the configured edit interval). */
   editIntervalMs: number;
   now?: () => number;
+  /** With replicas: the same budgets kept in Redis, so that two replicas never send more than one would. */
+  shared?: SharedBudget;
 }
 
 interface Job {
@@ -171,9 +180,25 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
       queue.splice(index, 1);
       index--;
       if (job.coalesceKey !== undefined) lastEditAt.set(job.coalesceKey, time);
-      run(job);
+      if (options.shared) void askShared(job, state);
+      else run(job);
     }
     if (nextWake < Infinity) wake(nextWake);
+  }
+
+  /** This replica's budget let the call through; the shared one has the last word. */
+  async function askShared(job: Job, state: BudgetState): Promise<void> {
+    // Redis unreachable: this replica's own budget still holds (the platform's 429 handling stays beneath).
+    const waitMs = await options.shared!(job.budget, state.rule).catch(() => 0);
+    if (waitMs <= 0 || stopped) {
+      if (stopped) job.settle.forEach((waiter) => waiter.reject(new CallBudgetStoppedError()));
+      else run(job);
+      return;
+    }
+    // Another replica spent it: the call keeps its place (priority, sequence) and the budget waits here too.
+    queue.push(job);
+    state.pausedUntil = Math.max(state.pausedUntil, now() + waitMs);
+    wake(now() + waitMs);
   }
 
   function run(job: Job): void {

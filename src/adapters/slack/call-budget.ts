@@ -7,7 +7,7 @@
  * chat.appendStream / chat.stopStream (Tier 4) as per-workspace sliding windows, one per method.
  * https://docs.slack.dev/apis/web-api/rate-limits
  */
-import { createCallBudget, type BudgetRule, type CallBudget, type CallPriority } from '../shared/call-budget.js';
+import { createCallBudget, type BudgetRule, type CallBudget, type CallPriority, type SharedBudget } from '../shared/call-budget.js';
 import type { SlackCallLimiter, SlackRateLimits } from './rate-limits.js';
 
 /** Tier 3: 50+ calls a minute per workspace. */
@@ -62,8 +62,8 @@ export interface SlackCaller {
   readonly budget: CallBudget;
 }
 
-export function createSlackCaller(limits: SlackRateLimits, limiter: SlackCallLimiter, editIntervalMs: number): SlackCaller {
-  const budget = createCallBudget({ ruleFor: slackBudgetRule(limits), editIntervalMs });
+export function createSlackCaller(limits: SlackRateLimits, limiter: SlackCallLimiter, editIntervalMs: number, shared?: SharedBudget): SlackCaller {
+  const budget = createCallBudget({ ruleFor: slackBudgetRule(limits), editIntervalMs, shared: shared && ((name, rule) => shared(`slack:${name}`, rule)) });
   // Every attempt is watched: a 429 that still comes pauses the budget for Retry-After, so queued calls wait too.
   const send = <T>(method: string, channel: string | undefined, call: () => Promise<T>): Promise<T> =>
     limiter.schedule(method, channel, () =>

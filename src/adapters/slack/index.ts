@@ -14,6 +14,7 @@ import { createSlackCallLimiter, SLACK_DEFAULT_RATE_LIMITS, type SlackRateLimits
 import { verifySlackSignature } from './signature.js';
 import { guardSocketModeEnvelopes } from './envelope-guard.js';
 import { createSlackCaller } from './call-budget.js';
+import type { SharedBudget } from '../shared/call-budget.js';
 
 export interface SlackAdapterOptions {
   config: SlackConfig;
@@ -22,6 +23,8 @@ export interface SlackAdapterOptions {
   editIntervalMs: number;
   plainMentions: boolean;
   rateLimits?: Partial<SlackRateLimits>;
+  /** With replicas: budgets shared through Redis (the coordination's `takeToken`). */
+  sharedBudget?: SharedBudget;
   /** Web client retries of its own (default 0: the call limiter retries 429, 5xx and network errors within its budget). */
   retries?: number;
   /** Use Slack's streaming methods for replies where the workspace offers them (default true). */
@@ -90,7 +93,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     },
     logger,
   );
-  const caller = createSlackCaller(limits, limiter, options.editIntervalMs);
+  const caller = createSlackCaller(limits, limiter, options.editIntervalMs, options.sharedBudget);
   const surface = createSlackSurface({ client: app.client, caller, editIntervalMs: options.editIntervalMs, logger, streaming: options.streaming });
   let botUserId = '';
   let connected = false;

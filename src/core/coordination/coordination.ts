@@ -31,6 +31,13 @@ export interface TurnQueues {
   holder(thread: string): Promise<TurnHolder | undefined>;
   /** Drops the thread's queued items; returns how many. */
   clear(thread: string): Promise<number>;
+  /** Gives up a turn this replica holds, leaving its queue for another replica (graceful shutdown). */
+  release(thread: string): Promise<void>;
+  /**
+   * Takes a free turn (or one held by the stopped replica `from`) to answer what is queued: the
+   * first item, or undefined (nothing taken) when the queue is empty or the turn is someone's.
+   */
+  resume(thread: string, holder: TurnHolder, from?: string): Promise<CoordinationMessage | undefined>;
 }
 
 /** A named leadership (e.g. the Discord gateway): at most one live replica holds it. */

@@ -42,6 +42,11 @@ function createLocalTurns(): TurnQueues {
       const state = threads.get(thread);
       return state ? state.queue.splice(0).length : 0;
     },
+    async release(thread) {
+      threads.delete(thread);
+    },
+    // One process: a turn is never left behind by another replica.
+    resume: async () => undefined,
   };
 }
 

@@ -9,9 +9,13 @@ import { createLocalCoordination } from './local-coordination.js';
 /** True for `redis://` and `rediss://` store URLs. */
 export const isRedisUrl = (url: string | undefined): url is string => /^rediss?:\/\//i.test(url?.trim() ?? '');
 
-export async function openCoordination(storeUrl: string | undefined, logger: Logger): Promise<Coordination> {
+export async function openCoordination(
+  storeUrl: string | undefined,
+  logger: Logger,
+  lease: { heartbeatMs?: number; leaseMs?: number } = {},
+): Promise<Coordination> {
   if (!isRedisUrl(storeUrl)) return createLocalCoordination();
   // Loaded only when named: a SQLite install never loads the Redis client.
   const { openRedisCoordination } = await import('./redis-coordination.js');
-  return openRedisCoordination({ url: storeUrl.trim(), logger });
+  return openRedisCoordination({ url: storeUrl.trim(), logger, leaseRenewMs: lease.heartbeatMs, leaseTtlMs: lease.leaseMs });
 }

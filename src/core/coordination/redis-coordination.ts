@@ -13,7 +13,7 @@ import { createKeyedMutex, type KeyedMutex } from '../store/keyed-mutex.js';
 import { redactStoreUrl } from '../store/external-backend.js';
 import { LEASE_RENEW_MS, LEASE_TTL_MS, type Coordination, type CoordinationMessage, type Leadership, type TurnQueues } from './coordination.js';
 import { newReplicaId } from './local-coordination.js';
-import { LEAD, RELEASE_LOCK, TAKE_TOKEN, TURN_ENTER, TURN_NEXT, TURN_RENEW, TURN_UPDATE } from './redis-scripts.js';
+import { LEAD, RELEASE_LOCK, TAKE_TOKEN, TURN_ENTER, TURN_NEXT, TURN_RELEASE, TURN_RENEW, TURN_RESUME, TURN_UPDATE } from './redis-scripts.js';
 import { createRedisSlots } from './redis-slots.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -125,6 +125,16 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
       const length = await client.lLen(queue!);
       await client.del(queue!);
       return Number(length);
+    },
+    async release(thread) {
+      heldTurns.delete(thread);
+      await client.eval(TURN_RELEASE, { keys: [key(`turn:${thread}`)], arguments: [replicaId] });
+    },
+    async resume(thread, holder, from) {
+      const item = await client.eval(TURN_RESUME, { keys: turnKeys(thread), arguments: [JSON.stringify(holder), String(ttlMs), from ?? ''] });
+      if (typeof item !== 'string') return undefined;
+      heldTurns.add(thread);
+      return JSON.parse(item) as CoordinationMessage;
     },
   };
 

@@ -124,3 +124,24 @@ export const SLOT_COUNT = `
 ${NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZCARD', KEYS[1])`;
+
+/** KEYS: turn. ARGV: replica id. Releases a turn this replica holds (its queue stays). */
+export const TURN_RELEASE = `
+local current = redis.call('GET', KEYS[1])
+if current and cjson.decode(current).replicaId == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/**
+ * KEYS: turn, queue. ARGV: holder JSON, ttl ms, stopped replica id (or ''). Takes a free turn, or
+ * one the stopped replica held, when something is queued: the first item, else false (nothing taken).
+ */
+export const TURN_RESUME = `
+local current = redis.call('GET', KEYS[1])
+if current and (ARGV[3] == '' or cjson.decode(current).replicaId ~= ARGV[3]) then return false end
+local item = redis.call('LPOP', KEYS[2])
+if not item then
+  if current then redis.call('DEL', KEYS[1]) end
+  return false
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return item`;

@@ -61,6 +61,9 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const backend = await openBackend(options);
   const namespaces = new Map<string, KeyValueNamespace<unknown>>();
   const mutex = options.mutex ?? createKeyedMutex();
+  // Each namespace's keyv listens for errors on the one shared adapter: more than Node's default 10.
+  const adapter = backend.adapter as { setMaxListeners?: (count: number) => unknown };
+  adapter.setMaxListeners?.(0);
   let closed = false;
   logger.debug('state store opened', { location: backend.location });
   return {

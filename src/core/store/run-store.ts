@@ -23,6 +23,10 @@ export interface RunStore {
   list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
   /** Marks every `running` run `interrupted` (with a status event) and returns them. */
   markInterruptedRunning(note?: string): Promise<RunRecord[]>;
+  /** Marks one run `interrupted` when it is still running; undefined when it was not. */
+  markInterrupted(id: string, note: string): Promise<RunRecord | undefined>;
+  /** Runs in progress and the replica running each (a small index kept beside the records). */
+  runningOwners(): Promise<{ runId: string; owner: string }[]>;
 }
 
 function newRunId(now: number): string {
@@ -41,11 +45,15 @@ export function createRunStore(
     now?: () => number;
     /** Numbers events across replicas (a shared counter per run); this process's memory when omitted. */
     sequence?: { increment(key: string, initial: () => Promise<number>): Promise<number> };
+    /** The replica creating runs here, recorded as their owner. */
+    owner?: string;
   } = {},
 ): RunStore {
   const now = options.now ?? Date.now;
   const records = store.namespace<RunRecord>('runs');
   const log = store.namespace<RunEvent>('run-events');
+  // Runs in progress → their owner: what failover looks at every few seconds, without listing every run.
+  const running = store.namespace<string>('running-runs');
   const appendLock = createKeyedMutex();
   // Next seq per run, learned from the stored log the first time this process appends to the run.
   const nextSeq = new Map<string, number>();
@@ -76,10 +84,31 @@ export function createRunStore(
   }
 
   async function update(id: string, fn: (record: RunRecord) => RunRecord): Promise<RunRecord> {
-    return records.update(id, (current) => {
+    const record = await records.update(id, (current) => {
       if (!current) throw new StoreError(`Unknown run "${id}".`);
       return fn(current);
     });
+    if (record.status !== 'running') await running.delete(id);
+    return record;
+  }
+
+  async function markInterrupted(id: string, note: string): Promise<RunRecord | undefined> {
+    let changed = false;
+    const record = await update(id, (current) => {
+      if (current.status !== 'running') return current;
+      changed = true;
+      return { ...current, status: 'interrupted', endedAt: now() };
+    }).catch((error: unknown) => {
+      if (error instanceof StoreError && /Unknown run/.test(error.message)) return undefined;
+      throw error;
+    });
+    if (!record) {
+      await running.delete(id);
+      return undefined;
+    }
+    if (!changed) return undefined;
+    await appendEvent(record.id, { type: 'status', status: 'interrupted', note });
+    return record;
   }
 
   async function list(listOptions: { limit?: number; status?: RunStatus } = {}): Promise<RunRecord[]> {
@@ -94,11 +123,18 @@ export function createRunStore(
   return {
     async create(input) {
       const createdAt = input.createdAt ?? now();
-      const record: RunRecord = { ...input, id: input.id ?? newRunId(createdAt), status: input.status ?? 'running', createdAt };
+      const record: RunRecord = {
+        ...input,
+        id: input.id ?? newRunId(createdAt),
+        status: input.status ?? 'running',
+        createdAt,
+        ...(options.owner ? { owner: options.owner } : {}),
+      };
       const stored = await records.update(record.id, (current) => {
         if (current) throw new StoreError(`A run with id "${record.id}" already exists.`);
         return record;
       });
+      if (stored.status === 'running') await running.set(stored.id, stored.owner ?? '');
       return stored;
     },
     get: (id) => records.get(id),
@@ -112,18 +148,17 @@ export function createRunStore(
     list,
     async markInterruptedRunning(note = 'The bot restarted while this run was in progress.') {
       const interrupted: RunRecord[] = [];
-      for (const running of await list({ status: 'running' })) {
-        let changed = false;
-        const record = await update(running.id, (current) => {
-          if (current.status !== 'running') return current;
-          changed = true;
-          return { ...current, status: 'interrupted', endedAt: now() };
-        });
-        if (!changed) continue;
-        await appendEvent(record.id, { type: 'status', status: 'interrupted', note });
-        interrupted.push(record);
+      for (const found of await list({ status: 'running' })) {
+        const record = await markInterrupted(found.id, note);
+        if (record) interrupted.push(record);
       }
       return interrupted;
+    },
+    markInterrupted,
+    async runningOwners() {
+      const found: { runId: string; owner: string }[] = [];
+      for await (const [runId, owner] of running.entries()) found.push({ runId, owner });
+      return found;
     },
   };
 }

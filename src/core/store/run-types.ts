@@ -22,6 +22,8 @@ export interface RunRecord {
   startedBy: string;
   where: RunLocation;
   status: RunStatus;
+  /** The replica running it (its lease says whether it is alive); absent for runs of older versions. */
+  owner?: string;
   createdAt: number;
   endedAt?: number;
   stats?: RunStats;

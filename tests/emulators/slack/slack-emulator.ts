@@ -108,6 +108,8 @@ export interface SlackEmulator extends Deliveries {
   waitForConnection(options?: WaitOptions & { count?: number }): Promise<void>;
   /** Sends `{type:'disconnect', reason}` to every open connection and closes them. */
   sendDisconnect(reason?: DisconnectReason): void;
+  /** The next envelope goes to Socket Mode connection `number` (1 = first accepted) instead of the next in turn. */
+  deliverNextTo(number: number): void;
   /** Closes sockets (with a close handshake) and the HTTP server. Idempotent. */
   close(): Promise<void>;
 }
@@ -245,6 +247,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     waitFor: (predicate, wait = {}) => waiter.wait(() => predicate(emulator), wait, describeState),
     waitForConnection,
     sendDisconnect: (reason = 'refresh_requested') => socket.sendDisconnect(reason),
+    deliverNextTo: (number) => socket.deliverNextTo(number),
     close() {
       closing ??= (async () => {
         waiter.cancelAll('The Slack emulator was closed.');

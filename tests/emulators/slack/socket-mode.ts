@@ -26,6 +26,8 @@ export interface EnvelopeRecord {
   /** performance.now() at send time: ack times are measured on the monotonic clock. */
   sentAtMonotonic: number;
   acks: AckRecord[];
+  /** Which connection it went to: 1 for the first accepted, 2 for the second… */
+  connection: number;
 }
 
 /** An envelope that breaks Slack's shape (e.g. without `payload`), for fault tests; it still has an id to ack. */
@@ -46,6 +48,8 @@ export interface SocketModeServer {
   readonly connections: number;
   readonly openConnections: number;
   readonly envelopes: readonly EnvelopeRecord[];
+  /** The next envelope goes to connection `number` (when open) instead of the next in turn. */
+  deliverNextTo(number: number): void;
   readonly lateAcks: readonly AckRecord[];
   /** Client frames that were not acks (unparsable, or without an envelope_id). */
   readonly strayMessages: readonly string[];
@@ -107,8 +111,12 @@ export function createSocketModeServer(options: { baseWsUrl: () => string; appId
     options.onChange();
   };
 
+  let deliveries = 0;
+  let preferred: number | undefined;
+  const numbers = new WeakMap<WebSocket, number>();
   wss.on('connection', (socket) => {
     connections += 1;
+    numbers.set(socket, connections);
     open.push(socket);
     socket.on('message', onAck);
     socket.on('close', () => {
@@ -127,11 +135,20 @@ export function createSocketModeServer(options: { baseWsUrl: () => string; appId
   });
 
   const deliver = (envelope: SocketEnvelope | MalformedEnvelope): Promise<AckRecord> => {
-    const socket = open.at(-1);
+    // Slack hands each envelope to one of the app's open connections (not a copy to each): round-robin here.
+    const chosen = preferred === undefined ? undefined : open.find((candidate) => numbers.get(candidate) === preferred);
+    preferred = undefined;
+    const socket = chosen ?? (open.length === 0 ? undefined : open[deliveries++ % open.length]);
     if (!socket || closed) {
       return Promise.reject(new Error(`No Socket Mode connection is open to deliver the ${envelope.type} envelope (connections so far: ${connections}).`));
     }
-    const record: EnvelopeRecord = { envelope: envelope as SocketEnvelope, sentAt: Date.now(), sentAtMonotonic: performance.now(), acks: [] };
+    const record: EnvelopeRecord = {
+      envelope: envelope as SocketEnvelope,
+      sentAt: Date.now(),
+      sentAtMonotonic: performance.now(),
+      acks: [],
+      connection: numbers.get(socket) ?? 0,
+    };
     envelopes.push(record);
     return new Promise<AckRecord>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -163,6 +180,9 @@ export function createSocketModeServer(options: { baseWsUrl: () => string; appId
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
     deliver,
+    deliverNextTo(number) {
+      preferred = number;
+    },
     sendDisconnect(reason) {
       for (const socket of [...open]) {
         forget(socket);

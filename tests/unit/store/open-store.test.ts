@@ -130,10 +130,10 @@ describe('openStore', () => {
     await expect(openStore({ url: 'ftp://example', dataDirectory: '/x' })).rejects.toThrow(/unknown scheme/);
   });
 
-  it('names the missing adapter package for a Redis URL (without its password)', async () => {
-    const failure = await openStore({ url: 'redis://user:secret@127.0.0.1:6379', dataDirectory: '/x' }).catch((error: unknown) => error);
+  it('names the missing adapter package for a Postgres URL (without its password)', async () => {
+    const failure = await openStore({ url: 'postgres://user:secret@127.0.0.1:5432/tsuka', dataDirectory: '/x' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StoreError);
-    expect((failure as Error).message).toContain('@keyv/redis');
+    expect((failure as Error).message).toContain('@keyv/postgres');
     expect((failure as Error).message).not.toContain('secret');
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * With several replicas (Redis): every heartbeat, look for runs whose replica's lease expired,
+ * interrupt them (one replica each), tell their threads why, expire their approvals, and answer
+ * what was queued behind them. At start the same pass runs once before any event is taken.
+ */
+import type { ChatSurface, Platform } from '../commands/chat-surface.js';
+import type { CommandLayer } from '../commands/create-command-layer.js';
+import { recoverDeadReplicas, type RecoveryReport } from '../core/store/recover-after-restart.js';
+import type { Engine } from './create-engine.js';
+
+export const REPLICA_STOPPED_TEXT = '⚠️ The TSUKA replica running this stopped — this run was interrupted. Ask again to continue.';
+export const RESTARTED_TEXT = '⚠️ TSUKA restarted — this run was interrupted. Ask again to continue.';
+
+/** Tells each interrupted run's thread, and shows each expired approval as expired. */
+export async function tellInterruptedThreads(
+  engine: Engine,
+  surfaces: Partial<Record<Platform, ChatSurface>>,
+  report: RecoveryReport,
+  why: 'restart' | 'replica',
+): Promise<void> {
+  for (const run of report.interruptedRuns) {
+    const surface = surfaces[run.where.platform as Platform];
+    if (!surface || !run.where.threadId) continue;
+    await surface
+      .post({ thread: run.where.threadId, text: why === 'replica' ? REPLICA_STOPPED_TEXT : RESTARTED_TEXT })
+      .catch((error: unknown) => engine.logger.warn('could not tell an interrupted thread', { runId: run.id, error }));
+  }
+  for (const approval of report.expiredApprovals) {
+    const run = await engine.runs.get(approval.runId);
+    const surface = run ? surfaces[run.where.platform as Platform] : undefined;
+    if (!surface) continue;
+    const text = `⌛ Expired — ${why === 'replica' ? 'the TSUKA replica asking stopped' : 'TSUKA restarted'} before a decision.\n> ${approval.summary}`;
+    // The process may have died between posting the prompt and recording its message: then say it in the thread.
+    const shown = approval.messageRef
+      ? surface.edit({ message: approval.messageRef, text, buttons: [] })
+      : run?.where.threadId
+        ? surface.post({ thread: run.where.threadId, text })
+        : Promise.resolve();
+    await Promise.resolve(shown).catch((error: unknown) => engine.logger.warn('could not mark an approval expired', { approvalId: approval.id, error }));
+  }
+}
+
+/** One recovery pass over runs of replicas whose lease expired; the threads are told. */
+export async function recoverStoppedReplicas(engine: Engine, surfaces: Partial<Record<Platform, ChatSurface>>, layer?: CommandLayer): Promise<void> {
+  const report = await recoverDeadReplicas({ runs: engine.runs, approvals: engine.approvals, coordination: engine.coordination });
+  await tellInterruptedThreads(engine, surfaces, report, 'replica');
+  for (const run of report.interruptedRuns) {
+    // Messages queued behind the stopped turn are answered here now.
+    if (run.where.threadId && layer) await layer.conversations.resume(run.where.threadId, run.owner);
+  }
+}
+
+/** Starts the periodic pass; returns its stop function. */
+export function watchReplicas(engine: Engine, surfaces: Partial<Record<Platform, ChatSurface>>, layer: CommandLayer, everyMs: number): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    recoverStoppedReplicas(engine, surfaces, layer)
+      .catch((error: unknown) => engine.logger.warn('could not look for stopped replicas', { error }))
+      .finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
