@@ -17,5 +17,14 @@ export async function openCoordination(
   if (!isRedisUrl(storeUrl)) return createLocalCoordination();
   // Loaded only when named: a SQLite install never loads the Redis client.
   const { openRedisCoordination } = await import('./redis-coordination.js');
-  return openRedisCoordination({ url: storeUrl.trim(), logger, leaseRenewMs: lease.heartbeatMs, leaseTtlMs: lease.leaseMs });
+  return openRedisCoordination({
+    url: storeUrl.trim(),
+    logger,
+    leaseRenewMs: lease.heartbeatMs,
+    leaseTtlMs: lease.leaseMs,
+    // A leadership (the Discord gateway) lapses in half a lease and is looked at twice a heartbeat:
+    // with the defaults, taken over within 20 s of its holder's death.
+    ...(lease.leaseMs ? { leaderTtlMs: Math.round(lease.leaseMs / 2) } : {}),
+    ...(lease.heartbeatMs ? { leaderCheckMs: Math.round(lease.heartbeatMs / 2) } : {}),
+  });
 }

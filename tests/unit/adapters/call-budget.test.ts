@@ -1,6 +1,7 @@
 /** The budget scheduler on a fake clock: who goes first when the budget is short, and how edits yield. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCallBudget, type BudgetRule, type CallPriority } from '../../../src/adapters/shared/call-budget.js';
+import { createLocalCoordination } from '../../../src/core/coordination/local-coordination.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -115,5 +116,41 @@ describe('call budget', () => {
     const waiting = call('late', 'final');
     budget.stop();
     await expect(waiting).rejects.toThrow(/stopped/);
+  });
+});
+
+describe('call budget shared by replicas', () => {
+  beforeEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('lets two replicas together send no more than one budget allows, and sends the rest when room comes back', async () => {
+    const coordination = createLocalCoordination();
+    const rule = { kind: 'bucket', capacity: 3, perSecond: 20 } as const;
+    const replicas = [0, 1].map(() =>
+      createCallBudget({ ruleFor: () => rule, editIntervalMs: 0, shared: (name, budgetRule) => coordination.takeToken(name, budgetRule) }),
+    );
+    const sentAt: number[] = [];
+    const started = Date.now();
+    const calls = replicas.flatMap((budget) =>
+      Array.from({ length: 3 }, () => budget.schedule({ budget: 'post:C1', priority: 'first', call: async () => void sentAt.push(Date.now() - started) })),
+    );
+    await Promise.all(calls);
+    sentAt.sort((a, b) => a - b);
+    // Each replica's own bucket holds 3 at once; the shared one lets only 3 of the 6 go at once.
+    expect(sentAt.filter((at) => at < 30)).toHaveLength(3);
+    expect(sentAt).toHaveLength(6);
+    for (const budget of replicas) budget.stop();
+  });
+
+  it('goes on with its own budget when the shared one cannot be asked', async () => {
+    const budget = createCallBudget({
+      ruleFor: () => ({ kind: 'bucket', capacity: 2, perSecond: 1 }),
+      editIntervalMs: 0,
+      shared: () => Promise.reject(new Error('Redis is down')),
+    });
+    const results = await Promise.all([1, 2].map((n) => budget.schedule({ budget: 'b', priority: 'final', call: async () => n })));
+    expect(results).toEqual([1, 2]);
+    budget.stop();
   });
 });
