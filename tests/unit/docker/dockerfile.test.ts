@@ -153,3 +153,18 @@ describe('docker-compose.yml', () => {
     expect(compose).toContain('restart: unless-stopped');
   });
 });
+
+describe('docker-compose.replicas.yml', () => {
+  const compose = read('docker-compose.replicas.yml');
+
+  it('runs Redis, a model server and the bot, the replicas sharing Redis and the workspace', () => {
+    expect(compose).toMatch(/^ {2}redis:\n\s+image: redis:/m);
+    expect(compose).toMatch(/appendonly", "yes"/);
+    expect(compose).toMatch(/^ {2}ollama:\n\s+image: ollama\/ollama/m);
+    expect(compose).toContain('TSUKA_STORE_URL: redis://redis:6379');
+    expect(compose).toContain('- ./workspace:/workspace');
+    expect(compose).toContain('--scale tsuka=2');
+    // No port is published: two replicas could not both bind one host port.
+    expect(compose).not.toMatch(/^\s+ports:/m);
+  });
+});
