@@ -186,10 +186,16 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
     if (nextWake < Infinity) wake(nextWake);
   }
 
+  /**
+   * The shared bucket keeps one call of its burst in reserve: between the shared grant and the
+   * platform there is one more hop (Redis) whose delay differs per replica, so arrivals bunch more.
+   */
+  const sharedRule = (rule: BudgetRule): BudgetRule => (rule.kind === 'bucket' ? { ...rule, capacity: Math.max(1, rule.capacity - 1) } : rule);
+
   /** This replica's budget let the call through; the shared one has the last word. */
   async function askShared(job: Job, state: BudgetState): Promise<void> {
     // Redis unreachable: this replica's own budget still holds (the platform's 429 handling stays beneath).
-    const waitMs = await options.shared!(job.budget, state.rule).catch(() => 0);
+    const waitMs = await options.shared!(job.budget, sharedRule(state.rule)).catch(() => 0);
     if (waitMs <= 0 || stopped) {
       if (stopped) job.settle.forEach((waiter) => waiter.reject(new CallBudgetStoppedError()));
       else run(job);

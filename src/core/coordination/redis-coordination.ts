@@ -14,9 +14,7 @@ import { redactStoreUrl } from '../store/external-backend.js';
 import { LEASE_RENEW_MS, LEASE_TTL_MS, type Coordination, type CoordinationMessage, type Leadership, type TurnQueues } from './coordination.js';
 import { newReplicaId } from './local-coordination.js';
 import { LEAD, RELEASE_LOCK, TAKE_TOKEN, TURN_ENTER, TURN_NEXT, TURN_RELEASE, TURN_RENEW, TURN_RESUME, TURN_UPDATE } from './redis-scripts.js';
-import { createRedisSlots } from './redis-slots.js';
-
-export type RedisClient = ReturnType<typeof createClient>;
+import { createRedisSlots, type RedisClient } from './redis-slots.js';
 
 const PREFIX = 'tsuka:';
 const LOCK_TTL_MS = 10_000;

@@ -128,6 +128,21 @@ describe('two replicas on Redis', () => {
     expect(slack.messages('C3').find((message) => message.ts === prompt.ts)!.text).toMatch(/Approved by <@U1>/);
   }, 60_000);
 
+  it('spends one Slack budget across both replicas: ten replies at once in one channel, no 429', async () => {
+    const limitedBefore = slack.rateLimited.length;
+    const mentions: Awaited<ReturnType<SlackEmulator['mention']>>[] = [];
+    for (let index = 0; index < 10; index++) model.enqueue({ text: `Busy answer ${index}.` });
+    for (let index = 0; index < 10; index++) {
+      mentions.push(await slack.mention({ userId: `U${index}`, channelId: 'C6', text: `<@${slack.botUserId}> geordi busy ${index}` }));
+    }
+    await slack.waitFor(() => mentions.every((mention) => replies('C6', mention.ts).some((message) => /Busy answer \d+\./.test(message.text))), {
+      timeoutMs: 60_000,
+    });
+    expect(new Set(mentions.map((mention) => connectionOf(mention.ts)))).toEqual(new Set([1, 2]));
+    // Each replica alone would post 4 at once (the channel's burst): together they would draw 429s.
+    expect(slack.rateLimited.slice(limitedBefore).map((call) => JSON.stringify(call))).toEqual([]);
+  }, 90_000);
+
   it('says in the thread when the replica running a reply is killed, and keeps answering', async () => {
     // About 20 chunks half a second apart: the kill lands while it streams.
     model.enqueue({ text: 'This reply streams slowly and is cut off by the kill of its replica.', chunkSize: 4, delayMsBetweenChunks: 500 });
