@@ -8,3 +8,4 @@ await import('./sandbox-bench.js');
 await import('./secret-mask-bench.js');
 await import('./slack-reply-bench.js');
 await import('./mcp-bench.js');
+await import('./model-servers-bench.js');

@@ -156,12 +156,13 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   let model: LanguageModel | undefined = options.model;
   let connection: ModelConnection | undefined;
   if (!model && options.discover !== false) {
-    const info = await findModelServer(config, { fetch: options.fetch, logger });
-    if (info) {
-      connection = await connectModelServer(config, info, { fetch: options.fetch, logger });
+    const found = await findModelServer(config, { fetch: options.fetch, logger });
+    if (found) {
+      // Generation slots come from the coordination: replicas sharing a store share the servers' capacity.
+      connection = await connectModelServer(config, found, { fetch: options.fetch, logger, slots: coordination.slots });
       model = connection.model;
     } else {
-      logger.warn('no model server answered', { baseURL: config.llm.baseURL });
+      logger.warn('no model server answered', { baseURL: config.llm.baseURLs.join(', ') || undefined });
     }
   }
 

@@ -1,24 +1,38 @@
 /**
  * The current model behind `/tsuka model`, shared by every adapter. While no model server answers,
  * it probes again every `probeIntervalMs` (10 s) and whenever a mention asks for the model, so a
- * server started after TSUKA is used from the next mention on.
+ * server started after TSUKA is used from the next mention on. With several servers, the ones
+ * marked down are probed on the same schedule; while all are down there is no model.
  */
 import type { ModelControl } from '../commands/command-dependencies.js';
 import type { Engine } from './create-engine.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 import { noModelMessage } from './no-model-message.js';
-import { connectModelServer, createEndpointModel, findModelServer, type ModelConnection } from './model-connection.js';
+import { answersModels, connectModelServer, findModelServer, type ModelConnection } from './model-connection.js';
 
-/** How often TSUKA looks for a model server while none answers. */
+/** How often TSUKA looks for a model server while none answers (and probes servers marked down). */
 export const MODEL_PROBE_INTERVAL_MS = 10_000;
 
+/** One model server as `/readyz` shows it. */
+export interface ModelServerStatus {
+  url: string;
+  up: boolean;
+  /** Generation slots in use (every replica) of `capacity`. */
+  slotsInUse: number;
+  capacity: number;
+  /** Why it is down, when it is. */
+  reason?: string;
+}
+
 export interface AppModelControl extends ModelControl {
-  /** Probes now when no model is connected (at most one probe at a time). */
+  /** Probes now when no model is connected, or every server is down (at most one probe at a time). */
   refresh(): Promise<void>;
-  /** Does the connected server answer right now? Injected models count as answering. */
+  /** Does a connected server answer right now? Injected models count as answering. */
   reachable(): Promise<boolean>;
-  /** One line for the start banner: the server in use, or why there is none. */
+  /** One line for the start banner: the server(s) in use, or why there is none. */
   describe(): string;
+  /** Every model server: up or down, slots in use. Empty for an injected model. */
+  servers(): Promise<ModelServerStatus[]>;
   stop(): void;
 }
 
@@ -35,17 +49,22 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
   const injected: LanguageModel | undefined = connection ? undefined : engine.model;
   let probing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const currentModel = (): LanguageModel | undefined => connection?.model ?? injected;
+  const intervalMs = options.probeIntervalMs ?? MODEL_PROBE_INTERVAL_MS;
+  const allDown = () => connection?.health !== undefined && connection.health.up().length === 0;
+  const currentModel = (): LanguageModel | undefined => (allDown() ? undefined : (connection?.model ?? injected));
+  const firstUp = (): string | undefined => (connection?.health ? connection.health.up()[0] : connection?.info.baseURL);
 
   const probe = (): Promise<void> => {
+    if (connection?.health) return connection.health.probeDown();
     if (currentModel()) return Promise.resolve();
     probing ??= (async () => {
       try {
-        const info = await findModelServer(config, { fetch: options.fetch, logger });
-        if (!info || currentModel()) return;
-        connection = await connectModelServer(config, info, { fetch: options.fetch, logger });
+        const found = await findModelServer(config, { fetch: options.fetch, logger });
+        if (!found || currentModel()) return;
+        connection = await connectModelServer(config, found, { fetch: options.fetch, logger, slots: engine.coordination.slots });
         await engine.tiers.load(connection.model.modelId);
-        if (timer) clearInterval(timer);
+        // Several servers keep being probed while one is down; one server needs no more probes.
+        if (timer && !connection.health) clearInterval(timer);
         options.onConnected?.(describe());
       } catch (error) {
         logger.warn('model probe failed', { error });
@@ -57,34 +76,49 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
   };
 
   const describe = (): string => {
+    const every = `trying again every ${Math.round(intervalMs / 1000)} s and at every mention`;
+    if (connection?.health) {
+      const up = connection.health.up();
+      const list = connection.health.states().map((state) => `${state.server} ${state.up ? 'up' : 'down'}`);
+      if (up.length === 0) return `Model: none — no server of TSUKA_LLM_BASE_URL answers (${list.join(', ')}); ${every}.`;
+      return `Model: ${connection.model.modelId} on ${connection.info.displayName}, ${up.length} of ${connection.servers.length} servers up (${list.join(', ')}; ${connection.capacity} at once each)`;
+    }
     if (connection) return `Model: ${connection.model.modelId} on ${connection.info.displayName} (${connection.info.baseURL})`;
     if (injected) return `Model: ${injected.modelId}`;
-    const every = `trying again every ${Math.round((options.probeIntervalMs ?? MODEL_PROBE_INTERVAL_MS) / 1000)} s and at every mention`;
+    if (config.llm.baseURLs.length > 1) return `Model: none — no server of TSUKA_LLM_BASE_URL ${config.llm.baseURLs.join(', ')} answers; ${every}.`;
     return config.llm.baseURL
       ? `Model: none — TSUKA_LLM_BASE_URL ${config.llm.baseURL} does not answer; ${every}.`
       : `Model: none — no local model server answered; ${every} (see \`npx tsuka doctor\`).`;
   };
 
-  if (!currentModel() && engine.discovers) {
-    timer = setInterval(() => void probe(), options.probeIntervalMs ?? MODEL_PROBE_INTERVAL_MS);
+  // While nothing answers, and for as long as several servers may go down, look again on a schedule.
+  if (engine.discovers && (!currentModel() || connection?.health)) {
+    timer = setInterval(() => void probe(), intervalMs);
     timer.unref();
   }
+
+  const listModels = async (server: string): Promise<string[]> => {
+    const response = await (options.fetch ?? fetch)(`${server.replace(/\/$/, '')}/models`, {
+      headers: authorization(connection!.apiKeyFor(server)),
+      signal: AbortSignal.timeout(2500),
+    });
+    const body = (await response.json()) as { data?: { id?: unknown }[] };
+    return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []));
+  };
 
   return {
     current() {
       const model = currentModel();
       return model ? { model, tier: engine.tiers.tierFor(model.modelId), providerName: connection?.info.displayName ?? model.providerId } : undefined;
     },
-    refresh: () => (engine.discovers ? probe() : Promise.resolve()),
+    // Probes only when there is no model: with several servers, only while all of them are down.
+    refresh: () => (engine.discovers && !currentModel() ? probe() : Promise.resolve()),
     async available() {
       if (!connection) return injected ? [injected.modelId] : [];
+      const server = firstUp();
       try {
-        const response = await (options.fetch ?? fetch)(`${connection.info.baseURL.replace(/\/$/, '')}/models`, {
-          headers: authorization(connection),
-          signal: AbortSignal.timeout(2500),
-        });
-        const body = (await response.json()) as { data?: { id?: unknown }[] };
-        return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []));
+        if (!server) throw new Error('no model server is up');
+        return await listModels(server);
       } catch (error) {
         logger.warn('could not list models', { error });
         return [connection.model.modelId];
@@ -93,29 +127,36 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
     async select(modelId) {
       if (!connection) throw new Error('No model server is connected, so the model cannot be changed.');
       await engine.tiers.load(modelId);
-      connection.modelSwitch.switchTo(createEndpointModel(config, connection.info, modelId, connection.apiKey, { fetch: options.fetch, logger }));
+      connection.select(modelId);
     },
     async reachable() {
       if (!connection) return injected !== undefined;
-      try {
-        const response = await (options.fetch ?? fetch)(`${connection.info.baseURL.replace(/\/$/, '')}/models`, {
-          headers: authorization(connection),
-          signal: AbortSignal.timeout(2000),
-        });
-        return response.ok;
-      } catch (error) {
-        logger.debug('model server not reachable', { error });
-        return false;
-      }
+      const servers = connection.health ? connection.health.up() : [connection.info.baseURL];
+      const answers = await Promise.all(servers.map((server) => answersModels(server, connection!.apiKeyFor(server), options.fetch)));
+      if (!answers.includes(true)) logger.debug('model server not reachable', { servers });
+      return answers.includes(true);
     },
     describe,
-    unavailableMessage: () => noModelMessage(config, options.probeIntervalMs ?? MODEL_PROBE_INTERVAL_MS),
+    async servers() {
+      if (!connection) return injected ? [] : config.llm.baseURLs.map((url) => ({ url, up: false, slotsInUse: 0, capacity: 0 }));
+      const states = connection.health?.states() ?? [{ server: connection.info.baseURL, up: true }];
+      return Promise.all(
+        states.map(async (state) => ({
+          url: state.server,
+          up: state.up,
+          slotsInUse: await connection!.inUse(state.server).catch(() => 0),
+          capacity: connection!.capacity,
+          ...('reason' in state && state.reason ? { reason: state.reason } : {}),
+        })),
+      );
+    },
+    unavailableMessage: () => noModelMessage(config, intervalMs),
     stop() {
       if (timer) clearInterval(timer);
     },
   };
 }
 
-function authorization(connection: ModelConnection): Record<string, string> {
-  return connection.apiKey ? { authorization: `Bearer ${connection.apiKey}` } : {};
+function authorization(apiKey: string | undefined): Record<string, string> {
+  return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
 }

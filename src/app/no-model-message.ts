@@ -8,6 +8,8 @@ import type { AppConfig } from '../config/app-config.js';
 export function noModelMessage(config: AppConfig, probeIntervalMs?: number): string {
   const retry =
     probeIntervalMs === undefined ? '' : ` TSUKA tries again every ${Math.round(probeIntervalMs / 1000)} s and at every message: start it, then ask again.`;
+  if (config.llm.baseURLs.length > 1)
+    return `None of the model servers ${config.llm.baseURLs.join(', ')} (TSUKA_LLM_BASE_URL) answers.${retry || ' Start one, or change TSUKA_LLM_BASE_URL.'}`;
   if (config.llm.baseURL)
     return `The model server ${config.llm.baseURL} (TSUKA_LLM_BASE_URL) does not answer.${retry || ' Start it, or change TSUKA_LLM_BASE_URL.'}`;
   return [

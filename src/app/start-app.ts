@@ -177,6 +177,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
         model: models.current()?.model.modelId ?? null,
         modelReachable: await models.reachable(),
         modelStatus: models.describe(),
+        // Each model server: up or down (skipped until a probe finds it), generation slots in use of its capacity.
+        modelServers: await models.servers(),
       };
       return { ready: checks.slack !== false && checks.discord !== false && checks.store && checks.model !== null && checks.modelReachable, checks };
     },

@@ -54,7 +54,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       io.stderr(`${noModelMessage(config)}\n`);
       return 3;
     }
-    const { model } = await connectModelServer(config, server, { logger });
+    const { model } = await connectModelServer(config, server, { logger, slots: engine.coordination.slots });
     const prompter: PermissionPrompt = {
       async ask(request) {
         const allowed = yesFlag === '--yes=all' || (yesFlag === '--yes' && request.riskLevel === 'RESTRICTED');

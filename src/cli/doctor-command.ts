@@ -121,8 +121,14 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   io.stdout('\nModel servers\n');
   try {
     const catalogue = await loadProviderCatalogue(path.join(config.rootDirectory, 'providers.json'));
-    const targets = config.llm.baseURL
-      ? [{ id: 'configured', displayName: 'TSUKA_LLM_BASE_URL', baseURL: config.llm.baseURL, apiKey: config.llm.apiKey }]
+    const several = config.llm.baseURLs.length > 1;
+    const targets: { id: string; displayName: string; baseURL: string; apiKey?: string; cloud?: boolean; apiKeyEnv?: string }[] = config.llm.baseURL
+      ? config.llm.baseURLs.map((baseURL, index) => ({
+          id: `configured-${index}`,
+          displayName: several ? `TSUKA_LLM_BASE_URL server ${index + 1}` : 'TSUKA_LLM_BASE_URL',
+          baseURL,
+          apiKey: config.llm.apiKey,
+        }))
       : catalogue.map((entry) => ({
           id: entry.id,
           displayName: entry.displayName,
@@ -133,8 +139,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
         }));
     let reachable = 0;
     const usedModels: string[] = [];
+    const modelByServer: string[] = [];
     for (const target of targets) {
-      if ('cloud' in target && target.cloud) {
+      if (target.cloud) {
         // Discovery never picks a cloud provider: it is used only when chosen explicitly.
         info(
           `${target.displayName}: not probed (a cloud provider is used only when TSUKA_LLM_BASE_URL points at ${target.baseURL}${target.apiKeyEnv ? `, with ${target.apiKeyEnv} or TSUKA_LLM_API_KEY` : ''})`,
@@ -144,7 +151,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       const probe = await probeServer({ baseURL: target.baseURL, apiKey: target.apiKey, fetch: options.fetch, modelId: config.llm.modelId });
       if (probe.reachable) {
         reachable++;
-        if (probe.modelId) usedModels.push(probe.modelId);
+        if (probe.modelId) {
+          if (!usedModels.includes(probe.modelId)) usedModels.push(probe.modelId);
+          modelByServer.push(`${target.baseURL}: ${probe.modelId}`);
+        }
         ok(
           `${target.displayName} at ${target.baseURL}: ${probe.models.length} model(s)${probe.modelId ? `, would use ${probe.modelId}${probe.loaded ? ' (loaded)' : ''}` : ''}${probe.contextWindow ? `, context ${probe.contextWindow} tokens` : ''}`,
         );
@@ -154,11 +164,21 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
             `pull or load it, or set TSUKA_LLM_MODEL to one of: ${probe.models.map((model) => model.id).join(', ')}`,
           );
         for (const step of probe.steps.filter((candidate) => !candidate.ok && candidate.step !== 'reachable')) info(`${target.displayName}: ${step.message}`);
-      } else info(`${target.displayName} at ${target.baseURL}: not reachable`);
+      } else if (several) bad(`${target.displayName} at ${target.baseURL}: not reachable`, 'start it, or remove it from TSUKA_LLM_BASE_URL');
+      else info(`${target.displayName} at ${target.baseURL}: not reachable`);
     }
+    // Several servers share one queue: they must serve the same model.
+    if (several && usedModels.length > 1)
+      bad(`the model servers would use different models (${modelByServer.join(', ')})`, 'load the same model on each, or set TSUKA_LLM_MODEL');
+    if (several && reachable > 0)
+      info(
+        `${reachable} of ${targets.length} servers answer; generations are spread over those that do, ${config.llm.concurrency ? `${config.llm.concurrency} at once` : 'one at once (local) or 4 (cloud)'} on each (TSUKA_LLM_CONCURRENCY)`,
+      );
     if (reachable === 0 && config.llm.baseURL)
       bad(
-        `the configured model server ${config.llm.baseURL} does not answer (TSUKA_LLM_BASE_URL is binding: no other server is used)`,
+        several
+          ? `none of the configured model servers answers (TSUKA_LLM_BASE_URL is binding: no other server is used)`
+          : `the configured model server ${config.llm.baseURL} does not answer (TSUKA_LLM_BASE_URL is binding: no other server is used)`,
         'start it, or change or unset TSUKA_LLM_BASE_URL',
       );
     else if (reachable === 0) bad('no model server answered', 'start Ollama (`ollama serve`), llama-server, LM Studio or vLLM, or set TSUKA_LLM_BASE_URL');

@@ -22,12 +22,15 @@ export interface DiscordConfig {
 }
 
 export interface LlmConfig {
+  /** The first configured server (the primary: discovery and messages name it); unset: discovery. */
   baseURL?: string;
+  /** Every configured server (`TSUKA_LLM_BASE_URL`, comma-separated), serving the same model; empty: discovery. */
+  baseURLs: string[];
   modelId?: string;
   apiKey?: string;
   firstTokenTimeoutMs: number;
   generationTimeoutMs: number;
-  /** Generations at once per endpoint; unset: 1 for LOCAL servers (one GPU), 4 for CLOUD ones. */
+  /** Generations at once per server; unset: 1 for LOCAL servers (one GPU), 4 for CLOUD ones. */
   concurrency?: number;
   defaultEffort?: ReasoningEffort;
   /** A measured or known tier that wins over the guess from the model's name. */

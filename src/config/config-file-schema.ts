@@ -9,7 +9,8 @@ export const configFileSchema = {
     discordGuildIds: { type: 'string' },
     httpPort: { type: 'integer', minimum: 0, maximum: 65535 },
     httpHost: { type: 'string' },
-    llmBaseUrl: { type: 'string' },
+    // One URL, several comma-separated, or a list of them.
+    llmBaseUrl: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 1 }] },
     llmModel: { type: 'string' },
     llmFirstTokenTimeoutS: { type: 'integer', minimum: 1 },
     llmTimeoutS: { type: 'integer', minimum: 1 },

@@ -9,6 +9,7 @@ import { Ajv } from 'ajv';
 import type { AppConfig, LogFormat, LogLevel } from './app-config.js';
 import { configFileSchema } from './config-file-schema.js';
 import { readSandboxConfig } from './sandbox-config.js';
+import { parseModelServerUrls } from './model-servers-config.js';
 import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 
 export class ConfigError extends Error {
@@ -141,6 +142,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   if (existsSync(dotEnv) && inside(workspace, dotEnv)) {
     problems.push(`TSUKA_WORKSPACE="${workspace}" contains ${dotEnv} with the bot's secrets: choose a workspace folder that does not include it.`);
   }
+  const modelServers = parseModelServerUrls(setting('TSUKA_LLM_BASE_URL', 'llmBaseUrl'), problems);
   const storeUrl = setting('TSUKA_STORE_URL', 'storeUrl');
   if (storeUrl !== undefined && !/^(sqlite|redis|rediss|postgres|postgresql|mysql|mongodb|memory):/.test(storeUrl)) {
     problems.push(`TSUKA_STORE_URL="${storeUrl}" is not a keyv URL: use e.g. sqlite://./data/tsuka.sqlite.`);
@@ -157,7 +159,8 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     httpPort: integer('TSUKA_HTTP_PORT', 'httpPort', 3000, 0, 65535),
     httpHost: setting('TSUKA_HTTP_HOST', 'httpHost') ?? '127.0.0.1',
     llm: {
-      baseURL: url('TSUKA_LLM_BASE_URL', 'llmBaseUrl'),
+      baseURL: modelServers[0],
+      baseURLs: modelServers,
       modelId: setting('TSUKA_LLM_MODEL', 'llmModel'),
       apiKey: secret('TSUKA_LLM_API_KEY'),
       firstTokenTimeoutMs: integer('TSUKA_LLM_FIRST_TOKEN_TIMEOUT_S', 'llmFirstTokenTimeoutS', 120, 1, 3600) * 1000,

@@ -15,6 +15,8 @@ export interface ScriptedReplySpec {
   chunkSize?: number;
   delayMsBetweenChunks?: number;
   stallBeforeFirstChunkMs?: number;
+  /** Hold the stream before its first chunk until this settles (a test lets it go on). */
+  holdUntil?: Promise<unknown>;
   /** Answer this HTTP status with an error body instead of a stream (e.g. 500). */
   status?: number;
   usage?: { prompt_tokens: number; completion_tokens: number };
@@ -191,6 +193,7 @@ async function streamReply(response: ServerResponse, reply: ScriptedReplySpec, m
   );
 
   if (reply.stallBeforeFirstChunkMs) await pause(reply.stallBeforeFirstChunkMs);
+  if (reply.holdUntil) await reply.holdUntil.catch(() => undefined);
   for (const [index, event] of events.entries()) {
     if (gone || response.destroyed) return;
     if (index > 0 && reply.delayMsBetweenChunks) await pause(reply.delayMsBetweenChunks);

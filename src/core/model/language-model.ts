@@ -64,3 +64,11 @@ export interface LanguageModel {
   /** Streams one generation. Throws `ModelError` (or `AbortedError` when `request.signal` fires). */
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
 }
+
+/** A model behind the generation queue (`queued-model.ts`, `server-pool-model.ts`): callers may ask where a request waits. */
+export interface QueuedModel extends LanguageModel {
+  /** 1-based place in the queue (across every replica) of the request made with `signal`; undefined when it is not waiting. */
+  position(signal: AbortSignal): number | undefined;
+  /** How many of this process's requests wait. */
+  waiting(): number;
+}
