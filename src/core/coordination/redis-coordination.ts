@@ -224,9 +224,10 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
         clearInterval(timer);
         leaderships.delete(stop);
         if (leader) {
-          await client.eval(RELEASE_LOCK, { keys: [leaderKey], arguments: [replicaId] }).catch(() => undefined);
+          // Told first, released after: the holder stops using it before anyone else may take it.
           leader = false;
           onChange(false);
+          await client.eval(RELEASE_LOCK, { keys: [leaderKey], arguments: [replicaId] }).catch(() => undefined);
         }
       };
       leaderships.add(stop);
