@@ -53,12 +53,15 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       return reply(`**Teams**\n${teamCatalogue(deps.roster)}`);
     case 'status': {
       const model = deps.models.current();
-      const running = await deps.runs.list({ status: 'running', limit: 50 });
+      // The running-runs index (every replica's runs on Redis), not a listing of every run.
+      const running = await deps.runs.runningOwners();
+      const replicas = new Set(running.map((entry) => entry.owner).filter(Boolean));
+      const shared = deps.coordination?.shared === true;
       return reply(
         [
           `Model: ${model ? `${model.model.modelId} on ${model.providerName} (tier ${model.tier}${model.model.contextWindow ? `, context ${model.model.contextWindow}` : ''})` : `none — ${deps.models.unavailableMessage().split('\n')[0]}`}`,
           `Effort pin: ${(await readEffortPin(deps.store)) ?? 'auto'}`,
-          `Active threads: ${context.conversations.activeThreads()} · queued messages: ${context.conversations.queuedMessages()} · runs in progress: ${context.activeRuns.list().length} (${running.length} recorded as running)`,
+          `Active threads: ${context.conversations.activeThreads()} · queued messages: ${context.conversations.queuedMessages()} · runs in progress: ${context.activeRuns.list().length}${shared ? ` here, ${running.length} on ${replicas.size} replica${replicas.size === 1 ? '' : 's'} (replica ${deps.coordination?.replicaId})` : ` (${running.length} recorded as running)`}`,
           `Up for ${Math.round((Date.now() - context.startedAt) / 60_000)} min`,
         ].join('\n'),
       );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../../src/core/store/approval-store.js';
 import { openStore } from '../../../src/core/store/open-store.js';
-import { recoverAfterRestart } from '../../../src/core/store/recover-after-restart.js';
+import { recoverAfterRestart, recoverDeadReplicas } from '../../../src/core/store/recover-after-restart.js';
+import { createLocalCoordination } from '../../../src/core/coordination/local-coordination.js';
 import { createRunStore } from '../../../src/core/store/run-store.js';
 import { useTempDirectories } from './support/temp-directory.js';
 
@@ -45,5 +46,34 @@ describe('recoverAfterRestart', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('recoverDeadReplicas', () => {
+  it('interrupts only the runs of replicas without a lease, once, and expires their approvals', async () => {
+    const store = await openStore({ url: 'memory://', dataDirectory: '/nonexistent' });
+    const coordination = createLocalCoordination();
+    const where = { platform: 'slack', channelId: 'C1', threadId: 'slack:T/C1/1' };
+    const dead = await createRunStore(store, { owner: 'host-1-dead' }).create({ kind: 'ask', title: 'left behind', startedBy: 'u', where });
+    const live = await createRunStore(store, { owner: coordination.replicaId }).create({ kind: 'ask', title: 'mine', startedBy: 'u', where });
+    const runs = createRunStore(store);
+    const approvals = createApprovalStore(store);
+    for (const [id, runId] of [
+      ['ap-dead', dead.id],
+      ['ap-live', live.id],
+    ] as const) {
+      await approvals.create({ id, runId, toolCallId: 't', toolName: 'write_file', riskLevel: 'RESTRICTED', summary: 's', expiresAt: Date.now() + 60_000 });
+    }
+
+    const report = await recoverDeadReplicas({ runs, approvals, coordination });
+    expect(report.interruptedRuns.map((run) => run.id)).toEqual([dead.id]);
+    expect(report.expiredApprovals.map((approval) => approval.id)).toEqual(['ap-dead']);
+    expect((await runs.get(live.id))?.status).toBe('running');
+    expect((await approvals.get('ap-live'))?.status).toBe('pending');
+    expect((await runs.events(dead.id)).map((event) => event.type)).toEqual(['status', 'approval']);
+    // A second pass (or another replica) finds nothing left to do.
+    expect((await recoverDeadReplicas({ runs, approvals, coordination })).interruptedRuns).toEqual([]);
+    expect(await runs.runningOwners()).toEqual([{ runId: live.id, owner: coordination.replicaId }]);
+    await store.close();
   });
 });
