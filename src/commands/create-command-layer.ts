@@ -82,7 +82,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
     ignoreBots,
     channelAllowlist(deps.settings.channels),
     deduplicate(deps.dedupe),
-    userRateLimit(deps.settings.userEventsPerMinute, deps.now),
+    userRateLimit(deps.settings.userEventsPerMinute, deps.now, deps.coordination),
   ];
   const pipeline = compose(middlewares, (event, context) => route(event, context.surface));
 

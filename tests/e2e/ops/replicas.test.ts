@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '@redis/client';
 import { startSlackEmulator, type SlackEmulator } from '../../emulators/slack/slack-emulator.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
@@ -72,6 +73,24 @@ const replies = (channel: string, threadTs: string) => slack.thread(channel, thr
 const connectionOf = (eventTs: string) =>
   slack.envelopes.find((record) => JSON.stringify(record.envelope.payload).includes(`"ts":"${eventTs}"`))?.connection ?? 0;
 
+/** The replica process running the turn in `channel`'s thread, from the turn it holds in Redis. */
+async function replicaRunning(channel: string): Promise<{ child: ChildProcess }> {
+  const client = createClient({ url: redis.url });
+  await client.connect();
+  try {
+    for (const key of await client.keys('tsuka:turn:*')) {
+      if (!key.includes(`/${channel}/`)) continue;
+      const holder = JSON.parse((await client.get(key)) ?? '{}') as { replicaId?: string };
+      const pid = Number(/-(\d+)-[0-9a-f]{6}$/.exec(holder.replicaId ?? '')?.[1]);
+      const found = replicas.find((replica) => replica.child.pid === pid);
+      if (found) return found;
+    }
+    throw new Error(`no replica holds a turn in ${channel}`);
+  } finally {
+    await client.close();
+  }
+}
+
 describe('two replicas on Redis', () => {
   it('answers every mention exactly once, whichever replica gets it', async () => {
     const mentions: Awaited<ReturnType<SlackEmulator['mention']>>[] = [];
@@ -128,6 +147,37 @@ describe('two replicas on Redis', () => {
     expect(slack.messages('C3').find((message) => message.ts === prompt.ts)!.text).toMatch(/Approved by <@U1>/);
   }, 60_000);
 
+  it('queues a follow-up that lands on the other replica and answers it once, after the running turn', async () => {
+    model.enqueue({ text: 'First answer, streamed slowly.', chunkSize: 4, delayMsBetweenChunks: 150 });
+    model.enqueue({ text: 'Answer to the follow-up.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C7', text: `<@${slack.botUserId}> geordi start something` });
+    await slack.waitFor(() => replies('C7', mention.ts).some((message) => message.text.includes('First')), { timeoutMs: 20_000 });
+    const owner = connectionOf(mention.ts);
+    slack.deliverNextTo(owner === 1 ? 2 : 1);
+    await slack.threadMessage({ userId: 'U1', channelId: 'C7', threadTs: mention.ts, text: 'and a follow-up' });
+    expect(slack.envelopes.at(-1)!.connection).not.toBe(owner);
+    await slack.waitFor(() => replies('C7', mention.ts).some((message) => message.text.includes('Answer to the follow-up.')), { timeoutMs: 20_000 });
+    const texts = replies('C7', mention.ts).map((message) => message.text);
+    expect(texts.filter((text) => text.includes('Queued'))).toHaveLength(1);
+    expect(texts.filter((text) => text.includes('Answer to the follow-up.'))).toHaveLength(1);
+    // In order: the running turn finished before the follow-up was answered.
+    expect(texts.findIndex((text) => text.includes('streamed slowly'))).toBeLessThan(texts.findIndex((text) => text.includes('follow-up.')));
+  }, 60_000);
+
+  it('stops a turn from the other replica', async () => {
+    model.enqueue({ text: 'A long answer that will be stopped before it ends, word by word by word.', chunkSize: 3, delayMsBetweenChunks: 300 });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C8', text: `<@${slack.botUserId}> geordi long answer` });
+    await slack.waitFor(() => replies('C8', mention.ts).some((message) => message.text.includes('A long')), { timeoutMs: 20_000 });
+    const owner = connectionOf(mention.ts);
+    slack.deliverNextTo(owner === 1 ? 2 : 1);
+    await slack.threadMessage({ userId: 'U1', channelId: 'C8', threadTs: mention.ts, text: 'stop' });
+    await slack.waitFor(() => replies('C8', mention.ts).some((message) => /Stopped by <@U1>/.test(message.text)), { timeoutMs: 20_000 });
+    await slack.waitFor(() => replies('C8', mention.ts).some((message) => /stopped/i.test(message.text) && !/Stopped by/.test(message.text)), {
+      timeoutMs: 20_000,
+    });
+    expect(replies('C8', mention.ts).some((message) => message.text.includes('word by word by word.'))).toBe(false);
+  }, 60_000);
+
   it('spends one Slack budget across both replicas: ten replies at once in one channel, no 429', async () => {
     const limitedBefore = slack.rateLimited.length;
     const mentions: Awaited<ReturnType<SlackEmulator['mention']>>[] = [];
@@ -148,13 +198,15 @@ describe('two replicas on Redis', () => {
     model.enqueue({ text: 'This reply streams slowly and is cut off by the kill of its replica.', chunkSize: 4, delayMsBetweenChunks: 500 });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C4', text: `<@${slack.botUserId}> geordi tell a long story` });
     await slack.waitFor(() => replies('C4', mention.ts).some((message) => message.text.includes('This')), { timeoutMs: 20_000 });
-    const owner = replicas[connectionOf(mention.ts) - 1]!;
+    const owner = await replicaRunning('C4');
     const killedAt = Date.now();
     owner.child.kill('SIGKILL');
     await slack.waitFor(() => replies('C4', mention.ts).some((message) => /replica running this stopped/.test(message.text)), { timeoutMs: 60_000 });
     expect(Date.now() - killedAt).toBeLessThan(60_000);
     // Said once, by the survivor; and new mentions are still answered.
     expect(replies('C4', mention.ts).filter((message) => /replica running this stopped/.test(message.text))).toHaveLength(1);
+    // The reply really was cut off (the killed replica was the one streaming it).
+    expect(replies('C4', mention.ts).some((message) => message.text.includes('kill of its replica.'))).toBe(false);
     await slack.waitFor(() => slack.openConnections === 1, { timeoutMs: 10_000 });
     model.enqueue({ text: 'Still here.' });
     const after = await slack.mention({ userId: 'U2', channelId: 'C5', text: `<@${slack.botUserId}> geordi are you there?` });
