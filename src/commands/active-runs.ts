@@ -15,6 +15,12 @@ export const RESET_REASON = 'reset';
 
 export const isShutdown = (signal: AbortSignal): boolean => signal.aborted && signal.reason === SHUTDOWN_REASON;
 
+/** What a thread is told when shutdown interrupts its run: with replicas, another one is still up. */
+export const shutdownNotice = (replicas: boolean): string =>
+  replicas
+    ? '⚠️ This TSUKA replica is stopping — this run was interrupted. Ask again: another replica answers.'
+    : '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.';
+
 export interface ActiveRun {
   runId: string;
   requester: UserRef;

@@ -15,7 +15,7 @@ import { createReplyRenderer } from './reply-renderer.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
 import { createTranscriptWriter } from './record-agent-event.js';
-import { isShutdown, RESET_REASON } from './active-runs.js';
+import { isShutdown, RESET_REASON, shutdownNotice } from './active-runs.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import { ordinal } from './workflows/run-card.js';
 import { TsukaError } from '../core/errors.js';
@@ -179,7 +179,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     await deps.runs.appendEvent(run.id, { type: 'status', status });
 
     const trailer = shutdown
-      ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.'
+      ? shutdownNotice(deps.coordination?.shared === true)
       : result.finishReason === 'error'
         ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
         : result.finishReason === 'aborted'

@@ -8,7 +8,7 @@ import type { AgentEvent } from '../../core/agent/agent-events.js';
 import type { AgentRunner } from '../../core/agent/agent-runner.js';
 import { createAgentRunner } from '../../core/agent/create-agent-runner.js';
 import type { Character } from '../../core/data/types.js';
-import { isShutdown } from '../active-runs.js';
+import { isShutdown, shutdownNotice } from '../active-runs.js';
 import { isQueuedModel } from '../../core/model/queued-model.js';
 import { createPermissionManager, type PermissionManager } from '../../core/safety/permission-manager.js';
 import type { RunKind, RunStatus } from '../../core/store/run-types.js';
@@ -312,7 +312,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         // Shutdown is an interruption (said again after the restart), not a person's Stop.
         const status: RunStatus = isShutdown(abort.signal) ? 'interrupted' : abort.signal.aborted ? 'stopped' : outcome.status;
         const headline = isShutdown(abort.signal)
-          ? '⚠️ Restarting — this run was interrupted. Ask again once TSUKA is back.'
+          ? shutdownNotice(deps.coordination?.shared === true)
           : abort.signal.aborted
             ? '⏹ Stopped by request.'
             : outcome.headline;

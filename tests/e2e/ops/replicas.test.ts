@@ -193,6 +193,26 @@ describe('two replicas on Redis', () => {
     expect(slack.rateLimited.slice(limitedBefore).map((call) => JSON.stringify(call))).toEqual([]);
   }, 90_000);
 
+  it('hands its threads over on a graceful stop: the turn says so, what was queued is answered by the other', async () => {
+    model.enqueue({ text: 'A turn that a rolling deploy interrupts, slowly, word by word.', chunkSize: 3, delayMsBetweenChunks: 300 });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C9', text: `<@${slack.botUserId}> geordi deploy-time question` });
+    await slack.waitFor(() => replies('C9', mention.ts).some((message) => message.text.includes('A turn')), { timeoutMs: 20_000 });
+    await slack.threadMessage({ userId: 'U1', channelId: 'C9', threadTs: mention.ts, text: 'and then this' });
+    await slack.waitFor(() => replies('C9', mention.ts).some((message) => message.text.includes('Queued')), { timeoutMs: 20_000 });
+    model.enqueue({ text: 'Answered by the replica that stayed.' });
+    const stopping = await replicaRunning('C9');
+    stopping.child.kill('SIGTERM');
+    await slack.waitFor(() => replies('C9', mention.ts).some((message) => message.text.includes('This TSUKA replica is stopping')), {
+      timeoutMs: 20_000,
+    });
+    await slack.waitFor(() => replies('C9', mention.ts).some((message) => message.text.includes('Answered by the replica that stayed.')), {
+      timeoutMs: 20_000,
+    });
+    // A replacement joins for the next test.
+    startReplica('c');
+    await slack.waitFor(() => slack.openConnections === 2, { timeoutMs: 60_000 });
+  }, 90_000);
+
   it('says in the thread when the replica running a reply is killed, and keeps answering', async () => {
     // About 20 chunks half a second apart: the kill lands while it streams.
     model.enqueue({ text: 'This reply streams slowly and is cut off by the kill of its replica.', chunkSize: 4, delayMsBetweenChunks: 500 });
