@@ -1,8 +1,10 @@
 /**
  * Event-loop benchmark (not a test): 200 runs at once through the command layer (real engine and
  * tools, SQLite store, in-memory surface). Each thread already holds a long conversation; each run
- * makes three read_file rounds, then streams a 120-part reply at one part per 15 ms. Measures the
- * event-loop delay (perf_hooks, 10 ms resolution) and the peak RSS while they run.
+ * makes three read_file rounds, then streams a 120-part reply at one part per 15 ms. The mentions
+ * arrive one event at a time (as from a socket) after one warm-up run (what loads at the first
+ * mention is not the steady state). Measures the event-loop delay (perf_hooks, sampled every 1 ms:
+ * an idle loop reads about 1 ms) and the peak RSS while they run.
  * Goals (issue 14): p99 ≤ 20 ms, max ≤ 50 ms, RSS ≤ 400 MB. Run: `npx tsx bench/concurrent-runs-bench.ts [runs]`.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -80,21 +82,39 @@ harness.surface.edit = async (options) => {
   if (options.text.includes(FINAL_MARK) && (options.buttons ?? []).length === 0 && ++completed === RUNS) allDone();
 };
 
-const delay = monitorEventLoopDelay({ resolution: 10 });
+// One run first: what is loaded and compiled at the first mention is not the steady state under load.
+completed = -1;
+await harness.mention('geordi look at the three files (warm-up)', { message: 'warm', user: 'playground:warm', channel: 'playground:warm' });
+await new Promise<void>((resolve) => {
+  const check = setInterval(() => {
+    if (completed >= 0) {
+      clearInterval(check);
+      resolve();
+    }
+  }, 20);
+});
+completed = 0;
+
+// 1 ms sampling: with 10 ms, every sample includes the 10 ms interval itself (an idle loop reads p50 10.2 ms).
+const delay = monitorEventLoopDelay({ resolution: 1 });
 let peakRss = process.memoryUsage().rss;
 const rssWatch = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 const started = performance.now();
 delay.enable();
 try {
-  await Promise.all(
-    Array.from({ length: RUNS }, (_, index) =>
+  // Each mention arrives as its own event (a socket message each), as on a real platform.
+  const mentions: Promise<unknown>[] = [];
+  for (let index = 0; index < RUNS; index += 1) {
+    mentions.push(
       harness.mention(`geordi look at the three files (${index})`, {
         message: `m${index}`,
         user: `playground:user${index}`,
         channel: `playground:c${index % 20}`,
       }),
-    ),
-  );
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(mentions);
   await done;
 } finally {
   delay.disable();

@@ -45,8 +45,11 @@ const TOOL_ICONS: Record<string, string> = { ok: '🔧', error: '⚠️', denied
  * word (or a secret) still being written is never shown half-typed.
  */
 function settledPrefix(text: string): string {
-  const match = /\s(?=\S*$)/.exec(text);
-  return match ? text.slice(0, match.index + 1) : '';
+  // Scans back over the last word only (a regex with a look-ahead to the end rescans the text from every space).
+  for (let index = text.length - 1; index >= 0; index--) {
+    if (/\s/.test(text[index]!)) return text.slice(0, index + 1);
+  }
+  return '';
 }
 
 export function createReplyRenderer(options: ReplyRendererOptions): ReplyRenderer {
