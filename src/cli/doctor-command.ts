@@ -10,6 +10,7 @@ import { loadRoster } from '../core/data/load-roster.js';
 import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
+import { isRedisUrl } from '../core/coordination/open-coordination.js';
 import { dataProblemLines } from './failure-lines.js';
 import { sqliteStorePath, sqliteStoreStats } from '../core/store/sqlite-maintenance.js';
 import { formatBytes } from './format-bytes.js';
@@ -98,6 +99,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory });
     ok(`store opens: ${store.location}`);
     await store.close();
+    if (isRedisUrl(config.storeUrl)) {
+      const { liveReplicas } = await import('../core/coordination/redis-coordination.js');
+      const replicas = await liveReplicas(config.storeUrl.trim());
+      info(`replicas on this Redis: ${replicas.length === 0 ? 'none running' : `${replicas.length} (${replicas.join(', ')})`}`);
+    }
     const file = sqliteStorePath(config.storeUrl, config.dataDirectory);
     if (file) {
       const stats = await sqliteStoreStats(file);

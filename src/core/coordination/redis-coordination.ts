@@ -263,3 +263,19 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
     },
   };
 }
+
+/** The replicas whose lease is alive (for `doctor`), read without joining as a replica. */
+export async function liveReplicas(url: string): Promise<string[]> {
+  const client: RedisClient = createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy: () => new Error('Redis does not answer') } });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const found: string[] = [];
+    for await (const keys of client.scanIterator({ MATCH: `${PREFIX}replica:*`, COUNT: 200 })) {
+      for (const key of keys) found.push(key.slice(`${PREFIX}replica:`.length));
+    }
+    return found.sort();
+  } finally {
+    await client.close();
+  }
+}

@@ -5,7 +5,8 @@
  * replica answered once, an approval asked on one replica and decided on the other, and a replica
  * killed mid-reply — the other says so in the thread and keeps answering.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { startRedisServer, type RedisServer } from '../../support/redis-server.j
 import { buttonsOf } from '../slack/slack-harness.js';
 import { cliEnvironment, TSUKA_BIN } from '../../support/cli-process.js';
 
+const execFileAsync = promisify(execFile);
 let slack: SlackEmulator;
 let model: ScriptedModelServer;
 let redis: RedisServer;
@@ -104,6 +106,20 @@ describe('two replicas on Redis', () => {
     // Both replicas took mentions, and each was answered once.
     expect(new Set(mentions.map((mention) => connectionOf(mention.ts)))).toEqual(new Set([1, 2]));
     for (const mention of mentions) expect(replies('C1', mention.ts).filter((message) => /Answer \d\./.test(message.text))).toHaveLength(1);
+  }, 60_000);
+
+  it('doctor lists both live replicas', async () => {
+    // Asynchronously: the emulators live in this process and must keep answering the replicas.
+    const doctor = await execFileAsync(process.execPath, [TSUKA_BIN, 'doctor'], {
+      cwd: home,
+      env: cliEnvironment(home, { TSUKA_STORE_URL: redis.url, TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_DATA_DIR: path.join(home, 'data-doctor') }),
+      encoding: 'utf8',
+      timeout: 60_000,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const pids = replicas.map((replica) => replica.child.pid);
+    const line = doctor.stdout.split('\n').find((text) => text.includes('replicas on this Redis')) ?? '';
+    expect(line).toMatch(/replicas on this Redis: 2 \(/);
+    for (const pid of pids) expect(line).toMatch(new RegExp(`-${pid}-[0-9a-f]{6}`));
   }, 60_000);
 
   it('answers a re-delivery to the other replica once', async () => {
