@@ -194,18 +194,21 @@ describe('two replicas on Redis', () => {
     expect(replies('C8', mention.ts).some((message) => message.text.includes('word by word by word.'))).toBe(false);
   }, 60_000);
 
-  it('spends one Slack budget across both replicas: ten replies at once in one channel, no 429', async () => {
+  it('spends one Slack budget across both replicas: twenty replies at once in two channels, no 429', async () => {
     const limitedBefore = slack.rateLimited.length;
-    const mentions: Awaited<ReturnType<SlackEmulator['mention']>>[] = [];
-    for (let index = 0; index < 10; index++) model.enqueue({ text: `Busy answer ${index}.` });
-    for (let index = 0; index < 10; index++) {
-      mentions.push(await slack.mention({ userId: `U${index}`, channelId: 'C6', text: `<@${slack.botUserId}> geordi busy ${index}` }));
+    const channels = ['C6', 'C10'];
+    const mentions: { channel: string; ts: string }[] = [];
+    for (let index = 0; index < 20; index++) model.enqueue({ text: `Busy answer ${index}.` });
+    for (let index = 0; index < 20; index++) {
+      const channel = channels[index % 2]!;
+      const mention = await slack.mention({ userId: `U${index}`, channelId: channel, text: `<@${slack.botUserId}> geordi busy ${index}` });
+      mentions.push({ channel, ts: mention.ts });
     }
-    await slack.waitFor(() => mentions.every((mention) => replies('C6', mention.ts).some((message) => /Busy answer \d+\./.test(message.text))), {
+    await slack.waitFor(() => mentions.every(({ channel, ts }) => replies(channel, ts).some((message) => /Busy answer \d+\./.test(message.text))), {
       timeoutMs: 60_000,
     });
-    expect(new Set(mentions.map((mention) => connectionOf(mention.ts)))).toEqual(new Set([1, 2]));
-    // Each replica alone would post 4 at once (the channel's burst): together they would draw 429s.
+    expect(new Set(mentions.map(({ ts }) => connectionOf(ts)))).toEqual(new Set([1, 2]));
+    // Each replica alone would post 4 at once in a channel (its burst): together they would draw 429s.
     expect(slack.rateLimited.slice(limitedBefore).map((call) => JSON.stringify(call))).toEqual([]);
   }, 90_000);
 
