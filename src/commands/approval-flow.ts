@@ -52,6 +52,16 @@ export interface ApprovalFlow {
 
 const clock = (time: number): string => `${new Date(time).toISOString().slice(11, 16)} UTC`;
 
+/** The banner of a decision read back from the store (decided elsewhere, or before the prompt was recorded). */
+function decidedBanner(record: { status: string; decidedBy?: string; decidedAt?: number }, surface: ChatSurface): string {
+  const by = record.decidedBy ? ` by ${surface.mention(record.decidedBy)}` : '';
+  const at = record.decidedAt ? ` · ${clock(record.decidedAt)}` : '';
+  if (record.status === 'approved') return `✅ Approved${by}${at}`;
+  if (record.status === 'approved-for-run') return `✅ Approved for this run${by}${at}`;
+  if (record.status === 'denied') return `⛔ Denied${by}${at}`;
+  return '⌛ Expired without a decision — denied.';
+}
+
 /** A preview line of a change (`+ added`, `- removed`, `@@ line 3 @@`, `… 40 more lines …`). */
 const CHANGE_LINE = /^(?:[-+] |@@ |… \d+ more)/;
 
@@ -155,7 +165,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       await waiter.surface
         .edit({
           message: record.messageRef,
-          text: `${status === 'expired' ? '⌛ Expired without a decision — denied.' : `Decided: ${status}`}\n${waiter.text}`,
+          text: `${decidedBanner({ ...record, status }, waiter.surface)}\n${waiter.text}`,
           buttons: [],
         })
         .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
@@ -172,7 +182,11 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     const record = await options.approvals.get(id).catch(() => undefined);
     if (record?.messageRef) {
       await waiter.surface
-        .edit({ message: record.messageRef, text: `${String(message.banner ?? `Decided: ${status}`)}\n${waiter.text}`, buttons: [] })
+        .edit({
+          message: record.messageRef,
+          text: `${String(message.banner ?? decidedBanner({ ...record, status }, waiter.surface))}\n${waiter.text}`,
+          buttons: [],
+        })
         .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
     }
     const decidedBy = typeof message.decidedBy === 'string' ? message.decidedBy : undefined;
@@ -238,7 +252,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
               // Decided (expired, stopped) while the prompt was being posted: it must not keep live buttons.
               await surface.edit({
                 message: messageRef,
-                text: `${record.status === 'expired' ? '⌛ Expired without a decision — denied.' : `Decided: ${record.status}`}\n${text}`,
+                text: `${decidedBanner(record, surface)}\n${text}`,
                 buttons: [],
               });
             }
