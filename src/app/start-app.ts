@@ -12,7 +12,8 @@ import { createModelControl } from './model-control.js';
 import { commandDependencies } from './command-wiring.js';
 import { createWorkflows } from '../commands/workflows/create-workflows.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
-import { recoverAfterRestart, recoverDeadReplicas } from '../core/store/recover-after-restart.js';
+import { ownerProcessAlive, recoverAfterRestart, recoverDeadReplicas } from '../core/store/recover-after-restart.js';
+import { replicaHost } from '../core/coordination/local-coordination.js';
 import { isRedisUrl } from '../core/coordination/open-coordination.js';
 import type { Leadership, RateRule } from '../core/coordination/coordination.js';
 import { tellInterruptedThreads, watchReplicas } from './replica-watch.js';
@@ -96,7 +97,12 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   const shared = engine.coordination.shared;
   const recovery = shared
     ? await recoverDeadReplicas({ runs: engine.runs, approvals: engine.approvals, coordination: engine.coordination })
-    : await recoverAfterRestart({ runs: engine.runs, approvals: engine.approvals });
+    : await recoverAfterRestart({
+        runs: engine.runs,
+        approvals: engine.approvals,
+        // A `tsuka ask` still working on this host keeps its run.
+        stillRunning: (owner) => ownerProcessAlive(owner, replicaHost(), process.pid),
+      });
   const stopRetention = await startRetention({ store: engine.store, retentionDays: config.retentionDays, logger });
   opened.push(stopRetention);
   const models = createModelControl(engine, {

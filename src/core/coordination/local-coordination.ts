@@ -8,11 +8,16 @@ import { AbortedError } from '../errors.js';
 import { createKeyedMutex } from '../store/keyed-mutex.js';
 import type { Coordination, CoordinationMessage, RateRule, SlotGrant, SlotPool, TurnHolder, TurnQueues } from './coordination.js';
 
+/** This host's name as replica ids carry it. */
+export function replicaHost(): string {
+  return hostname()
+    .replace(/[^A-Za-z0-9.-]/g, '-')
+    .slice(0, 40);
+}
+
 /** A replica id: readable in logs (host and pid) and unique across restarts. */
 export function newReplicaId(): string {
-  return `${hostname()
-    .replace(/[^A-Za-z0-9.-]/g, '-')
-    .slice(0, 40)}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  return `${replicaHost()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
 function createLocalTurns(): TurnQueues {

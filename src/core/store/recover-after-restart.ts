@@ -12,16 +12,52 @@ export interface RecoveryReport {
   expiredApprovals: ApprovalRecord[];
 }
 
-/** Expires pending approvals (logging each in its run) and marks running runs interrupted. */
-export async function recoverAfterRestart(stores: { runs: RunStore; approvals: ApprovalStore }): Promise<RecoveryReport> {
-  const expiredApprovals = await stores.approvals.expireAllPending();
-  for (const approval of expiredApprovals) {
-    if (await stores.runs.get(approval.runId)) {
-      await stores.runs.appendEvent(approval.runId, { type: 'approval', tool: approval.toolName, outcome: 'expired' });
+/**
+ * Expires pending approvals (logging each in its run) and marks running runs interrupted — except
+ * runs whose owner `stillRunning` says is alive (a `tsuka ask` working beside the start).
+ */
+export async function recoverAfterRestart(stores: {
+  runs: RunStore;
+  approvals: ApprovalStore;
+  stillRunning?: (owner: string) => boolean;
+}): Promise<RecoveryReport> {
+  const spared = new Set<string>();
+  if (stores.stillRunning) {
+    for (const { runId, owner } of await stores.runs.runningOwners()) if (owner && stores.stillRunning(owner)) spared.add(runId);
+  }
+  const expiredApprovals: ApprovalRecord[] = [];
+  for (const pending of await stores.approvals.listPending()) {
+    if (spared.has(pending.runId)) continue;
+    const result = await stores.approvals.settle(pending.id, { status: 'expired' });
+    if (!result.ok) continue;
+    expiredApprovals.push(result.record);
+    if (await stores.runs.get(pending.runId)) {
+      await stores.runs.appendEvent(pending.runId, { type: 'approval', tool: pending.toolName, outcome: 'expired' });
     }
   }
-  const interruptedRuns = await stores.runs.markInterruptedRunning();
+  const interruptedRuns: RunRecord[] = [];
+  for (const run of await stores.runs.list({ status: 'running' })) {
+    if (spared.has(run.id)) continue;
+    const record = await stores.runs.markInterrupted(run.id, 'The bot restarted while this run was in progress.');
+    if (record) interruptedRuns.push(record);
+  }
   return { interruptedRuns, expiredApprovals };
+}
+
+/**
+ * True when `owner` (a replica id, `<host>-<pid>-<random>`) is another process on this host that
+ * is still running. One store per data folder is locked by `start`, but `tsuka ask` takes no lock.
+ */
+export function ownerProcessAlive(owner: string, host: string, ownPid: number): boolean {
+  const match = /^(.*)-(\d+)-[0-9a-f]{6}$/.exec(owner);
+  if (!match || match[1] !== host || Number(match[2]) === ownPid) return false;
+  try {
+    process.kill(Number(match[2]), 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to another user — alive all the same.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Said in the run's log when the replica running it stopped (its lease expired). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../../src/core/store/approval-store.js';
 import { openStore } from '../../../src/core/store/open-store.js';
-import { recoverAfterRestart, recoverDeadReplicas } from '../../../src/core/store/recover-after-restart.js';
-import { createLocalCoordination } from '../../../src/core/coordination/local-coordination.js';
+import { ownerProcessAlive, recoverAfterRestart, recoverDeadReplicas } from '../../../src/core/store/recover-after-restart.js';
+import { createLocalCoordination, replicaHost } from '../../../src/core/coordination/local-coordination.js';
 import { createRunStore } from '../../../src/core/store/run-store.js';
 import { useTempDirectories } from './support/temp-directory.js';
 
@@ -74,6 +74,29 @@ describe('recoverDeadReplicas', () => {
     // A second pass (or another replica) finds nothing left to do.
     expect((await recoverDeadReplicas({ runs, approvals, coordination })).interruptedRuns).toEqual([]);
     expect(await runs.runningOwners()).toEqual([{ runId: live.id, owner: coordination.replicaId }]);
+    await store.close();
+  });
+});
+
+describe('recoverAfterRestart beside a running `tsuka ask`', () => {
+  it('keeps the run of a live process on this host and interrupts the ones of dead processes', async () => {
+    const store = await openStore({ url: 'memory://', dataDirectory: '/nonexistent' });
+    const where = { platform: 'cli', channelId: 'cli' };
+    // The test runner's parent is alive and is not this process: it stands for `tsuka ask`.
+    const askOwner = `${replicaHost()}-${process.ppid}-abc123`;
+    const goneOwner = `${replicaHost()}-999999-abc123`;
+    const asking = await createRunStore(store, { owner: askOwner }).create({ kind: 'ask', title: 'ask', startedBy: 'cli', where });
+    const left = await createRunStore(store, { owner: goneOwner }).create({ kind: 'ask', title: 'left', startedBy: 'cli', where });
+    const runs = createRunStore(store);
+    const report = await recoverAfterRestart({
+      runs,
+      approvals: createApprovalStore(store),
+      stillRunning: (owner) => ownerProcessAlive(owner, replicaHost(), process.pid),
+    });
+    expect(report.interruptedRuns.map((run) => run.id)).toEqual([left.id]);
+    expect((await runs.get(asking.id))?.status).toBe('running');
+    expect(ownerProcessAlive(`other-host-${process.ppid}-abc123`, replicaHost(), process.pid)).toBe(false);
+    expect(ownerProcessAlive(`${replicaHost()}-${process.pid}-abc123`, replicaHost(), process.pid)).toBe(false);
     await store.close();
   });
 });
