@@ -34,6 +34,9 @@ const REFUSALS = new Set([
 ]);
 
 /** Which workspaces refused the streaming methods (remembered for the life of the process). */
+/** Said at the top of the message that carries on a reply whose stream Slack stopped taking. */
+export const STREAM_GAVE_UP_NOTE = '(Slack stopped taking updates to the message above; the reply continues here.)';
+
 export interface StreamingSupport {
   offered(team: string): boolean;
   refuse(team: string, reason: string): void;
@@ -255,8 +258,9 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     } catch (error) {
       slack.logger.warn('chat.stopStream failed: the rest of the reply goes in a new message', { channel, error });
       const tail = next.startsWith(shown) ? last.text.slice(Math.max(0, last.text.length - rest.length)) : last.text;
-      if (tail.trim().length > 0 || last.buttons?.length)
-        await slack.postMessage(channel, threadTs, tail.trim().length > 0 ? tail : '…', identity, last.buttons, 'final');
+      // The streamed message stays as Slack last took it: say why it looks cut off, then the rest.
+      const note = `_${STREAM_GAVE_UP_NOTE}_`;
+      await slack.postMessage(channel, threadTs, tail.trim().length > 0 ? `${note}\n${tail}` : note, identity, last.buttons, 'final');
     }
   }
 

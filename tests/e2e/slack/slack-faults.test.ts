@@ -87,7 +87,7 @@ describe('Slack faults', () => {
 
   it('gives a turn up when Slack fails for longer than the retry budget: the thread says what failed, the run is failed', async () => {
     // The budget is shortened from 60 s to 1.5 s; the window outlasts it. Placeholder + chat.update
-    // (streaming refused): the give-up of a reply on the streaming methods is not covered yet.
+    // (streaming refused); the streaming methods' give-up is the next test.
     harness = await startSlackHarness({ rateLimits: { retryBudgetMs: 1_500 }, emulator: { streamingRefusal: 'not_allowed' } });
     const { slack, model } = harness;
     model.enqueue({ text: 'This answer never fully arrives.', chunkSize: 8, delayMsBetweenChunks: 20 });
@@ -101,6 +101,20 @@ describe('Slack faults', () => {
     expect(note.username).toBeUndefined();
     const [run] = await harness.app.engine.runs.list();
     expect(run!.status).toBe('failed');
+  });
+
+  it('on the streaming methods, a give-up posts the rest of the reply in a new message that says why the first looks cut off', async () => {
+    harness = await startSlackHarness({ rateLimits: { retryBudgetMs: 1_500 } });
+    const { slack, model } = harness;
+    model.enqueue({ text: 'This answer starts streaming and then Slack stops taking it, but every word arrives.', chunkSize: 6, delayMsBetweenChunks: 60 });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi status?` });
+    await slack.waitFor(() => slack.calls.some((call) => call.method === 'chat.startStream'));
+    slack.injectFaults({ methods: ['chat.appendStream', 'chat.stopStream'], status: 500, durationMs: 120_000 });
+    await slack.waitFor(() => harness!.botReplies('C1', mention.ts).some((message) => message.text.includes('every word arrives.')), { timeoutMs: 20_000 });
+    const continuation = harness.botReplies('C1', mention.ts).find((message) => message.text.includes('every word arrives.'))!;
+    expect(continuation.text).toMatch(/Slack stopped taking updates to the message above/);
+    const [run] = await harness.app.engine.runs.list();
+    expect(run!.status).toBe('completed');
   });
 
   it('answers a mention re-sent under a new event id (same channel and ts) once', async () => {
