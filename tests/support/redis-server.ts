@@ -22,9 +22,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts redis-server and resolves once it accepts connections. */
-export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
+/** Starts redis-server (on `port`, e.g. to restart one, else a free one) and resolves once it accepts connections. */
+export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],

@@ -44,7 +44,7 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
   let connected = false;
   // Once connected, a lost connection is retried for ever; the first connection fails at once.
   const reconnectStrategy = (retries: number): number | Error => (connected ? Math.min(2_000, 50 * 2 ** retries) : new Error('Redis does not answer'));
-  const client: RedisClient = createClient({ url: options.url, socket: { connectTimeout: 5_000, reconnectStrategy } });
+  const client: RedisClient = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 5_000, reconnectStrategy } });
   const subscriber = client.duplicate();
   let lastError = '';
   for (const connection of [client, subscriber]) {
@@ -149,11 +149,28 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
   }, renewMs);
   heartbeat.unref();
 
-  return {
+  /** A Redis failure becomes one sentence naming Redis (the user sees it; the cause goes to the log). */
+  const unreachable = (error: unknown): never => {
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`Redis at ${location} does not answer right now; try again in a moment.`, { cause: error });
+  };
+  const guarded = <T extends object>(target: T): T => {
+    for (const [name, value] of Object.entries(target)) {
+      if (typeof value === 'function')
+        (target as Record<string, unknown>)[name] = (...args: unknown[]) => {
+          const result: unknown = (value as (...a: unknown[]) => unknown)(...args);
+          return result instanceof Promise ? result.catch(unreachable) : result;
+        };
+    }
+    return target;
+  };
+  guarded(turns);
+
+  return guarded({
     replicaId,
     shared: true,
     location,
-    mutex,
+    mutex: guarded(mutex),
     turns,
     async claim(name, claimTtlMs) {
       return (
@@ -252,7 +269,7 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
       return Number(await client.incr(counter));
     },
     slots,
-    async close() {
+    close: async () => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
@@ -261,7 +278,7 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
       await client.del(key(`replica:${replicaId}`)).catch(() => undefined);
       await Promise.allSettled([subscriber.close(), client.close()]);
     },
-  };
+  });
 }
 
 /** The replicas whose lease is alive (for `doctor`), read without joining as a replica. */

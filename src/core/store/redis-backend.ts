@@ -23,7 +23,8 @@ export async function openRedisBackend(url: string): Promise<StoreBackend> {
   let connected = false;
   // Once connected, a lost connection is retried for ever; the first connection fails at once.
   const reconnectStrategy = (retries: number): number | Error => (connected ? Math.min(2_000, 50 * 2 ** retries) : new Error('Redis does not answer'));
-  const client = createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy } });
+  // No offline queue: while Redis is unreachable a call fails at once (and the thread says so) instead of hanging.
+  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 5_000, reconnectStrategy } });
   // Reported by the failing calls (each names the store); a reconnect loop must not crash the process.
   client.on('error', () => undefined);
   try {
