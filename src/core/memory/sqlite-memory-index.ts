@@ -23,10 +23,11 @@ const JOURNAL_ROW = (key: string): string => `INSERT INTO memory_index_journal (
  * Keeps what the oldest snapshot of the tag has absorbed out of the journal, whenever a snapshot is
  * written: as a trigger, saving a snapshot is one statement (no transaction held across calls).
  */
+const OLDEST_SNAPSHOT = '(SELECT min(seq) FROM memory_index_snapshots WHERE tag = NEW.tag)';
+// No upsert or OR REPLACE in here: the conflict handling of the statement that fires a trigger overrides the trigger's.
 const PRUNE = `BEGIN
-  INSERT OR REPLACE INTO memory_index_pruned (tag, seq) SELECT NEW.tag, max(
-    coalesce((SELECT seq FROM memory_index_pruned WHERE tag = NEW.tag), 0),
-    (SELECT min(seq) FROM memory_index_snapshots WHERE tag = NEW.tag));
+  UPDATE memory_index_pruned SET seq = max(seq, ${OLDEST_SNAPSHOT}) WHERE tag = NEW.tag;
+  INSERT INTO memory_index_pruned (tag, seq) SELECT NEW.tag, ${OLDEST_SNAPSHOT} WHERE NOT EXISTS (SELECT 1 FROM memory_index_pruned WHERE tag = NEW.tag);
   DELETE FROM memory_index_journal WHERE tag = NEW.tag AND seq <= (SELECT seq FROM memory_index_pruned WHERE tag = NEW.tag);
 END`;
 
@@ -164,12 +165,17 @@ export function createSqliteMemoryIndex(path: string, options: { busyTimeoutMs?:
     async open(scope, tag) {
       const rows = await query<Row[]>('open a scope', OPEN, scope, tag, tag, scope);
       const head = rows.find((row) => row.kind === 'head')?.seq ?? 0;
+      const pruned = rows.find((row) => row.kind === 'pruned')?.seq ?? 0;
       const snapshot = rows.find((row) => row.kind === 'snapshot');
-      // A snapshot ahead of the journal (the journal was rebuilt) or older than what it dropped cannot be brought up to date.
-      if (!snapshot || !(snapshot.value instanceof Uint8Array) || snapshot.seq > head) return { head };
-      const changes = toChanges(rows, snapshot.seq);
-      if (changes.prunedThrough > snapshot.seq) return { head };
-      return { head, snapshot: { data: snapshot.value, ...changes } };
+      if (pruned > head || (snapshot && snapshot.seq > head)) {
+        // Positions past the journal's head: the journal was rebuilt. What refers to the old positions goes.
+        await query('repair the journal positions', 'UPDATE memory_index_pruned SET seq = ? WHERE tag = ? AND seq > ?', head, tag, head);
+        await query('repair the journal positions', 'DELETE FROM memory_index_snapshots WHERE tag = ? AND seq > ?', tag, head);
+        return { head };
+      }
+      // A snapshot older than what the journal dropped for its tag cannot be brought up to date.
+      if (!snapshot || !(snapshot.value instanceof Uint8Array) || snapshot.seq < pruned) return { head };
+      return { head, snapshot: { data: snapshot.value, ...toChanges(rows, snapshot.seq) } };
     },
     async changesSince(tag, seq) {
       return toChanges(await query<Row[]>('read the journal', CHANGES, tag, tag, seq), seq);
