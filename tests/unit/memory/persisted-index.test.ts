@@ -4,7 +4,7 @@ import { createMemoryLogger } from '../../../src/core/logger.js';
 import { GLOBAL_MEMORY_SCOPE, type MemoryFact } from '../../../src/core/memory/memory-fact.js';
 import { scopeTag } from '../../../src/core/memory/memory-scope-cache.js';
 import { createMemoryStore, type MemoryStore } from '../../../src/core/memory/memory-store.js';
-import { createSqliteMemoryIndex } from '../../../src/core/memory/sqlite-memory-index.js';
+import { createSqliteMemoryIndex, openMemoryIndexFor } from '../../../src/core/memory/sqlite-memory-index.js';
 import { openStore, type Store } from '../../../src/core/store/open-store.js';
 import { useTempDirectories } from '../store/support/temp-directory.js';
 
@@ -229,5 +229,12 @@ describe('memory over the persisted SQLite index', () => {
     await single.memory.save({ content: 'Backups run nightly at two.', scope: WORKSPACE, author: 'a' });
     expect(contents(await single.memory.recall('backups nightly', { scope: WORKSPACE }))).toEqual(['Backups run nightly at two.']);
     expect(single.warnings()).toContain('memory index unavailable: scopes are read in full from now on');
+  });
+
+  it('is made for SQLite stores only (the default file, or a sqlite:// URL)', async () => {
+    expect(openMemoryIndexFor('memory://', '/data')).toBeUndefined();
+    expect(openMemoryIndexFor('redis://cache:6379', '/data')).toBeUndefined();
+    expect(openMemoryIndexFor(undefined, '/data')?.location).toBe('/data/tsuka.sqlite');
+    expect(openMemoryIndexFor('sqlite:///var/tsuka/state.sqlite', '/data')?.location).toBe('/var/tsuka/state.sqlite');
   });
 });
