@@ -29,6 +29,8 @@ export interface Bm25Index {
   forward?: ForwardIndex;
   freeSlots: number[];
   totalLength: number;
+  /** Reused by searches: scores by slot (all zero between searches) and the slots touched. */
+  scratch?: { scores: Float64Array; touched: Int32Array };
 }
 
 /** Slot `s` holds `terms`/`weights[starts[s] .. ends[s]]`; removed documents leave garbage until compacted. */
@@ -250,20 +252,37 @@ export function searchBm25(indexes: readonly Bm25Index[], queryTerms: readonly s
   });
   const top: Bm25Hit[] = [];
   for (const index of indexes) {
-    const scores = new Float64Array(index.ids.length);
-    const touched: number[] = [];
+    // Scores add into a scratch array kept with the index; the slots touched are reset afterwards.
+    if (!index.scratch || index.scratch.scores.length < index.ids.length) {
+      const size = Math.max(64, index.ids.length * 2);
+      index.scratch = { scores: new Float64Array(size), touched: new Int32Array(size) };
+    }
+    const { scores, touched } = index.scratch;
+    let touchedCount = 0;
     terms.forEach((term, position) => {
       const idf = idfs[position]!;
       const termId = index.termIds.get(term);
       if (termId === undefined || idf === 0) return;
-      forEachPosting(index, termId, (slot, weight) => {
+      const add = (slot: number, weight: number): void => {
         const termFrequency = weight & TERM_COUNT_MASK;
         const norm = termFrequency + BM25_K1 * (1 - BM25_B + (BM25_B * index.lengths[slot]!) / averageLength);
-        if (scores[slot] === 0) touched.push(slot);
+        if (scores[slot] === 0) touched[touchedCount++] = slot;
         scores[slot]! += (idf * termFrequency * (BM25_K1 + 1)) / norm;
-      });
+      };
+      // Read in place: a packed posting becomes an array only when the index changes it.
+      const posting = index.postings[termId];
+      if (posting) {
+        for (let entry = 0; entry < posting.length; entry += 2) add(posting[entry]!, posting[entry + 1]!);
+      } else if (index.base && termId < index.base.offsets.length - 1) {
+        const { offsets, slots, weights } = index.base;
+        for (let entry = offsets[termId]!; entry < offsets[termId + 1]!; entry += 1) add(slots[entry]!, weights[entry]!);
+      }
     });
-    for (const slot of touched) offer(top, index.ids[slot]!, scores[slot]!, limit);
+    for (let position = 0; position < touchedCount; position += 1) {
+      const slot = touched[position]!;
+      offer(top, index.ids[slot]!, scores[slot]!, limit);
+      scores[slot] = 0;
+    }
   }
   return top;
 }

@@ -120,29 +120,26 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
     });
   }
 
-  /** Counts a use of each fact (hits, last used), which keeps it from eviction; writes the facts of a scope together. */
-  async function markUsed(facts: readonly MemoryFact[]): Promise<MemoryFact[]> {
-    const byScope = new Map<string, MemoryFact[]>();
-    for (const fact of facts) byScope.set(fact.scope, [...(byScope.get(fact.scope) ?? []), fact]);
+  /**
+   * Counts a use of each fact (hits, last used), which keeps it from eviction. Runs inside the task
+   * that found them, which holds the turn of every scope in `views`.
+   */
+  async function recordUses(views: readonly ScopeView[], facts: readonly MemoryFact[]): Promise<MemoryFact[]> {
+    const time = now();
     const used = new Map<string, MemoryFact>();
-    await Promise.all(
-      [...byScope].map(([scope, scopeFacts]) =>
-        cache.withScope(scope, async (view) => {
-          const time = now();
-          const writes: Promise<void>[] = [];
-          for (const fact of scopeFacts) {
-            const current = await cache.fact(view, fact.id);
-            if (!current) continue;
-            const next = { ...current, hits: current.hits + 1, lastUsedAt: time };
-            // The searchable text is unchanged: the view only updates its sketch.
-            cache.put(view, next);
-            used.set(next.id, next);
-            writes.push(cache.facts.set(next.id, next));
-          }
-          await Promise.all(writes);
-        }),
-      ),
-    );
+    const writes: Promise<void>[] = [];
+    for (const view of views) {
+      const ids = facts.filter((fact) => fact.scope === view.scope).map((fact) => fact.id);
+      for (const current of await cache.factsOf(view, ids)) {
+        if (!current) continue;
+        const next = { ...current, hits: current.hits + 1, lastUsedAt: time };
+        // The searchable text is unchanged: the view only updates the fact's columns.
+        cache.put(view, next);
+        used.set(next.id, next);
+        writes.push(cache.facts.set(next.id, next));
+      }
+    }
+    await Promise.all(writes);
     return facts.map((fact) => used.get(fact.id) ?? fact);
   }
 
@@ -167,15 +164,16 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
             limit,
           ).map((hit) => hit.id);
     const found = await Promise.all(
-      ids.map((id) => {
-        const view = views.find((candidate) => hasFact(candidate, id));
-        return view ? cache.fact(view, id) : undefined;
-      }),
+      views.map((view) =>
+        cache.factsOf(
+          view,
+          ids.filter((id) => hasFact(view, id)),
+        ),
+      ),
     );
-    return found.filter(isFact);
+    const byId = new Map(found.flat().flatMap((fact) => (fact ? [[fact.id, fact] as const] : [])));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
-
-  const loadScopes = (scope: string): Promise<ScopeView[]> => Promise.all(scopesFor(scope).map((name) => cache.load(name)));
 
   return {
     async save(input) {
@@ -183,7 +181,7 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
       const tags = cleanTags(input.tags);
       return cache.withScope(input.scope, async (view) => {
         const time = now();
-        const duplicate = await findDuplicate(view, content, (id) => cache.fact(view, id));
+        const duplicate = await findDuplicate(view, content, async (id) => (await cache.factsOf(view, [id]))[0]);
         if (duplicate) {
           const merged = await cache.facts.update(duplicate.id, (current) => {
             const base = current ?? duplicate;
@@ -221,9 +219,10 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
       });
     },
 
-    async recall(query, recallOptions) {
-      const views = await loadScopes(recallOptions.scope);
-      return markUsed(await search(views, query, recallOptions.limit ?? DEFAULT_RECALL_LIMIT));
+    recall(query, recallOptions) {
+      return cache.withScopes(scopesFor(recallOptions.scope), async (views) =>
+        recordUses(views, await search(views, query, recallOptions.limit ?? DEFAULT_RECALL_LIMIT)),
+      );
     },
 
     async list(scope) {
@@ -271,13 +270,17 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
     pin: (id) => change(id, (current) => ({ ...current, pinned: true })),
     unpin: (id) => change(id, (current) => ({ ...current, pinned: false })),
 
-    async contextFor(query, contextOptions) {
-      const views = await loadScopes(contextOptions.scope);
-      const pinned = (await Promise.all(views.flatMap((view) => pinnedIds(view).map((id) => cache.fact(view, id))))).filter(isFact);
-      const relevant = (await search(views, query, CONTEXT_CANDIDATES)).filter((fact) => !fact.pinned);
-      const { text, included } = formatMemoryContext([...pinned, ...relevant], contextOptions.budgetChars);
-      await markUsed(included.filter((fact) => !fact.pinned));
-      return text;
+    contextFor(query, contextOptions) {
+      return cache.withScopes(scopesFor(contextOptions.scope), async (views) => {
+        const pinned = (await Promise.all(views.map((view) => cache.factsOf(view, pinnedIds(view))))).flat().filter(isFact);
+        const relevant = (await search(views, query, CONTEXT_CANDIDATES)).filter((fact) => !fact.pinned);
+        const { text, included } = formatMemoryContext([...pinned, ...relevant], contextOptions.budgetChars);
+        await recordUses(
+          views,
+          included.filter((fact) => !fact.pinned),
+        );
+        return text;
+      });
     },
   };
 }

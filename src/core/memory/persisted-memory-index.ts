@@ -33,8 +33,10 @@ export interface PersistedMemoryIndex {
   readonly location: string;
   /** The scope's snapshot and the changes after it, read together. `tag` prefixes its fact ids. */
   open(scope: string, tag: string): Promise<OpenedScope>;
-  /** The changes to facts whose ids start with `tag` after position `seq`. */
-  changesSince(tag: string, seq: number): Promise<JournalChanges>;
+  /** For each request, the changes to facts whose ids start with `tag` after position `seq` (one read). */
+  changesSince(requests: readonly { tag: string; seq: number }[]): Promise<JournalChanges[]>;
+  /** The stored facts with these ids, read together (ids not found are left out). */
+  readFacts(ids: readonly string[]): Promise<Map<string, MemoryFact>>;
   /**
    * Keeps `data` as the scope's snapshot as of `seq`, in the background (a newer one wins), and lets
    * the journal drop what every snapshot of the tag has absorbed. Failures are logged, not thrown.

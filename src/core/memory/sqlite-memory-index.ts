@@ -31,10 +31,13 @@ const PRUNE = `BEGIN
   DELETE FROM memory_index_journal WHERE tag = NEW.tag AND seq <= (SELECT seq FROM memory_index_pruned WHERE tag = NEW.tag);
 END`;
 
-/** Each statement stands alone (and may be run again): a crash between two leaves nothing half done that matters. */
+/**
+ * Each statement stands alone (and may be run again): a crash between two leaves nothing half done
+ * that matters. The journal has no index but its positions: it is read after a recent position and
+ * pruned at every snapshot, so few rows follow any position (and every write would update an index).
+ */
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS memory_index_journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, tag TEXT NOT NULL, key TEXT NOT NULL)',
-  'CREATE INDEX IF NOT EXISTS memory_index_journal_by_tag ON memory_index_journal (tag, seq)',
   'CREATE TABLE IF NOT EXISTS memory_index_snapshots (scope TEXT PRIMARY KEY, tag TEXT NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL)',
   'CREATE TABLE IF NOT EXISTS memory_index_pruned (tag TEXT PRIMARY KEY, seq INTEGER NOT NULL)',
   `CREATE TRIGGER IF NOT EXISTS memory_index_v1_snapshot_insert AFTER INSERT ON memory_index_snapshots ${PRUNE}`,
@@ -53,24 +56,26 @@ const SCHEMA_OBJECTS = SCHEMA.map((statement) => /IF NOT EXISTS (\w+)/.exec(stat
 const SCHEMA_PRESENT = `SELECT count(*) AS count FROM sqlite_master WHERE name IN (${SCHEMA_OBJECTS.map((name) => `'${name}'`).join(', ')})`;
 
 /** Each key of the tag changed after `seq`, with its stored value now (max(seq) keeps the latest change). */
-const CHANGED_AFTER = (seq: string): string => `SELECT 'change' AS kind, changed.seq, changed.key, store.value
+const CHANGED_AFTER = (request: string, seq: string): string => `SELECT ${request} AS request, 'change' AS kind, changed.seq, changed.key, store.value
   FROM (SELECT key, max(seq) AS seq FROM memory_index_journal WHERE tag = ? AND seq > ${seq} GROUP BY key) AS changed
   LEFT JOIN ${KEYV_TABLE} AS store ON store.key = changed.key`;
 
-/** The tag's pruned position and its changes after `?` — one statement, so one consistent read. */
-const CHANGES = `SELECT 'pruned' AS kind, seq, NULL AS key, NULL AS value FROM memory_index_pruned WHERE tag = ?
-  UNION ALL ${CHANGED_AFTER('?')}`;
+/** For request `n`: its tag's pruned position and its changes after `?` (all requests in one statement, one consistent read). */
+const CHANGES_FOR = (request: number): string =>
+  `SELECT ${request} AS request, 'pruned' AS kind, seq, NULL AS key, NULL AS value FROM memory_index_pruned WHERE tag = ?
+  UNION ALL ${CHANGED_AFTER(String(request), '?')}`;
 
 /** The journal head, the scope's snapshot, the tag's pruned position and the changes after the snapshot, read together. */
-const OPEN = `SELECT 'head' AS kind, seq, NULL AS key, NULL AS value FROM sqlite_sequence WHERE name = 'memory_index_journal'
-  UNION ALL SELECT 'snapshot', seq, NULL, data FROM memory_index_snapshots WHERE scope = ?
-  UNION ALL SELECT 'pruned', seq, NULL, NULL FROM memory_index_pruned WHERE tag = ?
-  UNION ALL ${CHANGED_AFTER('(SELECT seq FROM memory_index_snapshots WHERE scope = ?)')}`;
+const OPEN = `SELECT 0 AS request, 'head' AS kind, seq, NULL AS key, NULL AS value FROM sqlite_sequence WHERE name = 'memory_index_journal'
+  UNION ALL SELECT 0, 'snapshot', seq, NULL, data FROM memory_index_snapshots WHERE scope = ?
+  UNION ALL SELECT 0, 'pruned', seq, NULL, NULL FROM memory_index_pruned WHERE tag = ?
+  UNION ALL ${CHANGED_AFTER('0', '(SELECT seq FROM memory_index_snapshots WHERE scope = ?)')}`;
 
 const SAVE_SNAPSHOT = `INSERT INTO memory_index_snapshots (scope, tag, seq, data) VALUES (?, ?, ?, ?) ON CONFLICT (scope)
   DO UPDATE SET tag = excluded.tag, seq = excluded.seq, data = excluded.data WHERE excluded.seq >= memory_index_snapshots.seq`;
 
 interface Row {
+  request: number;
   kind: 'head' | 'snapshot' | 'pruned' | 'change';
   seq: number;
   key: string | null;
@@ -121,6 +126,8 @@ export function createSqliteMemoryIndex(path: string, options: { busyTimeoutMs?:
     adapter.on('error', () => undefined);
     try {
       // No transaction around them: one held across calls could wait on the store's own connection in this process.
+      // As the store's own connection: WAL is the file's mode already; commits need not wait for the disk.
+      await adapter.query('PRAGMA synchronous=NORMAL');
       const present = (await adapter.query(SCHEMA_PRESENT)) as { count: number }[];
       if (present[0]?.count !== SCHEMA_OBJECTS.length) for (const statement of SCHEMA) await adapter.query(statement);
       return adapter;
@@ -177,8 +184,31 @@ export function createSqliteMemoryIndex(path: string, options: { busyTimeoutMs?:
       if (!snapshot || !(snapshot.value instanceof Uint8Array) || snapshot.seq < pruned) return { head };
       return { head, snapshot: { data: snapshot.value, ...toChanges(rows, snapshot.seq) } };
     },
-    async changesSince(tag, seq) {
-      return toChanges(await query<Row[]>('read the journal', CHANGES, tag, tag, seq), seq);
+    async changesSince(requests) {
+      if (requests.length === 0) return [];
+      const sql = requests.map((_, request) => CHANGES_FOR(request)).join('\n  UNION ALL ');
+      const rows = await query<Row[]>('read the journal', sql, ...requests.flatMap(({ tag, seq }) => [tag, tag, seq]));
+      return requests.map(({ seq }, request) =>
+        toChanges(
+          rows.filter((row) => row.request === request),
+          seq,
+        ),
+      );
+    },
+    async readFacts(ids) {
+      const rows = await query<{ key: string; value: string }[]>(
+        'read facts',
+        `SELECT key, value FROM ${KEYV_TABLE} WHERE key IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(ids.map((id) => `memory:${id}`)),
+      );
+      const now = Date.now();
+      const found = new Map<string, MemoryFact>();
+      for (const row of rows) {
+        const id = row.key.slice('memory:'.length);
+        const fact = storedFact(id, row.value, now);
+        if (fact) found.set(id, fact);
+      }
+      return found;
     },
     saveSnapshot(scope, tag, seq, data) {
       queued.set(scope, { tag, seq, data });

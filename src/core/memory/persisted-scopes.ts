@@ -1,0 +1,97 @@
+/**
+ * Scope views kept current through a persisted index: a scope opens from its snapshot plus the
+ * journal after it (or, without a usable snapshot, from a full read that saves the first one), and
+ * before every task the journal after each view's position is read — for all the task's scopes in
+ * one read — and applied: every process's writes, and only those, are read again. A new snapshot is
+ * saved once enough facts changed since the last one. Errors propagate: the caller falls back.
+ */
+import type { Logger } from '../logger.js';
+import { decodeScopeView, encodeScopeView } from './index-snapshot.js';
+import type { FactChange, PersistedMemoryIndex } from './persisted-memory-index.js';
+import { factCount, putFact, removeFact, type ScopeView } from './scope-view.js';
+
+/** Facts changed since the last snapshot before a new one is saved: at least this many… */
+const SNAPSHOT_MIN_CHANGES = 200;
+/** …or this share of the scope, up to `SNAPSHOT_MAX_CHANGES` (what a fresh process applies after opening it). */
+const SNAPSHOT_CHANGE_SHARE = 0.05;
+const SNAPSHOT_MAX_CHANGES = 2_000;
+
+export interface PersistedScopes {
+  /** The current views of `scopes`, in order. */
+  current(scopes: readonly string[]): Promise<ScopeView[]>;
+}
+
+interface ScopeState {
+  view: ScopeView;
+  /** The journal position the view has applied. */
+  seq: number;
+  /** Facts changed since the last snapshot. */
+  changed: Set<string>;
+}
+
+export function createPersistedScopes(options: {
+  index: PersistedMemoryIndex;
+  /** Reads every fact of a scope into a new view. */
+  readAll: (scope: string) => Promise<ScopeView>;
+  tagOf: (scope: string) => string;
+  logger: Logger;
+  snapshotAfterChanges?: number;
+}): PersistedScopes {
+  const { index, logger, tagOf } = options;
+  const states = new Map<string, ScopeState>();
+
+  function apply(state: ScopeState, changes: readonly FactChange[]): void {
+    for (const { id, fact } of changes) {
+      if (fact && fact.scope === state.view.scope) putFact(state.view, fact);
+      else removeFact(state.view, id);
+      state.changed.add(id);
+    }
+  }
+
+  function snapshotIfDue(state: ScopeState): void {
+    const size = factCount(state.view);
+    const due = options.snapshotAfterChanges ?? Math.min(SNAPSHOT_MAX_CHANGES, Math.max(SNAPSHOT_MIN_CHANGES, Math.ceil(size * SNAPSHOT_CHANGE_SHARE)));
+    if (state.changed.size < due) return;
+    index.saveSnapshot(state.view.scope, tagOf(state.view.scope), state.seq, encodeScopeView(state.view));
+    state.changed.clear();
+  }
+
+  async function open(scope: string): Promise<ScopeView> {
+    const opened = await index.open(scope, tagOf(scope));
+    const fromSnapshot = opened.snapshot && decodeScopeView(scope, opened.snapshot.data);
+    if (opened.snapshot && fromSnapshot) {
+      const state: ScopeState = { view: fromSnapshot, seq: opened.snapshot.seq, changed: new Set() };
+      apply(state, opened.snapshot.changes);
+      states.set(scope, state);
+      logger.debug('memory scope opened from its snapshot', { scope, facts: factCount(fromSnapshot), changes: opened.snapshot.changes.length });
+      snapshotIfDue(state);
+      return fromSnapshot;
+    }
+    // The full read starts after `head`: whatever it misses of later writes, the journal after `head` holds.
+    const view = await options.readAll(scope);
+    states.set(scope, { view, seq: opened.head, changed: new Set() });
+    logger.debug('memory scope read in full for its first snapshot', { scope, facts: factCount(view), hadSnapshot: opened.snapshot !== undefined });
+    index.saveSnapshot(scope, tagOf(scope), opened.head, encodeScopeView(view));
+    return view;
+  }
+
+  return {
+    async current(scopes) {
+      const known = scopes.filter((scope) => states.has(scope));
+      const journals = known.length > 0 ? await index.changesSince(known.map((scope) => ({ tag: tagOf(scope), seq: states.get(scope)!.seq }))) : [];
+      const views = new Map<string, ScopeView>();
+      known.forEach((scope, position) => {
+        const state = states.get(scope)!;
+        const journal = journals[position]!;
+        // Another process saved a snapshot and dropped journal entries this view had not applied: open again.
+        if (journal.prunedThrough > state.seq) return;
+        apply(state, journal.changes);
+        state.seq = journal.seq;
+        snapshotIfDue(state);
+        views.set(scope, state.view);
+      });
+      for (const scope of scopes) if (!views.has(scope)) views.set(scope, await open(scope));
+      return scopes.map((scope) => views.get(scope)!);
+    },
+  };
+}
