@@ -3,7 +3,7 @@
  * term's posting back to back. Unpacking takes the arrays as they are (no pass over the postings),
  * so opening an index costs a map entry per term and per document.
  */
-import { type Bm25Index, createBm25Index, documentFrequencyOf, forEachPosting } from './bm25.js';
+import { type Bm25Index, createBm25Index, documentFrequencyOf } from './bm25.js';
 
 export interface PackedBm25 {
   /** term id → term; only terms some document holds, numbered afresh. */
@@ -41,11 +41,22 @@ export function packBm25(index: Bm25Index): PackedBm25 & { slotOf: number[] } {
   let position = 0;
   for (let term = 0; term < index.terms.length; term += 1) {
     if (documentFrequencyOf(index, term) === 0) continue;
-    forEachPosting(index, term, (slot, weight) => {
-      slots[position] = dense[slot]!;
-      weights[position] = weight;
-      position += 1;
-    });
+    const posting = index.postings[term];
+    if (posting) {
+      for (let entry = 0; entry < posting.length; entry += 2) {
+        slots[position] = dense[posting[entry]!]!;
+        weights[position] = posting[entry + 1]!;
+        position += 1;
+      }
+    } else if (index.base) {
+      // Untouched since unpacking: its stretch of the packed arrays, slots renumbered.
+      const { offsets, slots: baseSlots, weights: baseWeights } = index.base;
+      for (let entry = offsets[term]!; entry < offsets[term + 1]!; entry += 1) {
+        slots[position] = dense[baseSlots[entry]!]!;
+        weights[position] = baseWeights[entry]!;
+        position += 1;
+      }
+    }
     terms.push(index.terms[term]!);
     offsets.push(position);
   }

@@ -74,9 +74,14 @@ export function createScopeCache(store: Store, options: ScopeCacheOptions = {}):
     return view;
   }
 
-  let persisted: { index: PersistedMemoryIndex; scopes: PersistedScopes } | undefined = options.persisted && {
-    index: options.persisted,
-    scopes: createPersistedScopes({ index: options.persisted, readAll, tagOf: scopeTag, logger, snapshotAfterChanges: options.snapshotAfterChanges }),
+  // An index over another database than the store would never hear of the store's writes.
+  const index = options.persisted?.location === store.location ? options.persisted : undefined;
+  if (options.persisted && !index) {
+    logger.warn('memory index ignored: it is not over the store', { index: options.persisted.location, store: store.location });
+  }
+  let persisted: { index: PersistedMemoryIndex; scopes: PersistedScopes } | undefined = index && {
+    index,
+    scopes: createPersistedScopes({ index, readAll, tagOf: scopeTag, logger, snapshotAfterChanges: options.snapshotAfterChanges }),
   };
 
   function disablePersisted(index: PersistedMemoryIndex, error: unknown): void {

@@ -41,8 +41,10 @@ export function createPersistedScopes(options: {
   const states = new Map<string, ScopeState>();
 
   function apply(state: ScopeState, changes: readonly FactChange[]): void {
+    const prefix = `${tagOf(state.view.scope)}-`;
     for (const { id, fact } of changes) {
-      if (fact && fact.scope === state.view.scope) putFact(state.view, fact);
+      // What a full read would find: the scope's own facts, under ids in its key range.
+      if (fact && fact.scope === state.view.scope && id.startsWith(prefix)) putFact(state.view, fact);
       else removeFact(state.view, id);
       state.changed.add(id);
     }

@@ -4,6 +4,7 @@ import { createMemoryLogger } from '../../../src/core/logger.js';
 import { GLOBAL_MEMORY_SCOPE, type MemoryFact } from '../../../src/core/memory/memory-fact.js';
 import { scopeTag } from '../../../src/core/memory/memory-scope-cache.js';
 import { createMemoryStore, type MemoryStore } from '../../../src/core/memory/memory-store.js';
+import { MemoryIndexError, type PersistedMemoryIndex } from '../../../src/core/memory/persisted-memory-index.js';
 import { createSqliteMemoryIndex, openMemoryIndexFor } from '../../../src/core/memory/sqlite-memory-index.js';
 import { openStore, type Store } from '../../../src/core/store/open-store.js';
 import { useTempDirectories } from '../store/support/temp-directory.js';
@@ -223,12 +224,31 @@ describe('memory over the persisted SQLite index', () => {
     expect(context).toContain('staging token');
   });
 
-  it('keeps working from full reads when the index cannot be opened', async () => {
+  it('keeps working from full reads when the index fails, and ignores an index over another database', async () => {
     const directory = await tempDirectory();
-    const single = await openProcess(directory, { indexPath: `${directory}/missing/folder/tsuka.sqlite` });
+    const single = await openProcess(directory, { indexPath: `${directory}/other.sqlite` });
     await single.memory.save({ content: 'Backups run nightly at two.', scope: WORKSPACE, author: 'a' });
     expect(contents(await single.memory.recall('backups nightly', { scope: WORKSPACE }))).toEqual(['Backups run nightly at two.']);
-    expect(single.warnings()).toContain('memory index unavailable: scopes are read in full from now on');
+    expect(single.warnings()).toEqual(['memory index ignored: it is not over the store']);
+
+    const logger = createMemoryLogger();
+    const failing: PersistedMemoryIndex = {
+      location: single.store.location,
+      open: async () => {
+        throw new MemoryIndexError('Could not open a scope in the memory index.');
+      },
+      changesSince: async () => [],
+      readFacts: async () => new Map(),
+      saveSnapshot() {},
+      close: async () => undefined,
+    };
+    const memory = createMemoryStore({ store: single.store, index: failing, logger });
+    expect(contents(await memory.recall('backups', { scope: WORKSPACE }))).toEqual(['Backups run nightly at two.']);
+    await memory.save({ content: 'Restores are tested monthly.', scope: WORKSPACE, author: 'b' });
+    expect(contents(await memory.recall('restores monthly', { scope: WORKSPACE }))).toEqual(['Restores are tested monthly.']);
+    expect(logger.entries.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
+      'memory index unavailable: scopes are read in full from now on',
+    ]);
   });
 
   it('is made for SQLite stores only (the default file, or a sqlite:// URL)', async () => {
