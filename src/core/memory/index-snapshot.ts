@@ -1,8 +1,9 @@
 /**
  * A scope view as bytes, so a process opens a large scope without reading and analysing every fact:
  * a JSON header (format, text-analysis fingerprint, byte order, scope, term and fact ids) and the
- * packed index and the per-fact columns as typed arrays. Decoding refuses anything it cannot vouch for
- * (another format, analysis, byte order or scope, or arrays that do not fit) by returning undefined.
+ * packed index (postings by term, terms by fact) and the per-fact columns as typed arrays. Decoding
+ * refuses anything it cannot vouch for (another format, analysis, byte order or scope, or arrays
+ * that do not fit) by returning undefined.
  */
 import { packBm25, unpackBm25 } from './bm25-packing.js';
 import { createScopeView, hash53, type ScopeView } from './scope-view.js';
@@ -28,14 +29,15 @@ interface Header {
 }
 
 const align8 = (offset: number): number => Math.ceil(offset / 8) * 8;
-/** Bytes after the header: five numbers per fact, lengths, offsets, slots, weights, flags. */
-const bodySize = (facts: number, terms: number, postings: number): number => 8 * 5 * facts + 4 * (facts + terms + 1 + postings) + 2 * postings + facts;
+/** Bytes after the header: five numbers per fact; lengths, postings and documents (offsets, values); their weights; flags. */
+const bodySize = (facts: number, terms: number, postings: number): number =>
+  8 * 5 * facts + 4 * (facts + (terms + 1 + postings) + (facts + 1 + postings)) + 2 * 2 * postings + facts;
 
 /** The view's index and columns as bytes. */
 export function encodeScopeView(view: ScopeView): Uint8Array {
   const packed = packBm25(view.index);
   const count = packed.ids.length;
-  const postings = packed.slots.length;
+  const postings = packed.postings.values.length;
   const header: Header = {
     format: FORMAT,
     analysis: ANALYSIS_FINGERPRINT,
@@ -64,12 +66,16 @@ export function encodeScopeView(view: ScopeView): Uint8Array {
     flags[position] = columns.flags[slot]!;
   });
   let offset = start + 8 * 5 * count;
-  for (const part of [packed.lengths, packed.offsets, packed.slots]) {
+  const { postings: byTerm, documents: byDocument } = packed;
+  for (const part of [packed.lengths, byTerm.offsets, byTerm.values, byDocument.offsets, byDocument.values]) {
     new Int32Array(bytes.buffer, offset, part.length).set(part);
     offset += 4 * part.length;
   }
-  new Uint16Array(bytes.buffer, offset, postings).set(packed.weights);
-  bytes.set(flags, offset + 2 * postings);
+  for (const part of [byTerm.weights, byDocument.weights]) {
+    new Uint16Array(bytes.buffer, offset, part.length).set(part);
+    offset += 2 * part.length;
+  }
+  bytes.set(flags, offset);
   return bytes;
 }
 
@@ -106,13 +112,27 @@ export function decodeScopeView(scope: string, bytes: Uint8Array): ScopeView | u
     const buffer = bytes.slice().buffer;
     const numbers = (part: number): Float64Array => new Float64Array(buffer, start + 8 * part * count, count);
     let offset = start + 8 * 5 * count;
-    const lengths = new Int32Array(buffer, offset, count);
-    const offsets = new Int32Array(buffer, (offset += 4 * count), terms + 1);
-    const slots = new Int32Array(buffer, (offset += 4 * (terms + 1)), postings);
-    const weights = new Uint16Array(buffer, (offset += 4 * postings), postings);
-    const flags = new Uint8Array(buffer, offset + 2 * postings, count);
+    const int32 = (length: number): Int32Array => {
+      const part = new Int32Array(buffer, offset, length);
+      offset += 4 * length;
+      return part;
+    };
+    const lengths = int32(count);
+    const termOffsets = int32(terms + 1);
+    const termValues = int32(postings);
+    const documentOffsets = int32(count + 1);
+    const documentValues = int32(postings);
+    const termWeights = new Uint16Array(buffer, offset, postings);
+    const documentWeights = new Uint16Array(buffer, offset + 2 * postings, postings);
+    const flags = new Uint8Array(buffer, offset + 4 * postings, count);
     const view = createScopeView(scope);
-    view.index = unpackBm25({ terms: header.terms, ids: header.ids, lengths, offsets, slots, weights });
+    view.index = unpackBm25({
+      terms: header.terms,
+      ids: header.ids,
+      lengths,
+      postings: { offsets: termOffsets, values: termValues, weights: termWeights },
+      documents: { offsets: documentOffsets, values: documentValues, weights: documentWeights },
+    });
     view.columns = { hits: numbers(0), createdAt: numbers(1), lastUsedAt: numbers(2), textHash: numbers(3), duplicateHash: numbers(4), flags };
     return view;
   } catch {

@@ -4,7 +4,7 @@
  * shared terms, so any duplicate holds one of the |A| − ⌈t·|A|⌉ + 1 rarest terms of A; only their
  * postings are read.
  */
-import { CONTENT_TERM, documentFrequency, forwardOf, slotsWithTerm } from './bm25.js';
+import { CONTENT_TERM, documentFrequency, documentTermsOf, slotsWithTerm } from './bm25-index.js';
 import type { MemoryFact } from './memory-fact.js';
 import { duplicatesOf, hash53, type ScopeView } from './scope-view.js';
 import { analyze, duplicateKey } from './text-normalize.js';
@@ -37,7 +37,6 @@ function nearDuplicate(view: ScopeView, contentTerms: readonly string[]): string
     const id = index.termIds.get(term);
     if (id !== undefined) wanted.add(id);
   }
-  const forward = forwardOf(index);
   const checked = new Set<number>();
   let best: { id: string; overlap: number } | undefined;
   for (const term of probes) {
@@ -48,10 +47,11 @@ function nearDuplicate(view: ScopeView, contentTerms: readonly string[]): string
       if (id === undefined) continue;
       let size = 0;
       let shared = 0;
-      for (let entry = forward.starts[slot]!; entry < forward.ends[slot]!; entry += 1) {
-        if ((forward.weights[entry]! & CONTENT_TERM) === 0) continue;
+      const { terms: termIds, weights, start, end } = documentTermsOf(index, slot);
+      for (let entry = start; entry < end; entry += 1) {
+        if ((weights[entry]! & CONTENT_TERM) === 0) continue;
         size += 1;
-        if (wanted.has(forward.terms[entry]!)) shared += 1;
+        if (wanted.has(termIds[entry]!)) shared += 1;
       }
       // Sizes alone rule most candidates out: |B| ≥ ⌈t·|A|⌉ and |B| ≤ |A| / t.
       if (size < needed || size * DUPLICATE_OVERLAP > terms.size) continue;

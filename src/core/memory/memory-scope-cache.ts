@@ -21,7 +21,7 @@ export type { ScopeView } from './scope-view.js';
 export interface ScopeCacheOptions {
   persisted?: PersistedMemoryIndex;
   logger?: Logger;
-  /** Facts changed since the last snapshot before the next (default: 5 % of the scope, 200 to 2,000). */
+  /** Facts changed since the last snapshot before the next (default: 1 % of the scope, 100 to 1,000). */
   snapshotAfterChanges?: number;
 }
 

@@ -70,7 +70,7 @@ export interface MemoryStoreOptions {
   logger?: Logger;
   /** Where scope indexes outlive the process (the SQLite store: `openMemoryIndexFor`); without, scopes are read in full. */
   index?: PersistedMemoryIndex;
-  /** Facts changed before a new scope snapshot is saved (default: 5 % of the scope, 200 to 2,000). */
+  /** Facts changed before a new scope snapshot is saved (default: 1 % of the scope, 100 to 1,000). */
   snapshotAfterChanges?: number;
 }
 

@@ -8,13 +8,14 @@
 import type { Logger } from '../logger.js';
 import { decodeScopeView, encodeScopeView } from './index-snapshot.js';
 import type { FactChange, PersistedMemoryIndex } from './persisted-memory-index.js';
-import { factCount, putFact, removeFact, type ScopeView } from './scope-view.js';
+import type { MemoryFact } from './memory-fact.js';
+import { applyChanges, factCount, type ScopeView } from './scope-view.js';
 
 /** Facts changed since the last snapshot before a new one is saved: at least this many… */
-const SNAPSHOT_MIN_CHANGES = 200;
+const SNAPSHOT_MIN_CHANGES = 100;
 /** …or this share of the scope, up to `SNAPSHOT_MAX_CHANGES` (what a fresh process applies after opening it). */
-const SNAPSHOT_CHANGE_SHARE = 0.05;
-const SNAPSHOT_MAX_CHANGES = 2_000;
+const SNAPSHOT_CHANGE_SHARE = 0.01;
+const SNAPSHOT_MAX_CHANGES = 1_000;
 
 export interface PersistedScopes {
   /** The current views of `scopes`, in order. */
@@ -42,12 +43,15 @@ export function createPersistedScopes(options: {
 
   function apply(state: ScopeState, changes: readonly FactChange[]): void {
     const prefix = `${tagOf(state.view.scope)}-`;
+    const stored: MemoryFact[] = [];
+    const gone: string[] = [];
     for (const { id, fact } of changes) {
       // What a full read would find: the scope's own facts, under ids in its key range.
-      if (fact && fact.scope === state.view.scope && id.startsWith(prefix)) putFact(state.view, fact);
-      else removeFact(state.view, id);
+      if (fact && fact.scope === state.view.scope && id.startsWith(prefix)) stored.push(fact);
+      else gone.push(id);
       state.changed.add(id);
     }
+    applyChanges(state.view, stored, gone);
   }
 
   function snapshotIfDue(state: ScopeState): void {

@@ -4,7 +4,7 @@
  * fact), duplicate keys by hash, and the full facts this process has read. Changing a view is
  * synchronous; `memory-scope-cache.ts` decides when and from where.
  */
-import { addDocument, createBm25Index, documentCount, removeDocument, type Bm25Index } from './bm25.js';
+import { addDocument, createBm25Index, documentCount, removeDocument, type Bm25Index } from './bm25-index.js';
 import { MEMORY_KINDS, type MemoryFact } from './memory-fact.js';
 import { analyze, tokenize } from './text-normalize.js';
 
@@ -153,4 +153,10 @@ export function removeFact(view: ScopeView, id: string): void {
   const duplicateHash = view.columns.duplicateHash[slot]!;
   if (view.duplicates?.get(duplicateHash) === id) view.duplicates.delete(duplicateHash);
   removeDocument(view.index, id);
+}
+
+/** Applies changes read from the store: `facts` as now stored, and the `gone` ids. */
+export function applyChanges(view: ScopeView, facts: readonly MemoryFact[], gone: readonly string[]): void {
+  for (const id of gone) removeFact(view, id);
+  for (const fact of facts) putFact(view, fact);
 }

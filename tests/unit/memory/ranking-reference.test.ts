@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addDocument, type Bm25Index, createBm25Index, documentFrequency, removeDocument, searchBm25 } from '../../../src/core/memory/bm25.js';
+import { searchBm25 } from '../../../src/core/memory/bm25.js';
+import { addDocument, type Bm25Index, createBm25Index, documentFrequency, removeDocument } from '../../../src/core/memory/bm25-index.js';
 import { packBm25, unpackBm25 } from '../../../src/core/memory/bm25-packing.js';
 import { decodeScopeView, encodeScopeView } from '../../../src/core/memory/index-snapshot.js';
 import type { MemoryFact } from '../../../src/core/memory/memory-fact.js';
-import { createScopeView, putFact, removeFact } from '../../../src/core/memory/scope-view.js';
+import { applyChanges, createScopeView, putFact, removeFact } from '../../../src/core/memory/scope-view.js';
 
 /** The BM25 the memory store used before the packed index (maps of maps), kept as the reference. */
 function createReference() {
@@ -102,6 +103,17 @@ describe('BM25 against the reference implementation', () => {
     compare([index], [reference], random);
     index = unpackBm25(packBm25(index));
     compare([index], [reference], random);
+    // Removing opened documents leaves the packed arrays as they are: marks, and counts per term.
+    const opened = Array.from({ length: 12 }, (_, position) => `d${position * 9 + 2}`);
+    for (const id of opened) {
+      removeDocument(index, id);
+      reference.remove(id);
+    }
+    for (const id of opened.slice(0, 6)) put(id);
+    compare([index], [reference], random);
+    // And packs again without what was removed.
+    index = unpackBm25(packBm25(index));
+    compare([index], [reference], random);
     // The unpacked index keeps changing like any other.
     for (let document = 1; document < 120; document += 5) {
       removeDocument(index, `d${document}`);
@@ -169,6 +181,24 @@ describe('scope snapshots', () => {
     };
     for (const id of ['f0', 'f13', 'f21', 'f59']) expect(columnsOf(decoded!, id)).toEqual(columnsOf(view, id));
     expect(decoded!.index.slots.has('f4')).toBe(false);
+  });
+
+  it('take the changes read after them like the view they were made from', () => {
+    const view = createScopeView('/ws');
+    const random = generator(8);
+    for (let position = 0; position < 40; position += 1) putFact(view, fact(`f${position}`, `${random.terms(6).join(' ')} item ${position}`));
+    const decoded = decodeScopeView('/ws', encodeScopeView(view))!;
+    const rewritten = [3, 8, 21].map((position) => fact(`f${position}`, `${random.terms(5).join(' ')} rewritten ${position}`));
+    const used = fact('f5', view.facts.get('f5')!.content, { hits: 4, lastUsedAt: 9 });
+    const added = fact('f90', `${random.terms(7).join(' ')} added`);
+    for (const changed of [...rewritten, used, added]) putFact(view, changed);
+    for (const id of ['f11', 'f30']) removeFact(view, id);
+    applyChanges(decoded, [...rewritten, used, added], ['f11', 'f30', 'f-unknown']);
+    for (let query = 0; query < 20; query += 1) {
+      const terms = [...random.terms(2), query % 3 === 0 ? 'rewritten' : 'added'];
+      expect(searchBm25([decoded.index], terms, 10)).toEqual(searchBm25([view.index], terms, 10));
+    }
+    expect(decoded.columns.hits[decoded.index.slots.get('f5')!]).toBe(4);
   });
 
   it('refuse another scope, another text analysis and damaged bytes', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDocument, createBm25Index, documentCount, removeDocument, searchBm25 } from '../../../src/core/memory/bm25.js';
+import { searchBm25 } from '../../../src/core/memory/bm25.js';
+import { addDocument, createBm25Index, documentCount, removeDocument } from '../../../src/core/memory/bm25-index.js';
 import { deriveSummary, shortenToSummary } from '../../../src/core/memory/fact-summary.js';
 import { duplicateKey, foldText, stem, tokenize } from '../../../src/core/memory/text-normalize.js';
 
