@@ -17,6 +17,11 @@ const SNAPSHOT_MIN_CHANGES = 100;
 const SNAPSHOT_CHANGE_SHARE = 0.01;
 const SNAPSHOT_MAX_CHANGES = 1_000;
 
+/** How many facts of a scope of `size` change before a new snapshot is saved (what a fresh process may have to apply). */
+export function snapshotAfterChanges(size: number): number {
+  return Math.min(SNAPSHOT_MAX_CHANGES, Math.max(SNAPSHOT_MIN_CHANGES, Math.ceil(size * SNAPSHOT_CHANGE_SHARE)));
+}
+
 export interface PersistedScopes {
   /** The current views of `scopes`, in order. */
   current(scopes: readonly string[]): Promise<ScopeView[]>;
@@ -55,8 +60,7 @@ export function createPersistedScopes(options: {
   }
 
   function snapshotIfDue(state: ScopeState): void {
-    const size = factCount(state.view);
-    const due = options.snapshotAfterChanges ?? Math.min(SNAPSHOT_MAX_CHANGES, Math.max(SNAPSHOT_MIN_CHANGES, Math.ceil(size * SNAPSHOT_CHANGE_SHARE)));
+    const due = options.snapshotAfterChanges ?? snapshotAfterChanges(factCount(state.view));
     if (state.changed.size < due) return;
     index.saveSnapshot(state.view.scope, tagOf(state.view.scope), state.seq, encodeScopeView(state.view));
     state.changed.clear();
