@@ -2,8 +2,9 @@
  * Memory benchmark (not a test): one workspace scope in a SQLite store holding 1k, 10k and 50k facts,
  * with the persisted memory index `createEngine` wires for SQLite. For each size: the first open
  * after the facts were written without it (reads every fact, saves the first snapshot), the first
- * recall after a fresh process opens the scope (its snapshot), recall latency, and saving a fact
- * (new facts and duplicates that merge). Run: `npx tsx bench/memory-bench.ts [sizes…]`.
+ * recall after a fresh process opens the scope (its snapshot), recall latency, saving a fact (new
+ * facts and duplicates that merge), and the first recall when the snapshot lags by as many
+ * rewritten facts as it may. Run: `npx tsx bench/memory-bench.ts [sizes…]`.
  * Goals (issue 14): save ≤ 3 ms at 10k and ≤ 10 ms at 50k; recall p95 ≤ 10 ms at 50k;
  * first recall after opening a 10k scope ≤ 100 ms.
  */
