@@ -3,7 +3,8 @@
  * journal after it (or, without a usable snapshot, from a full read that saves the first one), and
  * before every task the journal after each view's position is read — for all the task's scopes in
  * one read — and applied: every process's writes, and only those, are read again. A new snapshot is
- * saved once enough facts changed since the last one. Errors propagate: the caller falls back.
+ * saved once enough facts changed since the last one (`snapshotAfterChanges`). Errors propagate: the
+ * caller falls back.
  */
 import type { Logger } from '../logger.js';
 import { decodeScopeView, encodeScopeView } from './index-snapshot.js';
@@ -17,7 +18,11 @@ const SNAPSHOT_MIN_CHANGES = 100;
 const SNAPSHOT_CHANGE_SHARE = 0.01;
 const SNAPSHOT_MAX_CHANGES = 1_000;
 
-/** How many facts of a scope of `size` change before a new snapshot is saved (what a fresh process may have to apply). */
+/**
+ * How many facts of a scope of `size` may be indexed anew (rewritten, added) before a new snapshot
+ * is saved: what a fresh process may have to analyse and index after opening the last one. Changes
+ * that leave the text alone (a use counted, a pin) cost it a tenth as much, and count so.
+ */
 export function snapshotAfterChanges(size: number): number {
   return Math.min(SNAPSHOT_MAX_CHANGES, Math.max(SNAPSHOT_MIN_CHANGES, Math.ceil(size * SNAPSHOT_CHANGE_SHARE)));
 }
@@ -31,9 +36,12 @@ interface ScopeState {
   view: ScopeView;
   /** The journal position the view has applied. */
   seq: number;
-  /** Facts changed since the last snapshot. */
+  /** Facts changed in any way since the last snapshot (those indexed anew are in `view.reindexed`). */
   changed: Set<string>;
 }
+
+/** Changes that leave a fact's text alone weigh this much less than those indexed anew. */
+const UNINDEXED_CHANGE_DISCOUNT = 10;
 
 export function createPersistedScopes(options: {
   index: PersistedMemoryIndex;
@@ -61,15 +69,22 @@ export function createPersistedScopes(options: {
 
   function snapshotIfDue(state: ScopeState): void {
     const due = options.snapshotAfterChanges ?? snapshotAfterChanges(factCount(state.view));
-    if (state.changed.size < due) return;
+    const reindexed = state.view.reindexed?.size ?? 0;
+    if (reindexed < due && state.changed.size < due * UNINDEXED_CHANGE_DISCOUNT) return;
+    save(state);
+  }
+
+  function save(state: ScopeState): void {
     index.saveSnapshot(state.view.scope, tagOf(state.view.scope), state.seq, encodeScopeView(state.view));
     state.changed.clear();
+    state.view.reindexed = new Set();
   }
 
   async function open(scope: string): Promise<ScopeView> {
     const opened = await index.open(scope, tagOf(scope));
     const fromSnapshot = opened.snapshot && decodeScopeView(scope, opened.snapshot.data);
     if (opened.snapshot && fromSnapshot) {
+      fromSnapshot.reindexed = new Set();
       const state: ScopeState = { view: fromSnapshot, seq: opened.snapshot.seq, changed: new Set() };
       apply(state, opened.snapshot.changes);
       states.set(scope, state);
@@ -79,9 +94,10 @@ export function createPersistedScopes(options: {
     }
     // The full read starts after `head`: whatever it misses of later writes, the journal after `head` holds.
     const view = await options.readAll(scope);
-    states.set(scope, { view, seq: opened.head, changed: new Set() });
+    const state: ScopeState = { view, seq: opened.head, changed: new Set() };
+    states.set(scope, state);
     logger.debug('memory scope read in full for its first snapshot', { scope, facts: factCount(view), hadSnapshot: opened.snapshot !== undefined });
-    index.saveSnapshot(scope, tagOf(scope), opened.head, encodeScopeView(view));
+    save(state);
     return view;
   }
 

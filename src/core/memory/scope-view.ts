@@ -36,6 +36,8 @@ export interface ScopeView {
   facts: Map<string, MemoryFact>;
   /** Counts changes, so a fact read from the store meanwhile is not cached over a newer one. */
   epoch: number;
+  /** Facts whose text was indexed anew since the view was last saved (kept when it has a persisted index). */
+  reindexed?: Set<string>;
 }
 
 export const PINNED_FLAG = 1;
@@ -135,6 +137,7 @@ export function putFact(view: ScopeView, fact: MemoryFact): void {
       if (previousHash !== undefined && view.duplicates.get(previousHash) === fact.id) view.duplicates.delete(previousHash);
       view.duplicates.set(columns.duplicateHash[slot]!, fact.id);
     }
+    view.reindexed?.add(fact.id);
   }
   columns.flags[slot] = (fact.pinned ? PINNED_FLAG : 0) | (Math.max(0, MEMORY_KINDS.indexOf(fact.kind)) << 1);
   columns.hits[slot] = fact.hits;
