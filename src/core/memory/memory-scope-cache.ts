@@ -130,7 +130,8 @@ export function createScopeCache(store: Store, options: ScopeCacheOptions = {}):
     const ordered = [...new Set(scopes)].sort();
     const run = (position: number): Promise<T> =>
       position < ordered.length ? lock.run(ordered[position]!, () => run(position + 1)) : current(scopes).then(task);
-    return run(0);
+    // Snapshots that became due are made once the task has answered.
+    return run(0).finally(() => persisted?.scopes.saveDue());
   }
 
   return {

@@ -38,10 +38,11 @@ export interface PersistedMemoryIndex {
   /** The stored facts with these ids, read together (ids not found are left out). */
   readFacts(ids: readonly string[]): Promise<Map<string, MemoryFact>>;
   /**
-   * Keeps `data` as the scope's snapshot as of `seq`, in the background (a newer one wins), and lets
-   * the journal drop what every snapshot of the tag has absorbed. Failures are logged, not thrown.
+   * Keeps the snapshot `make` returns as the scope's (a newer one wins), and lets the journal drop
+   * what every snapshot of the tag has absorbed. `make` runs after the current task, in the
+   * background (at `close` at the latest); failures are logged, not thrown.
    */
-  saveSnapshot(scope: string, tag: string, seq: number, data: Uint8Array): void;
+  saveSnapshot(scope: string, tag: string, make: () => { seq: number; data: Uint8Array }): void;
   /** Waits for snapshots being saved and releases the backend. */
   close(): Promise<void>;
 }

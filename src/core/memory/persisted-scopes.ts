@@ -30,6 +30,8 @@ export function snapshotAfterChanges(size: number): number {
 export interface PersistedScopes {
   /** The current views of `scopes`, in order. */
   current(scopes: readonly string[]): Promise<ScopeView[]>;
+  /** Hands the snapshots that became due to the index; call when a task is done (they are made after it). */
+  saveDue(): void;
 }
 
 interface ScopeState {
@@ -38,6 +40,8 @@ interface ScopeState {
   seq: number;
   /** Facts changed in any way since the last snapshot (those indexed anew are in `view.reindexed`). */
   changed: Set<string>;
+  /** A snapshot is waiting to be made. */
+  saving?: boolean;
 }
 
 /** Changes that leave a fact's text alone weigh this much less than those indexed anew. */
@@ -53,6 +57,7 @@ export function createPersistedScopes(options: {
 }): PersistedScopes {
   const { index, logger, tagOf } = options;
   const states = new Map<string, ScopeState>();
+  const due = new Set<ScopeState>();
 
   function apply(state: ScopeState, changes: readonly FactChange[]): void {
     const prefix = `${tagOf(state.view.scope)}-`;
@@ -68,16 +73,23 @@ export function createPersistedScopes(options: {
   }
 
   function snapshotIfDue(state: ScopeState): void {
-    const due = options.snapshotAfterChanges ?? snapshotAfterChanges(factCount(state.view));
+    const after = options.snapshotAfterChanges ?? snapshotAfterChanges(factCount(state.view));
     const reindexed = state.view.reindexed?.size ?? 0;
-    if (reindexed < due && state.changed.size < due * UNINDEXED_CHANGE_DISCOUNT) return;
-    save(state);
+    if (reindexed < after && state.changed.size < after * UNINDEXED_CHANGE_DISCOUNT) return;
+    due.add(state);
   }
 
   function save(state: ScopeState): void {
-    index.saveSnapshot(state.view.scope, tagOf(state.view.scope), state.seq, encodeScopeView(state.view));
-    state.changed.clear();
-    state.view.reindexed = new Set();
+    if (state.saving) return;
+    state.saving = true;
+    // Made when the index gets to it: the view and its position agree at any point between tasks.
+    index.saveSnapshot(state.view.scope, tagOf(state.view.scope), () => {
+      state.saving = false;
+      const data = encodeScopeView(state.view);
+      state.changed.clear();
+      state.view.reindexed = new Set();
+      return { seq: state.seq, data };
+    });
   }
 
   async function open(scope: string): Promise<ScopeView> {
@@ -97,7 +109,7 @@ export function createPersistedScopes(options: {
     const state: ScopeState = { view, seq: opened.head, changed: new Set() };
     states.set(scope, state);
     logger.debug('memory scope read in full for its first snapshot', { scope, facts: factCount(view), hadSnapshot: opened.snapshot !== undefined });
-    save(state);
+    due.add(state);
     return view;
   }
 
@@ -118,6 +130,10 @@ export function createPersistedScopes(options: {
       });
       for (const scope of scopes) if (!views.has(scope)) views.set(scope, await open(scope));
       return scopes.map((scope) => views.get(scope)!);
+    },
+    saveDue() {
+      for (const state of due) save(state);
+      due.clear();
     },
   };
 }

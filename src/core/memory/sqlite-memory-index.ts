@@ -117,8 +117,12 @@ export function createSqliteMemoryIndex(path: string, options: { busyTimeoutMs?:
   // One statement at a time on the connection (each is its own transaction), and `close` after the last.
   const serial = createKeyedMutex();
   let connection: Promise<KeyvSqlite> | undefined;
-  const queued = new Map<string, { tag: string; seq: number; data: Uint8Array }>();
+  const queued = new Map<string, { tag: string; make: () => { seq: number; data: Uint8Array } }>();
   let saving: Promise<void> | undefined;
+  let closing = false;
+  let closed = false;
+  /** Ends the wait before the first snapshot is made: `close` does not wait for a timer. */
+  let wake: (() => void) | undefined;
 
   async function openConnection(): Promise<KeyvSqlite> {
     const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, table: KEYV_TABLE, busyTimeout: options.busyTimeoutMs ?? SQLITE_DEFAULT_BUSY_TIMEOUT_MS });
@@ -139,6 +143,7 @@ export function createSqliteMemoryIndex(path: string, options: { busyTimeoutMs?:
 
   function query<T>(what: string, sql: string, ...parameters: unknown[]): Promise<T> {
     return serial.run('db', async () => {
+      if (closed) throw new MemoryIndexError(`The memory index of ${path} is closed.`);
       connection ??= openConnection().catch((error: unknown) => {
         connection = undefined;
         throw error;
@@ -154,15 +159,20 @@ export function createSqliteMemoryIndex(path: string, options: { busyTimeoutMs?:
 
   async function drain(): Promise<void> {
     try {
+      // Made after the task that asked for it has answered (a snapshot of a large scope takes a while).
+      if (!closing) await new Promise<void>((resolve) => setImmediate((wake = resolve)));
       for (let next = queued.entries().next(); !next.done; next = queued.entries().next()) {
         const [scope, job] = next.value;
         queued.delete(scope);
-        const data = Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength);
-        await query('save a snapshot', SAVE_SNAPSHOT, scope, job.tag, job.seq, data).catch((error: unknown) =>
-          logger.warn('memory index: a scope snapshot was not saved', { scope, error }),
-        );
+        try {
+          const { seq, data } = job.make();
+          await query('save a snapshot', SAVE_SNAPSHOT, scope, job.tag, seq, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        } catch (error) {
+          logger.warn('memory index: a scope snapshot was not saved', { scope, error });
+        }
       }
     } finally {
+      wake = undefined;
       saving = undefined;
     }
   }
@@ -210,12 +220,16 @@ export function createSqliteMemoryIndex(path: string, options: { busyTimeoutMs?:
       }
       return found;
     },
-    saveSnapshot(scope, tag, seq, data) {
-      queued.set(scope, { tag, seq, data });
+    saveSnapshot(scope, tag, make) {
+      if (closing) return;
+      queued.set(scope, { tag, make });
       saving ??= drain();
     },
     async close() {
+      closing = true;
+      wake?.();
       while (saving) await saving;
+      closed = true;
       const opened = connection;
       connection = undefined;
       if (opened) await serial.run('db', async () => (await opened.catch(() => undefined))?.disconnect());
