@@ -12,9 +12,9 @@ import type { FactChange, PersistedMemoryIndex } from './persisted-memory-index.
 import type { MemoryFact } from './memory-fact.js';
 import { applyChanges, factCount, type ScopeView } from './scope-view.js';
 
-/** Facts changed since the last snapshot before a new one is saved: at least this many… */
+/** Facts indexed anew since the last snapshot before a new one is saved: at least this many… */
 const SNAPSHOT_MIN_CHANGES = 100;
-/** …or this share of the scope, up to `SNAPSHOT_MAX_CHANGES` (what a fresh process applies after opening it). */
+/** …or this share of the scope, up to `SNAPSHOT_MAX_CHANGES`. */
 const SNAPSHOT_CHANGE_SHARE = 0.01;
 const SNAPSHOT_MAX_CHANGES = 1_000;
 
