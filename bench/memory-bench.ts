@@ -1,7 +1,10 @@
 /**
- * Memory benchmark (not a test): one workspace scope in a SQLite store holding 1k, 10k and 50k facts.
- * For each size: saving a fact (new facts and duplicates that merge), the first recall after a
- * fresh process opens the scope, and recall latency. Run: `npx tsx bench/memory-bench.ts [sizes…]`.
+ * Memory benchmark (not a test): one workspace scope in a SQLite store holding 1k, 10k and 50k facts,
+ * with the persisted memory index `createEngine` wires for SQLite. For each size: the first open
+ * after the facts were written without it (reads every fact, saves the first snapshot), the first
+ * recall after a fresh process opens the scope (its snapshot), recall latency, saving a fact (new
+ * facts and duplicates that merge), and the first recall when the snapshot lags by as many
+ * rewritten facts as it may. Run: `npx tsx bench/memory-bench.ts [sizes…]`.
  * Goals (issue 14): save ≤ 3 ms at 10k and ≤ 10 ms at 50k; recall p95 ≤ 10 ms at 50k;
  * first recall after opening a 10k scope ≤ 100 ms.
  */
@@ -11,6 +14,8 @@ import { join } from 'node:path';
 import { createMemoryStore } from '../src/core/memory/memory-store.js';
 import type { MemoryFact } from '../src/core/memory/memory-fact.js';
 import { scopeTag } from '../src/core/memory/memory-scope-cache.js';
+import { snapshotAfterChanges } from '../src/core/memory/persisted-scopes.js';
+import { openMemoryIndexFor } from '../src/core/memory/sqlite-memory-index.js';
 import { openStore } from '../src/core/store/open-store.js';
 
 const SCOPE = '/bench/workspace';
@@ -87,9 +92,25 @@ async function benchSize(root: string, size: number): Promise<void> {
   await seedFacts(directory, size);
   const seedMs = performance.now() - started;
 
-  // A fresh process: open the store, first recall (loads or opens the scope's index).
+  // The first process with the index: no snapshot yet, so it reads every fact and saves one.
+  started = performance.now();
+  {
+    const store = await openStore({ dataDirectory: directory });
+    const index = openMemoryIndexFor(undefined, directory)!;
+    await createMemoryStore({ store, maxFactsPerScope: size * 2, index }).recall('redis cache timeout', { scope: SCOPE });
+    const firstOpenMs = performance.now() - started;
+    await index.close();
+    await store.close();
+    console.log(`${size} facts (seeded in ${ms(seedMs)}):`);
+    console.log(
+      `  first open after writing without the index (full read, first snapshot): ${ms(firstOpenMs)}, snapshot saved after ${ms(performance.now() - started)}`,
+    );
+  }
+
+  // A fresh process: open the store, first recall (opens the scope's snapshot).
   const store = await openStore({ dataDirectory: directory });
-  const memory = createMemoryStore({ store, maxFactsPerScope: size * 2 });
+  const index = openMemoryIndexFor(undefined, directory)!;
+  const memory = createMemoryStore({ store, maxFactsPerScope: size * 2, index });
   started = performance.now();
   const cpuBefore = process.cpuUsage();
   await memory.recall('redis cache timeout', { scope: SCOPE });
@@ -115,11 +136,12 @@ async function benchSize(root: string, size: number): Promise<void> {
     saves.push(performance.now() - saveStarted);
   }
   saves.sort((a, b) => a - b);
+  await index.close();
   await store.close();
+  const worstFirstRecallMs = await firstRecallBehindSnapshot(directory, size);
 
   const saveMean = saves.reduce((sum, value) => sum + value, 0) / saves.length;
   const recallP95 = percentile(recalls, 0.95);
-  console.log(`${size} facts (seeded in ${ms(seedMs)}):`);
   console.log(`  first recall after opening the scope: ${ms(firstRecallMs)} (CPU ${ms(firstRecallCpuMs)})${against(firstRecallMs, GOALS.firstRecall(size))}`);
   console.log(
     `  recall (${QUERIES} queries): p50 ${ms(percentile(recalls, 0.5))}, p95 ${ms(recallP95)}, max ${ms(recalls[recalls.length - 1] ?? 0)}${against(recallP95, GOALS.recallP95)}`,
@@ -127,6 +149,37 @@ async function benchSize(root: string, size: number): Promise<void> {
   console.log(
     `  save (${SAVES}, a quarter merging): mean ${ms(saveMean)}, p95 ${ms(percentile(saves, 0.95))}, max ${ms(saves[saves.length - 1] ?? 0)}${against(saveMean, GOALS.save(size))}`,
   );
+  console.log(
+    `  first recall when the snapshot is ${snapshotAfterChanges(size)} rewritten facts behind (the most before a new one): ${ms(worstFirstRecallMs)}${against(worstFirstRecallMs, GOALS.firstRecall(size))}`,
+  );
+}
+
+/** The first recall of a fresh process when another one has rewritten as many facts as a snapshot may lag by. */
+async function firstRecallBehindSnapshot(directory: string, size: number): Promise<number> {
+  const behind = snapshotAfterChanges(size);
+  const run = async (snapshotAfter: number, work: (memory: ReturnType<typeof createMemoryStore>) => Promise<void>): Promise<void> => {
+    const store = await openStore({ dataDirectory: directory });
+    const index = openMemoryIndexFor(undefined, directory)!;
+    await work(createMemoryStore({ store, maxFactsPerScope: size * 2, index, snapshotAfterChanges: snapshotAfter }));
+    await index.close();
+    await store.close();
+  };
+  // A snapshot of everything so far, then `behind` rewritten facts that no snapshot holds.
+  await run(1, async (memory) => void (await memory.recall('snapshot', { scope: SCOPE })));
+  await run(Number.POSITIVE_INFINITY, async (memory) => {
+    for (let changed = 0; changed < behind; changed += 1) {
+      const id = `${scopeTag(SCOPE)}-${((changed * 7_919) % size).toString(16).padStart(8, '0')}`;
+      await memory.update(id, { content: `Rewritten ${changed}: the ${phrase(10)} now uses ${phrase(4)}.` });
+    }
+  });
+  const store = await openStore({ dataDirectory: directory });
+  const index = openMemoryIndexFor(undefined, directory)!;
+  const started = performance.now();
+  await createMemoryStore({ store, maxFactsPerScope: size * 2, index }).recall('redis cache timeout', { scope: SCOPE });
+  const elapsed = performance.now() - started;
+  await index.close();
+  await store.close();
+  return elapsed;
 }
 
 const root = await mkdtemp(join(tmpdir(), 'tsuka-memory-bench-'));

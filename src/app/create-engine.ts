@@ -23,6 +23,7 @@ import { openStore, type Store } from '../core/store/open-store.js';
 import { openCoordination } from '../core/coordination/open-coordination.js';
 import type { Coordination } from '../core/coordination/coordination.js';
 import { createMemoryStore, type MemoryStore } from '../core/memory/memory-store.js';
+import { openMemoryIndexFor } from '../core/memory/sqlite-memory-index.js';
 import { createSessionStore } from '../core/store/session-store.js';
 import { createRunStore } from '../core/store/run-store.js';
 import { createApprovalStore } from '../core/store/approval-store.js';
@@ -151,7 +152,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   attachToolSourcesToRoster(roster, tools.sources);
   if (mcp) await waitAtMost(mcp.start(), MCP_START_WAIT_MS);
   const tiers = createModelTiers({ configured: config.llm.tier, profiles: createModelProfileStore(store), logger });
-  const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger });
+  // On the SQLite store, scopes open from snapshots kept in the same file (decision 0013); it connects at first use.
+  const memoryIndex = openMemoryIndexFor(config.storeUrl, config.dataDirectory, { logger });
+  const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger, index: memoryIndex });
 
   let model: LanguageModel | undefined = options.model;
   let connection: ModelConnection | undefined;
@@ -194,6 +197,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     tier: model ? tiers.tierFor(model.modelId) : 'MEDIUM',
     close: async () => {
       await mcp?.close();
+      await memoryIndex?.close();
       await store.close();
       await coordination.close();
     },

@@ -1,27 +1,9 @@
 /**
- * Okapi BM25 over in-process inverted indexes. Pure data structures: the memory store keeps one
- * index per scope, updates it on every write, and searches several indexes as one collection.
- * Documents live in numbered slots, so scoring adds into a typed array instead of a map of ids.
+ * Okapi BM25 over in-process inverted indexes (`bm25-index.ts`). The memory store keeps one index
+ * per scope, updates it on every write, and searches several indexes as one collection; scores add
+ * into a scratch array kept with each index.
  */
-
-export interface Bm25Document {
-  slot: number;
-  /** Its distinct terms (to leave their postings on removal). */
-  terms: string[];
-  length: number;
-}
-
-export interface Bm25Index {
-  documents: Map<string, Bm25Document>;
-  /** term → document slot → term frequency. */
-  postings: Map<string, Map<number, number>>;
-  /** slot → document id (undefined for a free slot). */
-  ids: (string | undefined)[];
-  /** slot → document length. */
-  lengths: number[];
-  freeSlots: number[];
-  totalLength: number;
-}
+import { type Bm25Index, documentCount, documentFrequency, TERM_COUNT_MASK } from './bm25-index.js';
 
 export interface Bm25Hit {
   id: string;
@@ -32,84 +14,49 @@ export interface Bm25Hit {
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-export function createBm25Index(): Bm25Index {
-  return { documents: new Map(), postings: new Map(), ids: [], lengths: [], freeSlots: [], totalLength: 0 };
-}
-
-/** Removes document `id` from the index if present. */
-export function removeDocument(index: Bm25Index, id: string): void {
-  const document = index.documents.get(id);
-  if (!document) return;
-  for (const term of document.terms) {
-    const posting = index.postings.get(term);
-    posting?.delete(document.slot);
-    if (posting && posting.size === 0) index.postings.delete(term);
-  }
-  index.totalLength -= document.length;
-  index.documents.delete(id);
-  index.ids[document.slot] = undefined;
-  index.freeSlots.push(document.slot);
-}
-
-/** Adds (or replaces) document `id` with its already-normalized `terms`. */
-export function addDocument(index: Bm25Index, id: string, terms: readonly string[]): void {
-  removeDocument(index, id);
-  const slot = index.freeSlots.pop() ?? index.ids.length;
-  index.ids[slot] = id;
-  index.lengths[slot] = terms.length;
-  index.totalLength += terms.length;
-  const distinct: string[] = [];
-  for (const term of terms) {
-    let posting = index.postings.get(term);
-    if (!posting) {
-      posting = new Map();
-      index.postings.set(term, posting);
-    }
-    const count = posting.get(slot);
-    if (count === undefined) distinct.push(term);
-    posting.set(slot, (count ?? 0) + 1);
-  }
-  index.documents.set(id, { slot, terms: distinct, length: terms.length });
-}
-
-/** How many documents of `index` contain `term`. */
-export function documentFrequency(index: Bm25Index, term: string): number {
-  return index.postings.get(term)?.size ?? 0;
-}
-
-/** The ids of the documents of `index` that contain `term`. */
-export function* documentsWithTerm(index: Bm25Index, term: string): Iterable<string> {
-  for (const slot of index.postings.get(term)?.keys() ?? []) {
-    const id = index.ids[slot];
-    if (id !== undefined) yield id;
-  }
-}
-
 /** Scores the documents of all `indexes` (as one collection) against `queryTerms`, best first. */
 export function searchBm25(indexes: readonly Bm25Index[], queryTerms: readonly string[], limit: number): Bm25Hit[] {
-  const documentCount = indexes.reduce((sum, index) => sum + index.documents.size, 0);
-  if (documentCount === 0 || queryTerms.length === 0 || limit <= 0) return [];
-  const averageLength = Math.max(1, indexes.reduce((sum, index) => sum + index.totalLength, 0) / documentCount);
+  const documents = indexes.reduce((sum, index) => sum + documentCount(index), 0);
+  if (documents === 0 || queryTerms.length === 0 || limit <= 0) return [];
+  const averageLength = Math.max(1, indexes.reduce((sum, index) => sum + index.totalLength, 0) / documents);
   const terms = [...new Set(queryTerms)];
   const idfs = terms.map((term) => {
     const frequency = indexes.reduce((sum, index) => sum + documentFrequency(index, term), 0);
-    return frequency === 0 ? 0 : Math.log(1 + (documentCount - frequency + 0.5) / (frequency + 0.5));
+    return frequency === 0 ? 0 : Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5));
   });
   const top: Bm25Hit[] = [];
   for (const index of indexes) {
-    const scores = new Float64Array(index.ids.length);
-    const touched: number[] = [];
+    // Scores add into a scratch array kept with the index; the slots touched are reset afterwards.
+    if (!index.scratch || index.scratch.scores.length < index.ids.length) {
+      const size = Math.max(64, index.ids.length * 2);
+      index.scratch = { scores: new Float64Array(size), touched: new Int32Array(size) };
+    }
+    const { scores, touched } = index.scratch;
+    let touchedCount = 0;
     terms.forEach((term, position) => {
       const idf = idfs[position]!;
-      const posting = index.postings.get(term);
-      if (!posting || idf === 0) return;
-      for (const [slot, termFrequency] of posting) {
+      const termId = index.termIds.get(term);
+      if (termId === undefined || idf === 0) return;
+      const add = (slot: number, weight: number): void => {
+        const termFrequency = weight & TERM_COUNT_MASK;
         const norm = termFrequency + BM25_K1 * (1 - BM25_B + (BM25_B * index.lengths[slot]!) / averageLength);
-        if (scores[slot] === 0) touched.push(slot);
+        if (scores[slot] === 0) touched[touchedCount++] = slot;
         scores[slot]! += (idf * termFrequency * (BM25_K1 + 1)) / norm;
+      };
+      // Plain loops rather than `forEachPosting`: this is the hot path of every recall.
+      const base = index.base;
+      if (base && termId < base.postings.offsets.length - 1) {
+        const { offsets, values, weights } = base.postings;
+        for (let entry = offsets[termId]!; entry < offsets[termId + 1]!; entry += 1) if (!base.removed[values[entry]!]) add(values[entry]!, weights[entry]!);
       }
+      const added = index.added[termId];
+      if (added) for (let entry = 0; entry < added.length; entry += 2) add(added[entry]!, added[entry + 1]!);
     });
-    for (const slot of touched) offer(top, { id: index.ids[slot]!, score: scores[slot]! }, limit);
+    for (let position = 0; position < touchedCount; position += 1) {
+      const slot = touched[position]!;
+      offer(top, index.ids[slot]!, scores[slot]!, limit);
+      scores[slot] = 0;
+    }
   }
   return top;
 }
@@ -117,9 +64,10 @@ export function searchBm25(indexes: readonly Bm25Index[], queryTerms: readonly s
 const better = (a: Bm25Hit, b: Bm25Hit): boolean => a.score > b.score || (a.score === b.score && a.id < b.id);
 
 /** Keeps `top` the `limit` best hits, best first, without sorting every scored document. */
-function offer(top: Bm25Hit[], hit: Bm25Hit, limit: number): void {
+function offer(top: Bm25Hit[], id: string, score: number, limit: number): void {
   const last = top[top.length - 1];
-  if (top.length >= limit && last && !better(hit, last)) return;
+  if (top.length >= limit && last && (score < last.score || (score === last.score && id >= last.id))) return;
+  const hit = { id, score };
   let position = top.length;
   while (position > 0 && better(hit, top[position - 1]!)) position -= 1;
   top.splice(position, 0, hit);

@@ -1,27 +1,28 @@
 /**
  * Long-term memory: facts per scope (a workspace, or global) in the `memory` namespace, found with
  * BM25 and put into prompts. Retrieval never filters by author (design §6.3): whatever any agent
- * saved reaches every character's later prompts in that scope.
+ * saved reaches every character's later prompts in that scope. With a persisted index (the SQLite
+ * store) a scope opens from its snapshot; without, from a full read (`memory-scope-cache.ts`).
  */
 import { TsukaError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { MemoryContextSource } from './memory-port.js';
 import type { Store } from '../store/open-store.js';
-import { createKeyedMutex } from '../store/keyed-mutex.js';
-import { documentFrequency, documentsWithTerm, searchBm25 } from './bm25.js';
+import { searchBm25 } from './bm25.js';
 import { deriveSummary, shortenToSummary } from './fact-summary.js';
 import { formatMemoryContext } from './memory-context.js';
+import { findDuplicate } from './memory-duplicates.js';
 import { GLOBAL_MEMORY_SCOPE, type MemoryFact, type MemoryKind } from './memory-fact.js';
-import { createScopeCache, type ScopeView } from './memory-scope-cache.js';
+import { createScopeCache, scopeTag, type ScopeView } from './memory-scope-cache.js';
+import type { PersistedMemoryIndex } from './persisted-memory-index.js';
 import { chooseEvictions, retentionScore } from './retention.js';
-import { analyze, tokenize } from './text-normalize.js';
+import { factCount, hasFact, pinnedIds, sketches } from './scope-view.js';
+import { tokenize } from './text-normalize.js';
 
 /** Default cap on facts per scope (`memoryMaxFacts`). */
 export const MEMORY_MAX_FACTS_PER_SCOPE = 200;
 /** Longest content a fact may hold. */
 export const MEMORY_CONTENT_MAX_CHARS = 4_000;
-/** Token-set overlap (Jaccard) at which two facts count as the same. */
-const DUPLICATE_OVERLAP = 0.9;
 const DEFAULT_RECALL_LIMIT = 5;
 const CONTEXT_CANDIDATES = 12;
 
@@ -58,24 +59,30 @@ export class MemoryInputError extends TsukaError {
   }
 }
 
-function overlap(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const term of a) if (b.has(term)) shared += 1;
-  return shared / (a.size + b.size - shared);
-}
-
 function cleanTags(tags: readonly string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
 }
 
+export interface MemoryStoreOptions {
+  store: Store;
+  maxFactsPerScope?: number;
+  now?: () => number;
+  logger?: Logger;
+  /** Where scope indexes outlive the process (the SQLite store: `openMemoryIndexFor`); without, scopes are read in full. */
+  index?: PersistedMemoryIndex;
+  /** Facts changed before a new scope snapshot is saved (default: 1 % of the scope, 100 to 1,000). */
+  snapshotAfterChanges?: number;
+}
+
+const isFact = (fact: MemoryFact | undefined): fact is MemoryFact => fact !== undefined;
+
 /** Creates the memory store over `store`. */
-export function createMemoryStore(options: { store: Store; maxFactsPerScope?: number; now?: () => number; logger?: Logger }): MemoryStore {
+export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
   const now = options.now ?? Date.now;
   const maxFacts = options.maxFactsPerScope ?? MEMORY_MAX_FACTS_PER_SCOPE;
   const logger = options.logger ?? silentLogger;
-  const cache = createScopeCache(options.store);
-  const scopeLock = createKeyedMutex();
+  const cache = createScopeCache(options.store, { persisted: options.index, logger, snapshotAfterChanges: options.snapshotAfterChanges });
+  const scopesFor = (scope: string): string[] => (scope === GLOBAL_MEMORY_SCOPE ? [scope] : [scope, GLOBAL_MEMORY_SCOPE]);
 
   function checkContent(content: string): string {
     const trimmed = content.trim();
@@ -86,61 +93,27 @@ export function createMemoryStore(options: { store: Store; maxFactsPerScope?: nu
     return trimmed;
   }
 
-  /**
-   * The fact of this scope equal to `content` (same words), or overlapping it by ≥ 90 % of their
-   * terms. Exact, and without scoring the scope: overlap ≥ t needs ⌈t·|A|⌉ shared terms, so any
-   * duplicate holds one of the |A| − ⌈t·|A|⌉ + 1 rarest terms of A; only their postings are read.
-   */
-  function findDuplicate(view: ScopeView, content: string): MemoryFact | undefined {
-    const analysed = analyze(content);
-    const exact = view.duplicates.get(analysed.duplicateKey);
-    if (exact) return view.facts.get(exact);
-    const terms = new Set(analysed.terms);
-    if (terms.size < 3) return undefined;
-    const needed = Math.ceil(DUPLICATE_OVERLAP * terms.size - 1e-9);
-    const postingSize = (term: string): number => documentFrequency(view.index, term);
-    const probes = [...terms].sort((a, b) => postingSize(a) - postingSize(b)).slice(0, terms.size - needed + 1);
-    const checked = new Set<string>();
-    let best: { id: string; overlap: number } | undefined;
-    for (const term of probes) {
-      for (const id of documentsWithTerm(view.index, term)) {
-        if (checked.has(id)) continue;
-        checked.add(id);
-        const candidate = view.termSets.get(id);
-        // Sizes alone rule most candidates out: |B| ≥ ⌈t·|A|⌉ and |B| ≤ |A| / t.
-        if (!candidate || candidate.size < needed || candidate.size * DUPLICATE_OVERLAP > terms.size) continue;
-        const score = overlap(terms, candidate);
-        if (score >= DUPLICATE_OVERLAP && (!best || score > best.overlap || (score === best.overlap && id < best.id))) best = { id, overlap: score };
-      }
-    }
-    return best ? view.facts.get(best.id) : undefined;
-  }
-
   async function evict(view: ScopeView): Promise<void> {
     // Scoring every fact on every save is the cost of a full scope; below the limit there is nothing to do.
-    if (view.facts.size <= maxFacts) return;
-    const victims = chooseEvictions([...view.facts.values()], maxFacts, now());
+    if (factCount(view) <= maxFacts) return;
+    const victims = chooseEvictions(sketches(view), maxFacts, now());
     for (const victim of victims) {
       await cache.facts.delete(victim.id);
       cache.remove(view, victim.id);
     }
     if (victims.length > 0) logger.debug('memory evicted facts', { scope: view.scope, count: victims.length });
-    if (view.facts.size > maxFacts) logger.warn('memory scope over its limit: every remaining fact is pinned', { scope: view.scope });
+    if (factCount(view) > maxFacts) logger.warn('memory scope over its limit: every remaining fact is pinned', { scope: view.scope });
   }
 
-  /**
-   * Applies `fn` to the stored fact under its scope's lock (every write of this process to a scope
-   * holds that lock, so none is lost).
-   */
+  /** Applies `fn` to the stored fact as one task of its scope (every write of this process to a scope is one, so none is lost). */
   async function change(id: string, fn: (fact: MemoryFact) => MemoryFact): Promise<MemoryFact | undefined> {
     const scope = (await cache.facts.get(id))?.scope;
     if (scope === undefined) return undefined;
-    return scopeLock.run(scope, async () => {
+    return cache.withScope(scope, async (view) => {
       const current = await cache.facts.get(id);
       if (!current) return undefined;
       const next = fn(current);
       await cache.facts.set(id, next);
-      const view = await cache.load(scope);
       cache.put(view, next);
       await cache.touch(view);
       return next;
@@ -148,63 +121,67 @@ export function createMemoryStore(options: { store: Store; maxFactsPerScope?: nu
   }
 
   /**
-   * Counts a use of each fact (hits, last used), which keeps it from eviction. Works from the scope's
-   * view, current as of its revision check, and writes the facts of a scope together.
+   * Counts a use of each fact (hits, last used), which keeps it from eviction. Runs inside the task
+   * that found them, which holds the turn of every scope in `views`.
    */
-  async function markUsed(facts: readonly MemoryFact[]): Promise<MemoryFact[]> {
-    const byScope = new Map<string, MemoryFact[]>();
-    for (const fact of facts) byScope.set(fact.scope, [...(byScope.get(fact.scope) ?? []), fact]);
+  async function recordUses(views: readonly ScopeView[], facts: readonly MemoryFact[]): Promise<MemoryFact[]> {
+    const time = now();
     const used = new Map<string, MemoryFact>();
-    await Promise.all(
-      [...byScope].map(([scope, scopeFacts]) =>
-        scopeLock.run(scope, async () => {
-          const view = await cache.load(scope);
-          const time = now();
-          const writes = scopeFacts.flatMap((fact) => {
-            const current = view.facts.get(fact.id);
-            if (!current) return [];
-            const next = { ...current, hits: current.hits + 1, lastUsedAt: time };
-            cache.refresh(view, next);
-            used.set(next.id, next);
-            return [cache.facts.set(next.id, next)];
-          });
-          await Promise.all(writes);
-        }),
-      ),
-    );
+    const writes: Promise<void>[] = [];
+    for (const view of views) {
+      const ids = facts.filter((fact) => fact.scope === view.scope).map((fact) => fact.id);
+      for (const current of await cache.factsOf(view, ids)) {
+        if (!current) continue;
+        const next = { ...current, hits: current.hits + 1, lastUsedAt: time };
+        // The searchable text is unchanged: the view only updates the fact's columns.
+        cache.put(view, next);
+        used.set(next.id, next);
+        writes.push(cache.facts.set(next.id, next));
+      }
+    }
+    await Promise.all(writes);
     return facts.map((fact) => used.get(fact.id) ?? fact);
   }
 
-  async function search(query: string, scope: string, limit: number): Promise<MemoryFact[]> {
-    const scopes = scope === GLOBAL_MEMORY_SCOPE ? [scope] : [scope, GLOBAL_MEMORY_SCOPE];
-    const views = await Promise.all(scopes.map((name) => cache.load(name)));
+  /** The ids worth most to keep, pinned first (what an empty query lists). */
+  function mostValuable(views: readonly ScopeView[], limit: number): string[] {
+    const time = now();
+    return views
+      .flatMap((view) => sketches(view).map((sketch) => ({ sketch, score: retentionScore(sketch, time) })))
+      .sort((a, b) => Number(b.sketch.pinned) - Number(a.sketch.pinned) || b.score - a.score)
+      .slice(0, limit)
+      .map((ranked) => ranked.sketch.id);
+  }
+
+  async function search(views: readonly ScopeView[], query: string, limit: number): Promise<MemoryFact[]> {
     const terms = tokenize(query);
-    if (terms.length === 0) {
-      const time = now();
-      return views
-        .flatMap((view) => [...view.facts.values()])
-        .sort((a, b) => Number(b.pinned) - Number(a.pinned) || retentionScore(b, time) - retentionScore(a, time))
-        .slice(0, limit);
-    }
-    const hits = searchBm25(
-      views.map((view) => view.index),
-      terms,
-      limit,
+    const ids =
+      terms.length === 0
+        ? mostValuable(views, limit)
+        : searchBm25(
+            views.map((view) => view.index),
+            terms,
+            limit,
+          ).map((hit) => hit.id);
+    const found = await Promise.all(
+      views.map((view) =>
+        cache.factsOf(
+          view,
+          ids.filter((id) => hasFact(view, id)),
+        ),
+      ),
     );
-    return hits.flatMap((hit) => {
-      const fact = views.find((view) => view.facts.has(hit.id))?.facts.get(hit.id);
-      return fact ? [fact] : [];
-    });
+    const byId = new Map(found.flat().flatMap((fact) => (fact ? [[fact.id, fact] as const] : [])));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   return {
     async save(input) {
       const content = checkContent(input.content);
       const tags = cleanTags(input.tags);
-      return scopeLock.run(input.scope, async () => {
-        const view = await cache.load(input.scope);
+      return cache.withScope(input.scope, async (view) => {
         const time = now();
-        const duplicate = findDuplicate(view, content);
+        const duplicate = await findDuplicate(view, content, async (id) => (await cache.factsOf(view, [id]))[0]);
         if (duplicate) {
           const merged = await cache.facts.update(duplicate.id, (current) => {
             const base = current ?? duplicate;
@@ -238,18 +215,25 @@ export function createMemoryStore(options: { store: Store; maxFactsPerScope?: nu
         cache.put(view, fact);
         await evict(view);
         await cache.touch(view);
-        return { fact: view.facts.get(fact.id) ?? fact, merged: false };
+        return { fact, merged: false };
       });
     },
 
-    async recall(query, recallOptions) {
-      const found = await search(query, recallOptions.scope, recallOptions.limit ?? DEFAULT_RECALL_LIMIT);
-      return markUsed(found);
+    recall(query, recallOptions) {
+      return cache.withScopes(scopesFor(recallOptions.scope), async (views) =>
+        recordUses(views, await search(views, query, recallOptions.limit ?? DEFAULT_RECALL_LIMIT)),
+      );
     },
 
     async list(scope) {
       const view = await cache.load(scope);
-      return [...view.facts.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+      let facts = [...view.facts.values()];
+      // A view opened from a snapshot holds only the facts read since: list from the store then.
+      if (facts.length !== factCount(view)) {
+        facts = [];
+        for await (const [, fact] of cache.facts.entries(`${scopeTag(scope)}-`)) if (fact.scope === scope) facts.push(fact);
+      }
+      return facts.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
     },
 
     get: (id) => cache.facts.get(id),
@@ -275,8 +259,7 @@ export function createMemoryStore(options: { store: Store; maxFactsPerScope?: nu
     async forget(id) {
       const stored = await cache.facts.get(id);
       if (!stored) return undefined;
-      return scopeLock.run(stored.scope, async () => {
-        const view = await cache.load(stored.scope);
+      return cache.withScope(stored.scope, async (view) => {
         const deleted = await cache.facts.delete(id);
         cache.remove(view, id);
         await cache.touch(view);
@@ -287,14 +270,17 @@ export function createMemoryStore(options: { store: Store; maxFactsPerScope?: nu
     pin: (id) => change(id, (current) => ({ ...current, pinned: true })),
     unpin: (id) => change(id, (current) => ({ ...current, pinned: false })),
 
-    async contextFor(query, contextOptions) {
-      const scopes = contextOptions.scope === GLOBAL_MEMORY_SCOPE ? [GLOBAL_MEMORY_SCOPE] : [contextOptions.scope, GLOBAL_MEMORY_SCOPE];
-      const views = await Promise.all(scopes.map((name) => cache.load(name)));
-      const pinned = views.flatMap((view) => [...view.facts.values()].filter((fact) => fact.pinned));
-      const relevant = (await search(query, contextOptions.scope, CONTEXT_CANDIDATES)).filter((fact) => !fact.pinned);
-      const { text, included } = formatMemoryContext([...pinned, ...relevant], contextOptions.budgetChars);
-      await markUsed(included.filter((fact) => !fact.pinned));
-      return text;
+    contextFor(query, contextOptions) {
+      return cache.withScopes(scopesFor(contextOptions.scope), async (views) => {
+        const pinned = (await Promise.all(views.map((view) => cache.factsOf(view, pinnedIds(view))))).flat().filter(isFact);
+        const relevant = (await search(views, query, CONTEXT_CANDIDATES)).filter((fact) => !fact.pinned);
+        const { text, included } = formatMemoryContext([...pinned, ...relevant], contextOptions.budgetChars);
+        await recordUses(
+          views,
+          included.filter((fact) => !fact.pinned),
+        );
+        return text;
+      });
     },
   };
 }

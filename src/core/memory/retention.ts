@@ -25,7 +25,11 @@ export function retentionScore(fact: Pick<MemoryFact, 'kind' | 'hits' | 'lastUse
  * Which facts to drop so that at most `maxFacts` remain: unpinned `run` facts first, then the
  * lowest retention scores; pinned facts never (so the result may leave more than `maxFacts`).
  */
-export function chooseEvictions(facts: readonly MemoryFact[], maxFacts: number, now: number): MemoryFact[] {
+export function chooseEvictions<T extends Pick<MemoryFact, 'pinned' | 'kind' | 'hits' | 'lastUsedAt' | 'createdAt'>>(
+  facts: readonly T[],
+  maxFacts: number,
+  now: number,
+): T[] {
   const excess = facts.length - maxFacts;
   if (excess <= 0) return [];
   const candidates = facts

@@ -13,6 +13,12 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/**
+ * Stored indexes hold analysed terms: bump this when `tokenize` or `duplicateKey` change, so that
+ * snapshots made by the old analysis are rebuilt (`index-snapshot.ts` also checks a probe text).
+ */
+export const TEXT_ANALYSIS_VERSION = 1;
+
 const COMBINING_MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GLOBAL_MEMORY_SCOPE } from '../../../src/core/memory/memory-fact.js';
-import { createMemoryStore, MemoryInputError } from '../../../src/core/memory/memory-store.js';
+import { createMemoryStore, MemoryInputError, type MemoryStoreOptions } from '../../../src/core/memory/memory-store.js';
+import type { PersistedMemoryIndex } from '../../../src/core/memory/persisted-memory-index.js';
+import { createSqliteMemoryIndex } from '../../../src/core/memory/sqlite-memory-index.js';
 import { openStore, type Store } from '../../../src/core/store/open-store.js';
 import { useTempDirectories } from '../store/support/temp-directory.js';
 
@@ -8,19 +10,32 @@ const WORKSPACE = '/srv/project-a';
 const OTHER_WORKSPACE = '/srv/project-b';
 const tempDirectory = useTempDirectories();
 const opened: Store[] = [];
+const indexes: PersistedMemoryIndex[] = [];
 afterEach(async () => {
+  await Promise.all(indexes.splice(0).map((index) => index.close()));
   await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 
-async function open(dataDirectory?: string): Promise<Store> {
-  const store = await openStore(dataDirectory ? { dataDirectory } : { url: 'memory', dataDirectory: '/unused' });
-  opened.push(store);
-  return store;
-}
+// Every behaviour holds whether scopes are read in full (memory://, Redis…) or kept by the persisted SQLite index.
+describe.each([
+  { variant: 'scopes read in full', persisted: false },
+  { variant: 'persisted SQLite index', persisted: true },
+])('memory store ($variant)', ({ persisted }) => {
+  async function open(dataDirectory?: string): Promise<Store> {
+    const directory = dataDirectory ?? (persisted ? await tempDirectory() : undefined);
+    const store = await openStore(directory ? { dataDirectory: directory } : { url: 'memory', dataDirectory: '/unused' });
+    opened.push(store);
+    return store;
+  }
 
-describe('memory store', () => {
+  function createMemory(store: Store, options: Omit<MemoryStoreOptions, 'store' | 'index'> = {}) {
+    const index = persisted ? createSqliteMemoryIndex(store.location) : undefined;
+    if (index) indexes.push(index);
+    return createMemoryStore({ ...options, store, index });
+  }
+
   it('saves with a derived summary and recalls by stemmed, accent-folded keywords', async () => {
-    const memory = createMemoryStore({ store: await open(), now: () => 1_000 });
+    const memory = createMemory(await open(), { now: () => 1_000 });
     const { fact, merged } = await memory.save({
       content: 'Sessions are cached in Redis with a one hour TTL; the café service reads them too.',
       scope: WORKSPACE,
@@ -39,7 +54,7 @@ describe('memory store', () => {
   });
 
   it('finds facts of its workspace and global ones, never another workspace', async () => {
-    const memory = createMemoryStore({ store: await open() });
+    const memory = createMemory(await open());
     await memory.save({ content: 'Deploy with make deploy in project A.', scope: WORKSPACE, author: 'a' });
     await memory.save({ content: 'Never deploy on Fridays.', scope: GLOBAL_MEMORY_SCOPE, author: 'pike' });
     await memory.save({ content: 'Deploy project B with helm.', scope: OTHER_WORKSPACE, author: 'b' });
@@ -49,7 +64,7 @@ describe('memory store', () => {
   });
 
   it('merges an equal or nearly equal fact instead of saving it twice', async () => {
-    const memory = createMemoryStore({ store: await open() });
+    const memory = createMemory(await open());
     const first = await memory.save({ content: 'Use pnpm, not npm, in this repository.', scope: WORKSPACE, author: 'a', tags: ['tooling'], pinned: true });
     const again = await memory.save({ content: 'use PNPM — not npm — in this repository', scope: WORKSPACE, author: 'b', tags: ['build'] });
     expect(again.merged).toBe(true);
@@ -66,7 +81,7 @@ describe('memory store', () => {
 
   it('evicts run facts first, then the least valuable, never pinned ones, past the per-scope limit', async () => {
     let clock = 0;
-    const memory = createMemoryStore({ store: await open(), maxFactsPerScope: 3, now: () => (clock += 1_000) });
+    const memory = createMemory(await open(), { maxFactsPerScope: 3, now: () => (clock += 1_000) });
     const pinnedRun = await memory.save({ content: 'pinned run note alpha', kind: 'run', pinned: true, scope: WORKSPACE, author: 'a' });
     const run = await memory.save({ content: 'transient run note bravo', kind: 'run', scope: WORKSPACE, author: 'a' });
     const decision = await memory.save({ content: 'decision charlie stands', kind: 'decision', scope: WORKSPACE, author: 'a' });
@@ -82,7 +97,7 @@ describe('memory store', () => {
   });
 
   it('updates, pins, unpins and forgets by id', async () => {
-    const memory = createMemoryStore({ store: await open() });
+    const memory = createMemory(await open());
     const { fact } = await memory.save({ content: 'The staging database is Postgres 14.', scope: WORKSPACE, author: 'a' });
     const updated = await memory.update(fact.id, { content: 'The staging database is Postgres 16.', tags: ['db'] });
     expect(updated).toMatchObject({ content: 'The staging database is Postgres 16.', summary: 'The staging database is Postgres 16.', tags: ['db'] });
@@ -98,7 +113,7 @@ describe('memory store', () => {
 
   // Design §6.3: the original saved under a generic author and then filtered by author.
   it('puts a fact saved by one agent into the prompt of every other character', async () => {
-    const memory = createMemoryStore({ store: await open() });
+    const memory = createMemory(await open());
     await memory.save({ content: 'The payments API needs the X-Idempotency-Key header.', scope: WORKSPACE, author: 'geordi' });
     const context = await memory.contextFor('how do I call the payments API?', { scope: WORKSPACE, budgetChars: 2_000 });
     expect(context).toContain('X-Idempotency-Key');
@@ -106,7 +121,7 @@ describe('memory store', () => {
   });
 
   it('keeps the prompt section within its character budget, pinned facts first', async () => {
-    const memory = createMemoryStore({ store: await open() });
+    const memory = createMemory(await open());
     await memory.save({ content: 'Pinned rule: every release needs a changelog entry.', scope: GLOBAL_MEMORY_SCOPE, author: 'pike', pinned: true });
     for (let index = 0; index < 10; index += 1) {
       await memory.save({ content: `Release step ${index}: run the smoke test suite number ${index} before tagging.`, scope: WORKSPACE, author: 'a' });
@@ -120,7 +135,7 @@ describe('memory store', () => {
   });
 
   it('loses none of many concurrent saves and updates in one scope (SQLite)', async () => {
-    const memory = createMemoryStore({ store: await open(await tempDirectory()) });
+    const memory = createMemory(await open(await tempDirectory()));
     const saved = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
         memory.save({ content: `Service number ${index} listens on port ${8000 + index}.`, scope: WORKSPACE, author: `agent${index % 3}` }),
@@ -150,17 +165,17 @@ describe('memory store', () => {
   it('recalls a fact after the store is closed and reopened (tsuka ask across invocations)', async () => {
     const directory = await tempDirectory();
     const first = await openStore({ dataDirectory: directory });
-    await createMemoryStore({ store: first }).save({ content: 'The answer to the build question is: run make ci.', scope: WORKSPACE, author: 'geordi' });
+    await createMemory(first).save({ content: 'The answer to the build question is: run make ci.', scope: WORKSPACE, author: 'geordi' });
     await first.close();
-    const memory = createMemoryStore({ store: await open(directory) });
+    const memory = createMemory(await open(directory));
     const found = await memory.recall('build question', { scope: WORKSPACE });
     expect(found.map((fact) => fact.content)).toEqual(['The answer to the build question is: run make ci.']);
   });
 
   it('sees facts another process wrote to the same database after its own index was loaded', async () => {
     const directory = await tempDirectory();
-    const server = createMemoryStore({ store: await open(directory) });
-    const cli = createMemoryStore({ store: await open(directory) });
+    const server = createMemory(await open(directory));
+    const cli = createMemory(await open(directory));
     expect(await server.recall('kubernetes', { scope: WORKSPACE })).toEqual([]);
     await cli.save({ content: 'Kubernetes manifests live in deploy/k8s.', scope: WORKSPACE, author: 'geordi' });
     expect((await server.recall('kubernetes', { scope: WORKSPACE })).map((fact) => fact.author)).toEqual(['geordi']);

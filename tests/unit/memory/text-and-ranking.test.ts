@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDocument, createBm25Index, removeDocument, searchBm25 } from '../../../src/core/memory/bm25.js';
+import { searchBm25 } from '../../../src/core/memory/bm25.js';
+import { addDocument, createBm25Index, documentCount, removeDocument } from '../../../src/core/memory/bm25-index.js';
 import { deriveSummary, shortenToSummary } from '../../../src/core/memory/fact-summary.js';
 import { duplicateKey, foldText, stem, tokenize } from '../../../src/core/memory/text-normalize.js';
 
@@ -62,7 +63,7 @@ describe('BM25', () => {
     expect(hits).toHaveLength(3);
     removeDocument(index, 'rare');
     expect(searchBm25([index], tokenize('redis'), 10)).toEqual([]);
-    expect(index.documents.size).toBe(2);
+    expect(documentCount(index)).toBe(2);
   });
 
   it('searches several indexes as one collection', () => {

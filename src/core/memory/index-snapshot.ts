@@ -1,0 +1,142 @@
+/**
+ * A scope view as bytes, so a process opens a large scope without reading and analysing every fact:
+ * a JSON header (format, text-analysis fingerprint, byte order, scope, term and fact ids) and the
+ * packed index (postings by term, terms by fact) and the per-fact columns as typed arrays. Decoding
+ * refuses anything it cannot vouch for (another format, analysis, byte order or scope, or arrays
+ * that do not fit) by returning undefined.
+ */
+import { packBm25, unpackBm25 } from './bm25-packing.js';
+import { createScopeView, hash53, type ScopeView } from './scope-view.js';
+import { duplicateKey, TEXT_ANALYSIS_VERSION, tokenize } from './text-normalize.js';
+
+const MAGIC = 0x494d5354; // "TSMI" read little-endian
+const FORMAT = 1;
+/** Exercises folding, stop words and stemming: a change to any of them changes the fingerprint. */
+const PROBE = 'The Cafés were caching policies; running tests stopped — il database della squadra è lento, 2024 tokens';
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Identifies the text analysis the stored terms came from. */
+export const ANALYSIS_FINGERPRINT = `${TEXT_ANALYSIS_VERSION}:${hash53(`${tokenize(PROBE).join(' ')}|${duplicateKey(PROBE)}`).toString(36)}`;
+
+interface Header {
+  format: number;
+  analysis: string;
+  littleEndian: boolean;
+  scope: string;
+  terms: string[];
+  ids: string[];
+  postings: number;
+}
+
+const align8 = (offset: number): number => Math.ceil(offset / 8) * 8;
+/** Bytes after the header: five numbers per fact; lengths, postings and documents (offsets, values); their weights; flags. */
+const bodySize = (facts: number, terms: number, postings: number): number =>
+  8 * 5 * facts + 4 * (facts + (terms + 1 + postings) + (facts + 1 + postings)) + 2 * 2 * postings + facts;
+
+/** The view's index and columns as bytes. */
+export function encodeScopeView(view: ScopeView): Uint8Array {
+  const packed = packBm25(view.index);
+  const count = packed.ids.length;
+  const postings = packed.postings.values.length;
+  const header: Header = {
+    format: FORMAT,
+    analysis: ANALYSIS_FINGERPRINT,
+    littleEndian: LITTLE_ENDIAN,
+    scope: view.scope,
+    terms: packed.terms,
+    ids: packed.ids,
+    postings,
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const start = align8(8 + headerBytes.length);
+  const bytes = new Uint8Array(start + bodySize(count, packed.terms.length, postings));
+  const data = new DataView(bytes.buffer);
+  data.setUint32(0, MAGIC, true);
+  data.setUint32(4, headerBytes.length, true);
+  bytes.set(headerBytes, 8);
+  const numbers = new Float64Array(bytes.buffer, start, 5 * count);
+  const flags = new Uint8Array(count);
+  const { columns } = view;
+  packed.slotOf.forEach((slot, position) => {
+    numbers[position] = columns.hits[slot]!;
+    numbers[count + position] = columns.createdAt[slot]!;
+    numbers[2 * count + position] = columns.lastUsedAt[slot]!;
+    numbers[3 * count + position] = columns.textHash[slot]!;
+    numbers[4 * count + position] = columns.duplicateHash[slot]!;
+    flags[position] = columns.flags[slot]!;
+  });
+  let offset = start + 8 * 5 * count;
+  const { postings: byTerm, documents: byDocument } = packed;
+  for (const part of [packed.lengths, byTerm.offsets, byTerm.values, byDocument.offsets, byDocument.values]) {
+    new Int32Array(bytes.buffer, offset, part.length).set(part);
+    offset += 4 * part.length;
+  }
+  for (const part of [byTerm.weights, byDocument.weights]) {
+    new Uint16Array(bytes.buffer, offset, part.length).set(part);
+    offset += 2 * part.length;
+  }
+  bytes.set(flags, offset);
+  return bytes;
+}
+
+function readHeader(bytes: Uint8Array): { header: Header; length: number } | undefined {
+  if (bytes.length < 8) return undefined;
+  const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (data.getUint32(0, true) !== MAGIC) return undefined;
+  const length = data.getUint32(4, true);
+  if (8 + length > bytes.length) return undefined;
+  const header: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 8, length).toString('utf8'));
+  if (typeof header !== 'object' || header === null) return undefined;
+  const candidate = header as Partial<Header>;
+  if (!Array.isArray(candidate.terms) || !Array.isArray(candidate.ids) || typeof candidate.postings !== 'number') return undefined;
+  return { header: candidate as Header, length };
+}
+
+/**
+ * The view `bytes` hold for `scope`, or undefined when they were made by another format, text
+ * analysis or byte order, for another scope, or do not hold together.
+ */
+export function decodeScopeView(scope: string, bytes: Uint8Array): ScopeView | undefined {
+  try {
+    const read = readHeader(bytes);
+    if (!read) return undefined;
+    const { header } = read;
+    if (header.format !== FORMAT || header.analysis !== ANALYSIS_FINGERPRINT || header.littleEndian !== LITTLE_ENDIAN || header.scope !== scope)
+      return undefined;
+    const count = header.ids.length;
+    const terms = header.terms.length;
+    const postings = header.postings;
+    const start = align8(8 + read.length);
+    if (bytes.length !== start + bodySize(count, terms, postings)) return undefined;
+    // A copy starts at offset 0 of its own buffer, so every typed view below is aligned.
+    const buffer = bytes.slice().buffer;
+    const numbers = (part: number): Float64Array => new Float64Array(buffer, start + 8 * part * count, count);
+    let offset = start + 8 * 5 * count;
+    const int32 = (length: number): Int32Array => {
+      const part = new Int32Array(buffer, offset, length);
+      offset += 4 * length;
+      return part;
+    };
+    const lengths = int32(count);
+    const termOffsets = int32(terms + 1);
+    const termValues = int32(postings);
+    const documentOffsets = int32(count + 1);
+    const documentValues = int32(postings);
+    const termWeights = new Uint16Array(buffer, offset, postings);
+    const documentWeights = new Uint16Array(buffer, offset + 2 * postings, postings);
+    const flags = new Uint8Array(buffer, offset + 4 * postings, count);
+    const view = createScopeView(scope);
+    view.index = unpackBm25({
+      terms: header.terms,
+      ids: header.ids,
+      lengths,
+      postings: { offsets: termOffsets, values: termValues, weights: termWeights },
+      documents: { offsets: documentOffsets, values: documentValues, weights: documentWeights },
+    });
+    view.columns = { hits: numbers(0), createdAt: numbers(1), lastUsedAt: numbers(2), textHash: numbers(3), duplicateHash: numbers(4), flags };
+    return view;
+  } catch {
+    // Malformed JSON or arrays that do not fit: the caller reads the scope in full instead.
+    return undefined;
+  }
+}
