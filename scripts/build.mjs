@@ -1,11 +1,13 @@
-// `npm run build`: compiles src/ to dist/ with tsc, copies the files the code reads from beside
-// itself (JSON schemas, the playground's web/ folder), and writes the stamp bin/tsuka.js checks.
+// `npm run build`: type-checks src/ with tsc, bundles the CLI with esbuild into dist/ (bundle.mjs),
+// copies the files the code reads from beside itself (JSON schemas, the playground's web/ folder) to
+// where they sit under src/, and writes the stamp bin/tsuka.js checks.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceDigest, STAMP_FILE } from '../bin/build-stamp.js';
+import { bundleCli } from './bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -13,7 +15,9 @@ const dist = path.join(root, 'dist');
 const digest = sourceDigest(root);
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// esbuild does not check types: tsc does, and emits nothing.
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+await bundleCli({ root, outdir: dist });
 
 function copyAssets(from, to) {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
