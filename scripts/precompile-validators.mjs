@@ -13,6 +13,7 @@ export const OWN_SCHEMA_EXPORTS = {
   'core/data/roster-schemas.ts': ['ROSTER_SCHEMAS'],
   'core/provider/catalogue.ts': ['PROVIDERS_SCHEMA'],
   'core/tools/tool-schema-loader.ts': ['TOOL_SCHEMA_FILE_SCHEMA'],
+  'core/tools/mcp/mcp-config.ts': ['MCP_CONFIG_SCHEMAS'],
   'config/config-file-schema.ts': ['CONFIG_FILE_SCHEMA'],
 };
 
