@@ -1,6 +1,7 @@
 // The CLI bundled by esbuild (decision 0006, "CLI start-up, second pass"): `dist/cli/main.js` and the
 // chunks its lazy `import()`s split into, all one folder below dist/, with the pure-JavaScript
 // dependencies inside. Resolving and loading ~400 module files was most of the start-up of `tsuka ask`.
+import { copyFileSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -36,7 +37,7 @@ function ownModuleUrl(sourceRoot) {
 }
 
 /** Our own JSON Schemas' validators compiled at build time, standing in for `precompiled-validators.ts`. */
-function precompiledValidators(root) {
+export function precompiledValidators(root) {
   const prefix = 'tsuka-precompiled:';
   return {
     name: 'precompiled-validators',
@@ -60,7 +61,8 @@ function precompiledValidators(root) {
 
 /** Bundles `<root>/src/cli/main.ts` into `<outdir>/cli/main.js` and `<outdir>/chunks/`. */
 export async function bundleCli({ root, outdir }) {
-  const sourceRoot = path.join(root, 'src');
+  // Real paths: esbuild resolves symbolic links, and the plugins compare its paths with this one.
+  const sourceRoot = realpathSync(path.join(root, 'src'));
   return build({
     absWorkingDir: root,
     entryPoints: { 'cli/main': path.join(sourceRoot, 'cli', 'main.ts') },
@@ -80,4 +82,17 @@ export async function bundleCli({ root, outdir }) {
     plugins: [precompiledValidators(root), ownModuleUrl(sourceRoot)],
     metafile: true,
   });
+}
+
+/** Copies the files the code reads from beside itself (JSON schemas, the playground's web/) from src/ to where they sit there. */
+export function copyAssets(from, to) {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) copyAssets(source, target);
+    else if (!entry.name.endsWith('.ts')) {
+      mkdirSync(to, { recursive: true });
+      copyFileSync(source, target);
+    }
+  }
 }
