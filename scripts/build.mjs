@@ -6,12 +6,13 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sourceDigest, STAMP_FILE } from '../bin/build-stamp.js';
+import { sourceDigest, sourceSignature, STAMP_FILE } from '../bin/build-stamp.js';
 import { bundleCli, copyAssets } from './bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 // Taken before compiling: a source edited during the build leaves the build stale, never wrongly current.
+const signature = sourceSignature(root);
 const digest = sourceDigest(root);
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -20,5 +21,5 @@ execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'
 await bundleCli({ root, outdir: dist });
 
 copyAssets(path.join(root, 'src'), dist);
-writeFileSync(path.join(dist, STAMP_FILE), `${JSON.stringify({ digest, builtAt: new Date().toISOString() }, null, 2)}\n`);
+writeFileSync(path.join(dist, STAMP_FILE), `${JSON.stringify({ digest, signature, builtAt: new Date().toISOString() }, null, 2)}\n`);
 process.stdout.write(`Built dist/ (${digest.slice(0, 12)}).\n`);
