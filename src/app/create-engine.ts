@@ -95,6 +95,8 @@ export interface CreateEngineOptions {
   checkDefaultCharacter?: boolean;
   /** Connect the MCP servers of the configuration (default true; doctor connects them itself). */
   connectMcp?: boolean;
+  /** Called with the roster once it is loaded and checked, before the sandbox probe and the store (`ask` starts probing its model server there). */
+  onRoster?: (roster: Roster) => void;
 }
 
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
@@ -130,17 +132,31 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       `TSUKA_DEFAULT_CHARACTER="${config.defaultCharacter}" is not a character: use one of ${[...roster.characters.keys()].join(', ')}.`,
     );
   }
+  options.onRoster?.(roster);
   // Chosen once, before anything can run a command; `bubblewrap` that does not work stops the start.
-  const sandbox = options.sandbox ?? (await selectCommandSandbox(config.sandbox));
-  logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
+  // Its probe (one sandboxed `true`) runs while the store opens.
+  const choosingSandbox = options.sandbox ? Promise.resolve(options.sandbox) : selectCommandSandbox(config.sandbox);
+  choosingSandbox.catch(() => undefined); // awaited below; a failure must not count as unhandled meanwhile
   // Before the store: on Redis, the store's per-key writes are serialized across replicas by it.
-  const coordination = await openCoordination(config.storeUrl, logger, { heartbeatMs: config.replicaHeartbeatMs, leaseMs: config.replicaLeaseMs });
+  const coordination = await openCoordination(config.storeUrl, logger, { heartbeatMs: config.replicaHeartbeatMs, leaseMs: config.replicaLeaseMs }).catch(
+    async (error: unknown) => {
+      await choosingSandbox.catch(() => undefined);
+      throw error;
+    },
+  );
   const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory, logger, mutex: coordination.mutex }).catch(
     async (error: unknown) => {
+      await choosingSandbox.catch(() => undefined);
       await coordination.close();
       throw error;
     },
   );
+  const sandbox = await choosingSandbox.catch(async (error: unknown) => {
+    await store.close();
+    await coordination.close();
+    throw error;
+  });
+  logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
   logger.info('coordination', { replica: coordination.replicaId, location: coordination.location });
   const childEnv = createChildEnv(config.environment);
   // The MCP client (and its SDK) is loaded only when servers are configured: `ask` stays quick without.

@@ -12,8 +12,9 @@ import { createPermissionManager } from '../core/safety/permission-manager.js';
 import { createAgentRunner } from '../core/agent/create-agent-runner.js';
 import { findCharacter, suggestCharacters } from '../core/data/character-lookup.js';
 import type { PermissionPrompt } from '../core/safety/permission-port.js';
+import type { Roster } from '../core/data/types.js';
 import { noModelMessage } from '../app/no-model-message.js';
-import { connectModelServer, findModelServer } from '../app/model-connection.js';
+import { connectModelServer, findModelServer, type FoundModelServers } from '../app/model-connection.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
 import { createTranscriptWriter } from '../commands/record-agent-event.js';
 import { createTerminalOutput } from './terminal-output.js';
@@ -38,8 +39,15 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     maskSecrets,
     write: io.stderr,
   });
-  // The character is checked before any model server is probed: a typo fails at once.
-  const engine = await createEngine({ config, logger, maskSecrets, discover: false });
+  // The character is checked before any model server is probed: a typo fails at once. Once it is
+  // found, the probe runs while the engine opens its store.
+  let probing: Promise<FoundModelServers | null> | undefined;
+  const startProbing = (roster: Roster) => {
+    if (!findCharacter(roster, characterName)) return;
+    probing = findModelServer(config, { logger });
+    probing.catch(() => undefined); // awaited below, unless the engine fails first
+  };
+  const engine = await createEngine({ config, logger, maskSecrets, discover: false, onRoster: startProbing });
   try {
     const character = findCharacter(engine.roster, characterName);
     if (!character) {
@@ -49,7 +57,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       );
       return 2;
     }
-    const server = await findModelServer(config, { logger });
+    const server = await (probing ?? findModelServer(config, { logger }));
     if (!server) {
       io.stderr(`${noModelMessage(config)}\n`);
       return 3;

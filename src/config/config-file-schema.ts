@@ -1,3 +1,5 @@
+import type { OwnSchema } from '../core/validation/own-validator.js';
+
 /** JSON Schema of `tsuka.config.json`: non-secret settings only (secrets come from the environment). */
 export const configFileSchema = {
   type: 'object',
@@ -44,3 +46,6 @@ export const configFileSchema = {
     mcpConfig: { type: 'string' },
   },
 } as const;
+
+/** The schema as ajv compiles it (precompiled in the build: `own-validator.ts`). */
+export const CONFIG_FILE_SCHEMA: OwnSchema = { id: 'configFile', options: { allErrors: true }, load: () => configFileSchema };

@@ -5,9 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { Ajv } from 'ajv';
 import type { AppConfig, LogFormat, LogLevel } from './app-config.js';
-import { configFileSchema } from './config-file-schema.js';
+import { CONFIG_FILE_SCHEMA } from './config-file-schema.js';
+import { ownValidator } from '../core/validation/own-validator.js';
 import { readSandboxConfig } from './sandbox-config.js';
 import { parseModelServerUrls } from './model-servers-config.js';
 import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
@@ -241,7 +241,7 @@ function readConfigFile(directory: string, problems: string[]): Record<string, u
     problems.push(`tsuka.config.json is not valid JSON (${(error as Error).message}): fix the file at ${file}.`);
     return {};
   }
-  const validate = new Ajv({ allErrors: true }).compile(configFileSchema);
+  const validate = ownValidator(CONFIG_FILE_SCHEMA);
   if (!validate(parsed)) {
     for (const error of validate.errors ?? []) {
       const where = error.instancePath || '/';

@@ -36,7 +36,7 @@ export async function loadRoster(options: LoadRosterOptions): Promise<Roster> {
   const root = path.resolve(options.rootDirectory);
   const validators = options.schemaChecked
     ? { role: alreadyChecked<RoleFile>(), trait: alreadyChecked<TraitFile>(), character: alreadyChecked<CharacterFile>(), team: alreadyChecked<TeamFile>() }
-    : await getRosterValidators();
+    : getRosterValidators();
   const [roleFolder, traitFolder, characterFolder, teamFolder, ...extraRoleFolders] = await Promise.all([
     readJsonFolder(root, path.join(root, 'roles')),
     readJsonFolder(root, path.join(root, 'traits')),

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ownValidator, type OwnSchema } from '../validation/own-validator.js';
 import type { Character, Role, Team, Trait } from './types.js';
 import type { DataProblem } from './data-problem.js';
 
@@ -26,27 +27,29 @@ export interface RosterValidators {
   team: ValidateFunction<TeamFile>;
 }
 
-let validatorsPromise: Promise<RosterValidators> | undefined;
+/** The roster schemas as ajv compiles them: beside this module, precompiled in the build (`own-validator.ts`). */
+export const ROSTER_SCHEMAS: Record<RosterFileKind, OwnSchema> = {
+  role: rosterSchema('role'),
+  trait: rosterSchema('trait'),
+  character: rosterSchema('character'),
+  team: rosterSchema('team'),
+};
 
-/** Compiles the four schemas once per process; later calls share the result. */
-export function getRosterValidators(): Promise<RosterValidators> {
-  validatorsPromise ??= compileValidators().catch((error: unknown) => {
-    validatorsPromise = undefined;
-    throw error;
-  });
-  return validatorsPromise;
+function rosterSchema(kind: RosterFileKind): OwnSchema {
+  return {
+    id: `${kind}File`,
+    options: { allErrors: true, strict: true, discriminator: true, verbose: true },
+    load: () => JSON.parse(readFileSync(new URL(`./${kind}.schema.json`, import.meta.url), 'utf8')) as object,
+  };
 }
 
-async function compileValidators(): Promise<RosterValidators> {
-  const ajv = new Ajv({ allErrors: true, strict: true, discriminator: true, verbose: true });
-  const load = async (kind: RosterFileKind): Promise<Record<string, unknown>> =>
-    JSON.parse(await readFile(new URL(`./${kind}.schema.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
-  const [role, trait, character, team] = await Promise.all([load('role'), load('trait'), load('character'), load('team')]);
+/** The four validators (precompiled in the build; compiled once per process from the sources). */
+export function getRosterValidators(): RosterValidators {
   return {
-    role: ajv.compile<RoleFile>(role),
-    trait: ajv.compile<TraitFile>(trait),
-    character: ajv.compile<CharacterFile>(character),
-    team: ajv.compile<TeamFile>(team),
+    role: ownValidator<RoleFile>(ROSTER_SCHEMAS.role),
+    trait: ownValidator<TraitFile>(ROSTER_SCHEMAS.trait),
+    character: ownValidator<CharacterFile>(ROSTER_SCHEMAS.character),
+    team: ownValidator<TeamFile>(ROSTER_SCHEMAS.team),
   };
 }
 

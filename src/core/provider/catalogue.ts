@@ -2,8 +2,10 @@
  * The provider catalogue (`providers.json`): which model servers discovery knows, as data. Validated
  * against `providers.schema.json` beside this module; every problem names the file and the field.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ownValidator, type OwnSchema } from '../validation/own-validator.js';
 import { DataFileError } from '../errors.js';
 
 /** The server software behind an entry; decides which extra probes discovery makes. */
@@ -25,17 +27,12 @@ export interface ProviderEntry {
 
 type Problem = DataFileError['problems'][number];
 
-let validatorPromise: Promise<ValidateFunction<ProviderEntry[]>> | undefined;
-
-function getValidator(): Promise<ValidateFunction<ProviderEntry[]>> {
-  validatorPromise ??= readFile(new URL('./providers.schema.json', import.meta.url), 'utf8')
-    .then((text) => new Ajv({ allErrors: true, strict: true, verbose: true }).compile<ProviderEntry[]>(JSON.parse(text) as object))
-    .catch((error: unknown) => {
-      validatorPromise = undefined;
-      throw error;
-    });
-  return validatorPromise;
-}
+/** `providers.schema.json` beside this module, as ajv compiles it (precompiled in the build: `own-validator.ts`). */
+export const PROVIDERS_SCHEMA: OwnSchema = {
+  id: 'providersFile',
+  options: { allErrors: true, strict: true, verbose: true },
+  load: () => JSON.parse(readFileSync(new URL('./providers.schema.json', import.meta.url), 'utf8')) as object,
+};
 
 /** Reads and validates the catalogue; throws `DataFileError` listing every problem. */
 export async function loadProviderCatalogue(filePath: string): Promise<ProviderEntry[]> {
@@ -51,7 +48,7 @@ export async function loadProviderCatalogue(filePath: string): Promise<ProviderE
   } catch (error) {
     throw new DataFileError([{ file: filePath, field: '/', message: `The file is not valid JSON: ${describe(error)}` }], { cause: error });
   }
-  return validateProviderCatalogue(value, filePath, await getValidator());
+  return validateProviderCatalogue(value, filePath, ownValidator<ProviderEntry[]>(PROVIDERS_SCHEMA));
 }
 
 function validateProviderCatalogue(value: unknown, file: string, validate: ValidateFunction<ProviderEntry[]>): ProviderEntry[] {

@@ -50,14 +50,14 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     throw new TsukaError('tool_registry_invalid', `The tool registry does not line up: ${mismatches.join('; ')}.`);
   }
 
-  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: true, strict: false });
-  addFormats(ajv);
   // Compiled at a tool's first call: start-up pays for no tool a run never uses (the loader already
-  // proved every schema compiles).
+  // proved every schema compiles), nor for ajv's set-up when no tool is called.
+  let ajv: Ajv | undefined;
   const validators = new Map<string, ValidateFunction>();
   const validatorFor = (name: string, schema: ToolSchema): ValidateFunction => {
     let validator = validators.get(name);
     if (!validator) {
+      ajv ??= addFormats(new Ajv({ allErrors: true, coerceTypes: false, useDefaults: true, strict: false }));
       validator = ajv.compile(schema.parameters);
       validators.set(name, validator);
     }

@@ -1,12 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DataFileError } from '../errors.js';
+import { ownValidator, type OwnSchema } from '../validation/own-validator.js';
 import type { ToolSchema } from './tool.js';
 
 const addFormats = addFormatsModule.default;
-const META_SCHEMA_URL = new URL('./tool-schema.schema.json', import.meta.url);
+/** `tool-schema.schema.json` beside this module: the shape of a tools_schemas/ file (precompiled in the build). */
+export const TOOL_SCHEMA_FILE_SCHEMA: OwnSchema = {
+  id: 'toolSchemaFile',
+  options: { allErrors: true, strict: false },
+  load: () => JSON.parse(readFileSync(new URL('./tool-schema.schema.json', import.meta.url), 'utf8')) as object,
+};
 
 type Problem = { file: string; field: string; message: string };
 
@@ -24,9 +31,7 @@ export async function loadToolSchemas(directory: string, options: { schemaChecke
     throw new DataFileError([{ file: directory, field: '(folder)', message: `cannot read the tool schema folder: ${describe(error)}` }], { cause: error });
   }
   const checked = options.schemaChecked === true;
-  const checkShape = checked
-    ? undefined
-    : new Ajv({ allErrors: true, strict: false }).compile<ToolSchema>(JSON.parse(await readFile(META_SCHEMA_URL, 'utf8')) as object);
+  const checkShape = checked ? undefined : ownValidator<ToolSchema>(TOOL_SCHEMA_FILE_SCHEMA);
   const compiler = checked ? undefined : addFormats(new Ajv({ allErrors: true, strict: false }));
 
   const schemas = new Map<string, ToolSchema>();

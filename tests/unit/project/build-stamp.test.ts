@@ -4,17 +4,18 @@
  * TSUKA_RUN_FROM_SOURCE=1, the sources through tsx.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript without types (it runs before anything is compiled)
-import { buildState, sourceDigest, STAMP_FILE } from '../../../bin/build-stamp.js';
+import { buildState, sourceDigest, sourceSignature, STAMP_FILE } from '../../../bin/build-stamp.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const state = buildState as (root: string) => { current: boolean; reason: string };
 const digest = sourceDigest as (root: string) => string;
+const signature = sourceSignature as (root: string) => string;
 let root: string;
 
 beforeEach(async () => {
@@ -45,6 +46,21 @@ describe('build stamp', () => {
     await stamp();
     await writeFile(path.join(root, 'tsconfig.json'), '{"compilerOptions":{}}\n');
     expect(state(root).current).toBe(false);
+  });
+
+  it('reads no source while none was written since the build; after a rewrite the digest decides', async () => {
+    await writeFile(path.join(root, 'dist', STAMP_FILE as string), JSON.stringify({ digest: digest(root), signature: signature(root) }));
+    expect(state(root)).toMatchObject({ current: true, reason: 'no source written since the build' });
+    const main = path.join(root, 'src', 'cli', 'main.ts');
+    const later = new Date(Date.now() + 60_000);
+    // Rewritten with the same bytes (a checkout, a copy): still current, by the digest.
+    await writeFile(main, await readFile(main));
+    await utimes(main, later, later);
+    expect(state(root)).toMatchObject({ current: true, reason: 'the build matches the sources' });
+    // Other bytes of the same size: stale.
+    await writeFile(main, (await readFile(main, 'utf8')).replace('from source', 'from SOURCE'));
+    await utimes(main, new Date(later.getTime() + 1_000), new Date(later.getTime() + 1_000));
+    expect(state(root)).toMatchObject({ current: false, reason: 'the sources changed since the build' });
   });
 
   it('runs a build without sources beside it (the Docker image), and never a missing build', async () => {

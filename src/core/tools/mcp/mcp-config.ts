@@ -4,9 +4,10 @@
  * Validated with ajv; a bad file is one line naming the file and the key.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { TsukaError } from '../../errors.js';
 import type { ModelTier, RiskLevel } from '../tool.js';
+import { ownValidator, type OwnSchema } from '../../validation/own-validator.js';
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), so they are kept short and plain. */
 export const MCP_SERVER_NAME_PATTERN = '^[a-zA-Z0-9_-]{1,24}$';
@@ -95,21 +96,14 @@ const FILE_SCHEMA = {
   },
 } as const;
 
-// Compiled on first use: a start without an MCP servers file does not pay for it.
-let compiled: { file: ValidateFunction; stdio: ValidateFunction; http: ValidateFunction } | undefined;
-function validators() {
-  if (!compiled) {
-    const ajv = new Ajv({ allErrors: false, strict: false });
-    compiled = {
-      file: ajv.compile(FILE_SCHEMA),
-      stdio: ajv.compile({ type: 'object', properties: STDIO_ENTRY.properties }),
-      http: ajv.compile({ type: 'object', properties: HTTP_ENTRY.properties }),
-    };
-  }
-  return compiled;
-}
 const [STDIO_ENTRY, HTTP_ENTRY] = FILE_SCHEMA.properties.mcpServers.additionalProperties.oneOf;
-/** Per-kind checks without `oneOf`, so an error names the field instead of "must match exactly one schema". */
+const mcpSchema = (id: string, schema: object): OwnSchema => ({ id, options: { allErrors: false, strict: false }, load: () => schema });
+/** The file's schema, and per-kind checks without `oneOf` (precompiled in the build: `own-validator.ts`). */
+export const MCP_CONFIG_SCHEMAS = {
+  file: mcpSchema('mcpConfigFile', FILE_SCHEMA),
+  stdio: mcpSchema('mcpStdioServer', { type: 'object', properties: STDIO_ENTRY.properties }),
+  http: mcpSchema('mcpHttpServer', { type: 'object', properties: HTTP_ENTRY.properties }),
+};
 
 /** A bad MCP servers file: `message` is one line naming the file and the key. */
 export class McpConfigError extends TsukaError {
@@ -142,7 +136,7 @@ export function parseMcpConfig(text: string, fileName: string): McpServerConfig[
   } catch (error) {
     throw new McpConfigError(`${fileName} is not valid JSON (${(error as Error).message}).`, { cause: error });
   }
-  const { file: validateFile } = validators();
+  const validateFile = ownValidator(MCP_CONFIG_SCHEMAS.file);
   if (!validateFile(parsed)) throw new McpConfigError(`${fileName}: ${describeError(validateFile.errors ?? [], parsed)}`);
   const servers = (parsed as { mcpServers: Record<string, RawServer> }).mcpServers;
   return Object.entries(servers)
@@ -218,7 +212,7 @@ function describeServerError(name: string, entry: unknown): string {
   const allowed = new Set([...Object.keys(COMMON), ...(stdio ? ['command', 'args', 'env', 'cwd', 'sandbox', 'type'] : ['url', 'headers', 'type'])]);
   const unknown = Object.keys(record).find((field) => !allowed.has(field));
   if (unknown) return `${key}.${unknown} is not a known key for a ${stdio ? 'stdio' : 'HTTP'} server.`;
-  const schemaFor = stdio ? validators().stdio : validators().http;
+  const schemaFor = ownValidator(stdio ? MCP_CONFIG_SCHEMAS.stdio : MCP_CONFIG_SCHEMAS.http);
   if (!schemaFor(record)) {
     const first = schemaFor.errors?.[0];
     const field = (first?.instancePath ?? '').split('/').filter(Boolean).join('.');
