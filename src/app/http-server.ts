@@ -76,3 +76,16 @@ function describeListenFailure(error: NodeJS.ErrnoException, port: number, host:
   }
   return new TsukaError('http_listen_failed', `The HTTP server could not listen on ${host}:${port} (${error.message}).`, { cause: error });
 }
+
+/**
+ * Fails at once, with the same sentence as the server would, when `port` cannot be listened on —
+ * before the start spends seconds loading the roster, the store and the model (port 0: nothing to check).
+ */
+export async function checkPortFree(port: number, host = '127.0.0.1'): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(describeListenFailure(error, port, host)));
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}

@@ -25,7 +25,7 @@ import { createPlaygroundPersistence } from '../adapters/playground/persistence.
 
 /** How often a streaming reply is redrawn in the playground (no platform budget applies). */
 const PLAYGROUND_EDIT_INTERVAL_MS = 150;
-import { startHttpServer, type HttpServer } from './http-server.js';
+import { checkPortFree, startHttpServer, type HttpServer } from './http-server.js';
 import { installProcessGuard } from './process-guard.js';
 import { acquireDataFolderLock } from './data-folder-lock.js';
 import { startRetention } from './retention-schedule.js';
@@ -61,6 +61,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   // What a start that fails half-way has opened, closed in reverse before the error goes up.
   const opened: (() => unknown)[] = [];
   try {
+    await checkPortFree(options.config.httpPort, options.config.httpHost);
     const app = await startLocked(options, opened);
     return {
       ...app,

@@ -72,6 +72,9 @@ describe('start-up failures', () => {
     );
     // The lock was released: the next start is not told another instance runs.
     await expect(readFile(path.join(home, 'data', 'tsuka.lock'), 'utf8')).rejects.toThrow();
+    // Found before anything slow: the store was never opened, the model server never asked.
+    await expect(readFile(path.join(home, 'data', 'tsuka.sqlite'))).rejects.toThrow();
+    expect(model.hits).toEqual([]);
 
     const debug = inProcess(PACKAGE_ROOT, { TSUKA_HTTP_PORT: String(port), TSUKA_LOG_LEVEL: 'debug' });
     expect(await main(['start'], debug.io)).toBe(1);
