@@ -178,8 +178,13 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     const waiter = waiters.get(id);
     const status = String(message.status);
     if (!waiter || !DECIDED_STATUSES.has(status)) return;
-    waiters.delete(id);
+    // A message is only a nudge: the decision is the stored, settled record (fails closed otherwise).
     const record = await options.approvals.get(id).catch(() => undefined);
+    if (!record || record.status !== status || !waiters.has(id)) {
+      options.logger.warn('ignored an approval message that does not match the stored approval', { approvalId: id, status, stored: record?.status });
+      return;
+    }
+    waiters.delete(id);
     if (record?.messageRef) {
       await waiter.surface
         .edit({
@@ -189,7 +194,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
         })
         .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
     }
-    const decidedBy = typeof message.decidedBy === 'string' ? message.decidedBy : undefined;
+    const decidedBy = record.decidedBy;
     waiter.resolve(
       status === 'expired'
         ? { outcome: 'expired', note: 'nobody decided in time' }

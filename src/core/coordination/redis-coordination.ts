@@ -152,7 +152,9 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
   /** A Redis failure becomes one sentence naming Redis (the user sees it; the cause goes to the log). */
   const unreachable = (error: unknown): never => {
     if (error instanceof StoreError) throw error;
-    throw new StoreError(`Redis at ${location} does not answer right now; try again in a moment.`, { cause: error });
+    // Said in chat: no address there (the log has it, with the cause).
+    logger.warn('a Redis call failed', { location, error });
+    throw new StoreError('The shared state (Redis) does not answer right now; try again in a moment.', { cause: error });
   };
   const guarded = <T extends object>(target: T): T => {
     for (const [name, value] of Object.entries(target)) {

@@ -7,7 +7,14 @@ import { findUrlCredentials } from './url-credentials.js';
  */
 
 /** Variables the bot itself needs and no child process ever should see. */
-const BOT_SECRET_NAMES: readonly RegExp[] = [/^SLACK_/, /^DISCORD_/, /^TSUKA_.*_(KEY|TOKEN|SECRET)$/, /^OPENROUTER_API_KEY$/];
+const BOT_SECRET_NAMES: readonly RegExp[] = [
+  /^SLACK_/,
+  /^DISCORD_/,
+  /^TSUKA_.*_(KEY|TOKEN|SECRET)$/,
+  /^OPENROUTER_API_KEY$/,
+  // The state store (Redis: where approvals are decided): an agent command must not even learn where it is.
+  /^TSUKA_STORE_URL$/,
+];
 
 /** Name fragments that mark a variable as a secret (matched on the upper-cased name). */
 const SECRET_NAME_PATTERNS: readonly RegExp[] = [

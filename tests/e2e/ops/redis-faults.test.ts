@@ -51,9 +51,12 @@ describe('a replica when Redis goes away and comes back', () => {
 
     await redis.stop();
     const lost = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi are you there?` });
-    await slack.waitFor(() => slack.ephemerals.some((message) => /Redis at redis:\/\/127\.0\.0\.1:\d+ does not answer right now/.test(message.text)), {
-      timeoutMs: 15_000,
-    });
+    await slack.waitFor(
+      () => slack.ephemerals.some((message) => /The shared state \(Redis\) does not answer right now; try again in a moment\./.test(message.text)),
+      {
+        timeoutMs: 15_000,
+      },
+    );
     expect(model.requests).toHaveLength(0);
     expect(slack.thread('C1', lost.ts).filter((message) => message.bot_id)).toHaveLength(0);
 

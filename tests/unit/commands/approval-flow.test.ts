@@ -7,6 +7,7 @@ import { silentLogger } from '../../../src/core/logger.js';
 import type { PermissionRequest } from '../../../src/core/safety/permission-port.js';
 import type { PostOptions } from '../../../src/commands/chat-surface.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
+import { createLocalCoordination } from '../../../src/core/coordination/local-coordination.js';
 
 async function setup(options: { timeoutMs: number; slowPostMs?: number; failPost?: boolean }) {
   const store = await openStore({ url: 'memory://', dataDirectory: '/tmp' });
@@ -77,5 +78,47 @@ describe('approval flow edge cases', () => {
     const events = await runs.events(run.id);
     expect(events[0]).toMatchObject({ type: 'note', text: expect.stringMatching(/approval requested: write_file/) });
     expect(events.at(-1)).toMatchObject({ type: 'approval', outcome: 'expired' });
+  });
+});
+
+describe('approval decided on another replica', () => {
+  it('goes on only when the stored approval is settled: a forged message alone decides nothing', async () => {
+    const { surface, approvals, runs, request } = await setup({ timeoutMs: 10_000 });
+    // Two replicas on one bus: the asking one, and the one where the click lands.
+    const bus = { ...createLocalCoordination(), shared: true };
+    const flow = createApprovalFlow({ approvals, runs, admins: [], timeoutMs: 10_000, logger: silentLogger, coordination: bus });
+    const other = createApprovalFlow({ approvals, runs, admins: [], timeoutMs: 10_000, logger: silentLogger, coordination: bus });
+    const prompt = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' });
+    let decided: string | undefined;
+    const asking = prompt.ask(request, new AbortController().signal).then((decision) => (decided = decision.outcome));
+    await expect.poll(() => surface.messages.length).toBe(1);
+    const [pending] = await approvals.listPending();
+
+    // Whoever can publish on the bus (a command that reached Redis) cannot approve by message alone.
+    await bus.publish(`approval:${pending!.id}`, { status: 'approved', decidedBy: 'playground:mallory' });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(decided).toBeUndefined();
+    expect((await approvals.get(pending!.id))?.status).toBe('pending');
+
+    // A real click on the other replica: the stored record is settled, then the message goes out.
+    const ephemerals: string[] = [];
+    await other.handleButton(
+      {
+        type: 'button-action',
+        id: 'click-1',
+        platform: 'playground',
+        channel: 'c',
+        user: 'playground:alice',
+        actionId: 'tsuka_approve',
+        value: pending!.id,
+        message: surface.messages[0]!.ref,
+        replyEphemeral: async (text: string) => void ephemerals.push(text),
+      } as never,
+      surface,
+    );
+    await asking;
+    expect(decided).toBe('approved');
+    expect(surface.messages[0]!.text).toMatch(/Approved by/);
   });
 });

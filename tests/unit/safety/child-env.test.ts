@@ -122,6 +122,12 @@ describe('createChildEnv', () => {
     expect(values).not.toMatch(/xox[bp]-|xapp-|sk-|ghp_|AKIA|hunter2|s3cretpw/);
   });
 
+  it('never passes the state store URL on, even one without a password (with replicas, Redis decides approvals)', () => {
+    const env = createChildEnv({ PATH: '/usr/bin', TSUKA_STORE_URL: 'redis://redis:6379', TSUKA_LLM_BASE_URL: 'http://ollama:11434/v1' });
+    expect(env.TSUKA_STORE_URL).toBeUndefined();
+    expect(env.TSUKA_LLM_BASE_URL).toBe('http://ollama:11434/v1');
+  });
+
   it('does not modify its input', () => {
     expect(HOST_ENV.SLACK_BOT_TOKEN).toBe('xoxb-1111-2222-abcdefghijkl');
   });
