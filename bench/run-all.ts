@@ -9,3 +9,4 @@ await import('./secret-mask-bench.js');
 await import('./slack-reply-bench.js');
 await import('./mcp-bench.js');
 await import('./model-servers-bench.js');
+await import('./replicas-bench.js');
