@@ -227,9 +227,14 @@ describe('two replicas on Redis', () => {
     await slack.waitFor(() => replies('C9', mention.ts).some((message) => message.text.includes('Answered by the replica that stayed.')), {
       timeoutMs: 20_000,
     });
-    // A replacement joins for the next test.
+    // A replacement joins while the survivor is in the middle of a reply: starting never touches live runs.
+    model.enqueue({ text: 'A reply that goes on while a new replica starts, word by word by word.', chunkSize: 3, delayMsBetweenChunks: 150 });
+    const during = await slack.mention({ userId: 'U2', channelId: 'C11', text: `<@${slack.botUserId}> geordi keep going` });
+    await slack.waitFor(() => replies('C11', during.ts).some((message) => message.text.includes('A reply')), { timeoutMs: 20_000 });
     startReplica('c');
     await slack.waitFor(() => slack.openConnections === 2, { timeoutMs: 60_000 });
+    await slack.waitFor(() => replies('C11', during.ts).some((message) => message.text.includes('word by word by word.')), { timeoutMs: 20_000 });
+    expect(replies('C11', during.ts).some((message) => /interrupted|stopped/.test(message.text))).toBe(false);
   }, 90_000);
 
   it('says in the thread when the replica running a reply is killed, and keeps answering', async () => {
