@@ -18,6 +18,8 @@ import { createRedisSlots, type RedisClient } from './redis-slots.js';
 
 const PREFIX = 'tsuka:';
 const LOCK_TTL_MS = 10_000;
+/** A counter unused this long is dropped; the next use seeds it again (`initial()`), so nothing is lost. */
+const COUNTER_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** A leadership lapses this long after its holder's last renewal; others look this often. */
 export const LEADER_TTL_MS = 15_000;
 export const LEADER_CHECK_MS = 5_000;
@@ -268,7 +270,8 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
     async increment(name, initial) {
       const counter = key(`counter:${name}`);
       if (!(await client.exists(counter))) await client.set(counter, String(await initial()), { condition: 'NX' });
-      return Number(await client.incr(counter));
+      const [value] = await client.multi().incr(counter).pExpire(counter, COUNTER_TTL_MS).exec();
+      return Number(value);
     },
     slots,
     close: async () => {
