@@ -4,7 +4,7 @@
  * git accepts are understood exactly as git will understand them when the command runs.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -41,11 +41,48 @@ function parseKeys(output: string): string[] {
 }
 
 /**
+ * The last reading per repository, valid while its config files are the very same files: same
+ * inode, size and change time (a command can set a file's modification time back, not its change
+ * time). A config that includes other files is never kept (those files could change unseen).
+ */
+const readings = new Map<string, { stamp: string; keys: string[] }>();
+const MAX_READINGS = 256;
+
+function configStamp(root: string): string {
+  return ['config', 'config.worktree']
+    .map((name) => {
+      try {
+        const info = statSync(join(root, '.git', name), { bigint: true });
+        return `${info.ino}:${info.size}:${info.ctimeNs}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
+}
+
+function remember(root: string, path: string | undefined, stamp: string, keys: string[]): string[] {
+  if (keys.some((key) => key.startsWith('include.') || key.startsWith('includeif.'))) return keys;
+  if (readings.size >= MAX_READINGS) readings.delete(readings.keys().next().value as string);
+  readings.set(`${root}\0${path ?? ''}`, { stamp, keys });
+  return keys;
+}
+
+function recalled(root: string, path: string | undefined, stamp: string): string[] | undefined {
+  const reading = readings.get(`${root}\0${path ?? ''}`);
+  return reading?.stamp === stamp ? reading.keys : undefined;
+}
+
+/**
  * The config keys set by the repository at `root` (lower-case section and key names, as git
- * reports them); empty when there is no `.git`. Throws when git cannot read them.
+ * reports them); empty when there is no `.git`. Throws when git cannot read them. Asked again
+ * while the config files are unchanged, it answers from the last reading without running git.
  */
 export function repositoryConfigKeysSync(root: string, path?: string): string[] {
   if (!existsSync(join(root, '.git'))) return [];
+  const stamp = configStamp(root);
+  const known = recalled(root, path, stamp);
+  if (known) return known;
   const output = execFileSync('git', configArguments(), {
     cwd: root,
     env: configEnv(root, path),
@@ -53,14 +90,17 @@ export function repositoryConfigKeysSync(root: string, path?: string): string[] 
     timeout: GIT_CONFIG_TIMEOUT_MS,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  return parseKeys(output);
+  return remember(root, path, stamp, parseKeys(output));
 }
 
 /** As `repositoryConfigKeysSync`, without blocking. */
 export async function repositoryConfigKeys(root: string, path?: string): Promise<string[]> {
   if (!existsSync(join(root, '.git'))) return [];
+  const stamp = configStamp(root);
+  const known = recalled(root, path, stamp);
+  if (known) return known;
   const { stdout } = await execFileAsync('git', configArguments(), { cwd: root, env: configEnv(root, path), encoding: 'utf8', timeout: GIT_CONFIG_TIMEOUT_MS });
-  return parseKeys(stdout);
+  return remember(root, path, stamp, parseKeys(stdout));
 }
 
 /** The keys among `keys` that would run a program whatever the command scope says (`diff.external`). */

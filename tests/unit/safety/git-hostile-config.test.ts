@@ -136,6 +136,28 @@ describe('SAFE git commands run no program named in the repository config', () =
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a config changed after a SAFE verdict is read again, even with its modification time set back', async () => {
+    const root = await hostileRepository('later', {});
+    expect((await runIfSafe(root, 'git diff')).level).toBe('SAFE');
+    const config = path.join(root, '.git', 'config');
+    const before = await fs.stat(config);
+    git(root, 'config', 'diff.external', path.join(base, 'evil.sh'));
+    await fs.utimes(config, before.atime, before.mtime);
+    expect(await runIfSafe(root, 'git diff')).toMatchObject({ level: 'DANGEROUS', reason: expect.stringContaining('diff.external') });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('an included config file changed later is seen (a config with includes is never answered from memory)', async () => {
+    const root = await hostileRepository('include-later', {});
+    const extra = path.join(root, '.git', 'extra.cfg');
+    await fs.writeFile(extra, '[core]\n\tquotepath = false\n');
+    git(root, 'config', 'include.path', 'extra.cfg');
+    expect((await runIfSafe(root, 'git diff')).level).toBe('SAFE');
+    await fs.writeFile(extra, `[diff]\n\texternal = ${path.join(base, 'evil.sh')}\n`);
+    expect(await runIfSafe(root, 'git diff')).toMatchObject({ level: 'DANGEROUS', reason: expect.stringContaining('diff.external') });
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('git status does not descend into a submodule whose own config is hostile', async () => {
     const evil = path.join(base, 'evil.sh');
     const sub = await hostileRepository('sub-origin', {});
