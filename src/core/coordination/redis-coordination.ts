@@ -75,6 +75,13 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
   const handlers = new Map<string, Set<(message: CoordinationMessage) => void>>();
   let closed = false;
 
+  /** A Redis failure becomes one sentence naming Redis (the user sees it; the cause goes to the log). */
+  const unreachable = (error: unknown): never => {
+    if (error instanceof StoreError) throw error;
+    // Said in chat: no address there (the log has it, with the cause).
+    logger.warn('a Redis call failed', { location, error });
+    throw new StoreError('The shared state (Redis) does not answer right now; try again in a moment.', { cause: error });
+  };
   const local = createKeyedMutex();
   const mutex: KeyedMutex = {
     run: (name, task) =>
@@ -82,7 +89,8 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
         const lock = key(`lock:${name}`);
         const token = randomBytes(8).toString('hex');
         for (let attempt = 0; ; attempt++) {
-          if (await client.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: LOCK_TTL_MS } })) break;
+          // Only taking the lock is Redis's failure; what the task throws stays the task's own error.
+          if (await client.set(lock, token, { condition: 'NX', expiration: { type: 'PX', value: LOCK_TTL_MS } }).catch(unreachable)) break;
           await sleep(Math.min(50, 2 * 2 ** attempt));
         }
         try {
@@ -151,13 +159,6 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
   }, renewMs);
   heartbeat.unref();
 
-  /** A Redis failure becomes one sentence naming Redis (the user sees it; the cause goes to the log). */
-  const unreachable = (error: unknown): never => {
-    if (error instanceof StoreError) throw error;
-    // Said in chat: no address there (the log has it, with the cause).
-    logger.warn('a Redis call failed', { location, error });
-    throw new StoreError('The shared state (Redis) does not answer right now; try again in a moment.', { cause: error });
-  };
   const guarded = <T extends object>(target: T): T => {
     for (const [name, value] of Object.entries(target)) {
       if (typeof value === 'function')
@@ -174,7 +175,7 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
     replicaId,
     shared: true,
     location,
-    mutex: guarded(mutex),
+    mutex,
     turns,
     async claim(name, claimTtlMs) {
       return (

@@ -95,6 +95,14 @@ describe('store on Redis', () => {
     expect(results.filter((result) => result.ok)).toHaveLength(1);
   });
 
+  it("keeps a store task's own errors: an unknown approval or run is reported as such, not as Redis failing", async () => {
+    const { store, coordination } = await replica();
+    const approvals = createApprovalStore(store);
+    expect(await approvals.setMessageRef('ap-none', 'msg')).toBeUndefined();
+    expect(await approvals.settle('ap-none', { status: 'approved' })).toEqual({ ok: false, reason: 'unknown' });
+    await expect(createRunStore(store, { sequence: coordination }).update('run-none', (run) => run)).rejects.toThrow(/Unknown run "run-none"/);
+  });
+
   it('numbers a run log without gaps or clashes when two replicas append', async () => {
     const one = await replica();
     const two = await replica();
