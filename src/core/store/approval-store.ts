@@ -40,8 +40,8 @@ export interface ApprovalStore {
   /** Decides a pending approval once. A click after `expiresAt` finds it expired, never approved. */
   settle(id: string, decision: ApprovalDecision): Promise<SettleResult>;
   listPending(): Promise<ApprovalRecord[]>;
-  /** Marks every pending approval expired and returns them (at start, after a restart). */
-  expireAllPending(): Promise<ApprovalRecord[]>;
+  /** Marks every pending approval expired (but those `keep` spares) and returns them (at start, after a restart). */
+  expireAllPending(keep?: (pending: ApprovalRecord) => boolean): Promise<ApprovalRecord[]>;
 }
 
 /** How long a decided approval stays readable (for "already decided by …" replies). */
@@ -114,9 +114,10 @@ export function createApprovalStore(store: Store, options: { now?: () => number 
     setMessageRef: (id, messageRef) => updateExisting(id, (current) => ({ ...current, messageRef })),
     settle,
     listPending,
-    async expireAllPending() {
+    async expireAllPending(keep) {
       const expired: ApprovalRecord[] = [];
       for (const pending of await listPending()) {
+        if (keep?.(pending)) continue;
         const result = await settle(pending.id, { status: 'expired' });
         if (result.ok) expired.push(result.record);
       }

@@ -25,22 +25,8 @@ export async function recoverAfterRestart(stores: {
   if (stores.stillRunning) {
     for (const { runId, owner } of await stores.runs.runningOwners()) if (owner && stores.stillRunning(owner)) spared.add(runId);
   }
-  const expiredApprovals: ApprovalRecord[] = [];
-  for (const pending of await stores.approvals.listPending()) {
-    if (spared.has(pending.runId)) continue;
-    const result = await stores.approvals.settle(pending.id, { status: 'expired' });
-    if (!result.ok) continue;
-    expiredApprovals.push(result.record);
-    if (await stores.runs.get(pending.runId)) {
-      await stores.runs.appendEvent(pending.runId, { type: 'approval', tool: pending.toolName, outcome: 'expired' });
-    }
-  }
-  const interruptedRuns: RunRecord[] = [];
-  for (const run of await stores.runs.list({ status: 'running' })) {
-    if (spared.has(run.id)) continue;
-    const record = await stores.runs.markInterrupted(run.id, 'The bot restarted while this run was in progress.');
-    if (record) interruptedRuns.push(record);
-  }
+  const expiredApprovals = await expireApprovals(stores, (pending) => spared.has(pending.runId));
+  const interruptedRuns = await stores.runs.markInterruptedRunning(undefined, (run) => spared.has(run.id));
   return { interruptedRuns, expiredApprovals };
 }
 
@@ -58,6 +44,17 @@ export function ownerProcessAlive(owner: string, host: string, ownPid: number): 
     // EPERM: it exists but belongs to another user — alive all the same.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Expires the pending approvals `keep` does not spare, each noted in its run's log. */
+async function expireApprovals(stores: { runs: RunStore; approvals: ApprovalStore }, keep: (pending: ApprovalRecord) => boolean): Promise<ApprovalRecord[]> {
+  const expired = await stores.approvals.expireAllPending(keep);
+  for (const approval of expired) {
+    if (await stores.runs.get(approval.runId)) {
+      await stores.runs.appendEvent(approval.runId, { type: 'approval', tool: approval.toolName, outcome: 'expired' });
+    }
+  }
+  return expired;
 }
 
 /** Said in the run's log when the replica running it stopped (its lease expired). */
@@ -86,13 +83,6 @@ export async function recoverDeadReplicas(stores: {
       dead.push(runId);
     }
   }
-  if (dead.length === 0) return report;
-  for (const pending of await stores.approvals.listPending()) {
-    if (!dead.includes(pending.runId)) continue;
-    const result = await stores.approvals.settle(pending.id, { status: 'expired' });
-    if (!result.ok) continue;
-    report.expiredApprovals.push(result.record);
-    await stores.runs.appendEvent(pending.runId, { type: 'approval', tool: pending.toolName, outcome: 'expired' });
-  }
+  if (dead.length > 0) report.expiredApprovals = await expireApprovals(stores, (pending) => !dead.includes(pending.runId));
   return report;
 }

@@ -21,8 +21,8 @@ export interface RunStore {
   events(runId: string): Promise<RunEvent[]>;
   /** Newest first. */
   list(options?: { limit?: number; status?: RunStatus }): Promise<RunRecord[]>;
-  /** Marks every `running` run `interrupted` (with a status event) and returns them. */
-  markInterruptedRunning(note?: string): Promise<RunRecord[]>;
+  /** Marks every `running` run `interrupted` (with a status event), but those `keep` spares, and returns them. */
+  markInterruptedRunning(note?: string, keep?: (run: RunRecord) => boolean): Promise<RunRecord[]>;
   /** Marks one run `interrupted` when it is still running; undefined when it was not. */
   markInterrupted(id: string, note: string): Promise<RunRecord | undefined>;
   /** Runs in progress and the replica running each (a small index kept beside the records). */
@@ -146,9 +146,10 @@ export function createRunStore(
       return found;
     },
     list,
-    async markInterruptedRunning(note = 'The bot restarted while this run was in progress.') {
+    async markInterruptedRunning(note = 'The bot restarted while this run was in progress.', keep) {
       const interrupted: RunRecord[] = [];
       for (const found of await list({ status: 'running' })) {
+        if (keep?.(found)) continue;
         const record = await markInterrupted(found.id, note);
         if (record) interrupted.push(record);
       }
