@@ -6,7 +6,6 @@
  * Standalone Redis (or Valkey); not Redis Cluster (the scripts touch keys they compute).
  */
 import { randomBytes } from 'node:crypto';
-import { createClient } from '@redis/client';
 import { StoreError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createKeyedMutex, type KeyedMutex } from '../store/keyed-mutex.js';
@@ -14,7 +13,8 @@ import { redactStoreUrl } from '../store/external-backend.js';
 import { LEASE_RENEW_MS, LEASE_TTL_MS, type Coordination, type CoordinationMessage, type Leadership, type TurnQueues } from './coordination.js';
 import { newReplicaId } from './local-coordination.js';
 import { LEAD, RELEASE_LOCK, TAKE_TOKEN, TURN_ENTER, TURN_NEXT, TURN_RELEASE, TURN_RENEW, TURN_RESUME, TURN_UPDATE } from './redis-scripts.js';
-import { createRedisSlots, type RedisClient } from './redis-slots.js';
+import { createRedisSlots } from './redis-slots.js';
+import { connectRedis, type RedisClient } from './redis-connection.js';
 
 const PREFIX = 'tsuka:';
 const LOCK_TTL_MS = 10_000;
@@ -43,31 +43,15 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
   const replicaId = options.replicaId ?? newReplicaId();
   const renewMs = options.leaseRenewMs ?? LEASE_RENEW_MS;
   const ttlMs = options.leaseTtlMs ?? LEASE_TTL_MS;
-  let connected = false;
-  // Once connected, a lost connection is retried for ever; the first connection fails at once.
-  const reconnectStrategy = (retries: number): number | Error => (connected ? Math.min(2_000, 50 * 2 ** retries) : new Error('Redis does not answer'));
-  const client: RedisClient = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 5_000, reconnectStrategy } });
-  const subscriber = client.duplicate();
   let lastError = '';
-  for (const connection of [client, subscriber]) {
-    connection.on('error', (error: unknown) => {
+  const [client, subscriber] = (await connectRedis(options.url, {
+    count: 2,
+    onError: (error) => {
       const text = error instanceof Error ? error.message : String(error);
       if (text !== lastError) logger.warn('Redis connection error', { location, error: text });
       lastError = text;
-    });
-  }
-  try {
-    await client.connect();
-    await subscriber.connect();
-    await client.ping();
-    connected = true;
-  } catch (error) {
-    for (const connection of [client, subscriber])
-      await Promise.resolve()
-        .then(() => connection.destroy())
-        .catch(() => undefined);
-    throw new StoreError(`Redis at ${location} does not answer: check TSUKA_STORE_URL and that the server runs.`, { cause: error });
-  }
+    },
+  })) as [RedisClient, RedisClient];
 
   const key = (name: string) => PREFIX + name;
   const heldTurns = new Set<string>();
@@ -289,9 +273,7 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
 
 /** The replicas whose lease is alive (for `doctor`), read without joining as a replica. */
 export async function liveReplicas(url: string): Promise<string[]> {
-  const client: RedisClient = createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy: () => new Error('Redis does not answer') } });
-  client.on('error', () => undefined);
-  await client.connect();
+  const [client] = (await connectRedis(url)) as [RedisClient];
   try {
     const found: string[] = [];
     for await (const keys of client.scanIterator({ MATCH: `${PREFIX}replica:*`, COUNT: 200 })) {

@@ -8,10 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { AbortedError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SlotGrant, SlotPool } from './coordination.js';
-import type { createClient } from '@redis/client';
-
-/** A connected node-redis client (the coordination's, or its pub/sub duplicate). */
-export type RedisClient = ReturnType<typeof createClient>;
+import type { RedisClient } from './redis-connection.js';
 import { SLOT_ACQUIRE, SLOT_COUNT, SLOT_RENEW } from './redis-scripts.js';
 
 const WAITERS = 'tsuka:slots:waiters';

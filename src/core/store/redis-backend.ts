@@ -7,9 +7,9 @@
  */
 import { EventEmitter } from 'node:events';
 import KeyvRedis from '@keyv/redis';
-import { createClient } from '@redis/client';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import { StoreError } from '../errors.js';
+import { connectRedis, type RedisClient } from '../coordination/redis-connection.js';
 import { redactStoreUrl } from './external-backend.js';
 import { prefixUpperBound, type StoreBackend } from './store-backend.js';
 
@@ -20,23 +20,7 @@ const PAGE = 500;
 /** Opens a Redis connection for the store and checks it answers. */
 export async function openRedisBackend(url: string): Promise<StoreBackend> {
   const location = redactStoreUrl(url);
-  let connected = false;
-  // Once connected, a lost connection is retried for ever; the first connection fails at once.
-  const reconnectStrategy = (retries: number): number | Error => (connected ? Math.min(2_000, 50 * 2 ** retries) : new Error('Redis does not answer'));
-  // No offline queue: while Redis is unreachable a call fails at once (and the thread says so) instead of hanging.
-  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 5_000, reconnectStrategy } });
-  // Reported by the failing calls (each names the store); a reconnect loop must not crash the process.
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    connected = true;
-  } catch (error) {
-    await Promise.resolve()
-      .then(() => client.destroy())
-      .catch(() => undefined);
-    throw new StoreError(`The state store ${location} does not answer: check TSUKA_STORE_URL and that Redis runs.`, { cause: error });
-  }
+  const [client] = (await connectRedis(url)) as [RedisClient];
   const values = new KeyvRedis(client, { throwOnErrors: true });
   values.on('error', () => undefined);
 
