@@ -1,7 +1,7 @@
 /**
  * With several replicas (Redis): every heartbeat, look for runs whose replica's lease expired,
  * interrupt them (one replica each), tell their threads why, expire their approvals, and answer
- * what was queued behind them. At start the same pass runs once before any event is taken.
+ * what was queued behind them. At start the first pass runs once the adapters can post.
  */
 import type { ChatSurface, Platform } from '../commands/chat-surface.js';
 import type { CommandLayer } from '../commands/create-command-layer.js';
@@ -50,16 +50,23 @@ export async function recoverStoppedReplicas(engine: Engine, surfaces: Partial<R
   }
 }
 
-/** Starts the periodic pass; returns its stop function. */
-export function watchReplicas(engine: Engine, surfaces: Partial<Record<Platform, ChatSurface>>, layer: CommandLayer, everyMs: number): () => void {
+/** Runs a first pass now (messages queued behind a stopped replica's turns are answered too), then one every `everyMs`; resolves to the stop function. */
+export async function watchReplicas(
+  engine: Engine,
+  surfaces: Partial<Record<Platform, ChatSurface>>,
+  layer: CommandLayer,
+  everyMs: number,
+): Promise<() => void> {
   let running = false;
-  const timer = setInterval(() => {
+  const pass = async () => {
     if (running) return;
     running = true;
-    recoverStoppedReplicas(engine, surfaces, layer)
+    await recoverStoppedReplicas(engine, surfaces, layer)
       .catch((error: unknown) => engine.logger.warn('could not look for stopped replicas', { error }))
       .finally(() => (running = false));
-  }, everyMs);
+  };
+  await pass();
+  const timer = setInterval(() => void pass(), everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -12,7 +12,7 @@ import { createModelControl } from './model-control.js';
 import { commandDependencies } from './command-wiring.js';
 import { createWorkflows } from '../commands/workflows/create-workflows.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
-import { ownerProcessAlive, recoverAfterRestart, recoverDeadReplicas } from '../core/store/recover-after-restart.js';
+import { ownerProcessAlive, recoverAfterRestart } from '../core/store/recover-after-restart.js';
 import { replicaHost } from '../core/coordination/local-coordination.js';
 import { isRedisUrl } from '../core/coordination/open-coordination.js';
 import type { Leadership, RateRule } from '../core/coordination/coordination.js';
@@ -94,10 +94,11 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   const engine = await createEngine({ config, logger, maskSecrets, fetch: options.fetch, model: options.model, checkDefaultCharacter: true });
   opened.push(() => engine.close());
   // Before any adapter takes an event: only what the previous process left behind is interrupted or
-  // expired. With replicas, only what a replica whose lease expired left behind.
+  // expired. With replicas, the runs of replicas whose lease expired are recovered by the watch
+  // started below (its first pass once the adapters can post, then every heartbeat).
   const shared = engine.coordination.shared;
   const recovery = shared
-    ? await recoverDeadReplicas({ runs: engine.runs, approvals: engine.approvals, coordination: engine.coordination })
+    ? undefined
     : await recoverAfterRestart({
         runs: engine.runs,
         approvals: engine.approvals,
@@ -226,8 +227,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     stoppers.push(() => playground!.stop());
   }
   // After the adapters start: Discord's REST client and webhooks exist only once logged in.
-  await tellInterruptedThreads(engine, surfaces, recovery, shared ? 'replica' : 'restart');
-  const stopWatch = shared ? watchReplicas(engine, surfaces, layer, config.replicaHeartbeatMs) : () => undefined;
+  if (recovery) await tellInterruptedThreads(engine, surfaces, recovery, 'restart');
+  const stopWatch = shared ? await watchReplicas(engine, surfaces, layer, config.replicaHeartbeatMs) : () => undefined;
   opened.push(stopWatch);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
   if (playground) announce(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.`);
