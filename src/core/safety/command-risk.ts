@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { CallRisk, RiskLevel } from '../tools/tool.js';
 import { DANGEROUS_PROGRAM_REASONS, PROGRAM_RULES, type ProgramRule } from './command-rules.js';
 import { commandGrantScope } from './command-scope.js';
+import { GIT_FOLDER_WRITE_REASON, gitFolderWriteReason } from './git-dirs.js';
 import { repositoryConfigKeysSync, unneutralisableKeys } from './git-repository-config.js';
 import { isInside, realpathAllowMissingSync } from './real-path.js';
 import { lexShellCommand, type ShellWord } from './shell-lexer.js';
@@ -213,6 +214,21 @@ function evaluate(command: string, rule: ProgramRule, args: readonly ShellWord[]
 }
 
 /**
+ * Why one of the words, taken as a path (or an option's attached value), names a place in a git
+ * folder: `.git/`, the folder a gitfile names, or any folder that looks like a git folder.
+ */
+function gitFolderWordReason(args: readonly ShellWord[], context: PathContext): string | undefined {
+  for (const word of args) {
+    const text = word.text.startsWith('-') ? attachedValue(word.text) : word.text;
+    if (text === undefined || text === '') continue;
+    if (/(^|[\\/])\.git([\\/]|$)/i.test(text)) return GIT_FOLDER_WRITE_REASON;
+    const reason = gitFolderWriteReason(context.realRoot, path.resolve(context.cwd, text));
+    if (reason) return reason;
+  }
+  return undefined;
+}
+
+/**
  * A SAFE git command stays SAFE only when the repository's config names no program that the
  * command-scope overrides of `gitCommandEnv` cannot switch off (`diff.external`, `diff.*.command`).
  */
@@ -261,9 +277,10 @@ export function classifyCommand(command: string, options: CommandLocation): Call
   const rule = own(PROGRAM_RULES, program.text);
   if (rule) {
     const risk = evaluate(program.text, rule, args, context);
-    // Changing .git/ (config, hooks) can make later SAFE git commands run programs.
-    if (risk.level === 'RESTRICTED' && args.some((word) => /(^|[\\/])\.git([\\/]|$)/i.test(word.text))) {
-      return dangerous('It changes files inside .git/, where config and hooks can make git run programs.');
+    // Changing a git folder (config, hooks) can make later SAFE git commands run programs.
+    if (risk.level === 'RESTRICTED') {
+      const reason = gitFolderWordReason(args, context);
+      if (reason) return dangerous(reason);
     }
     if (program.text === 'git' && risk.level === 'SAFE') return gitRepositoryRisk(risk, context.cwd, options.path);
     if (risk.level !== 'RESTRICTED') return risk;

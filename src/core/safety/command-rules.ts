@@ -50,7 +50,15 @@ const DISCARDS = 'It throws away uncommitted changes, like git reset --hard.';
 const inspect = (extra: Partial<ProgramRule> = {}): ProgramRule => ({ level: 'SAFE', reason: INSPECT, ...extra });
 const restricted = (reason: string, extra: Partial<ProgramRule> = {}): ProgramRule => ({ level: 'RESTRICTED', reason, ...extra });
 
+const INTO_SUBMODULES = "It sends git into submodules, whose own config can run programs of the repository's choosing.";
+const GIT_SUBMODULE_DANGERS: Readonly<Record<string, string>> = {
+  '--ignore-submodules': INTO_SUBMODULES,
+  '--submodule': INTO_SUBMODULES,
+  '--recurse-submodules': INTO_SUBMODULES,
+};
+
 const GIT_READ_DANGERS: Readonly<Record<string, string>> = {
+  ...GIT_SUBMODULE_DANGERS,
   '--output': 'It writes git output to a file of its choosing.',
   '--ext-diff': 'It runs an external diff program.',
   '--textconv': 'It runs configured text-conversion programs.',
@@ -70,7 +78,7 @@ const GIT_RULE: ProgramRule = {
     '*': 'Options before the git subcommand can change what git runs or where.',
   },
   subcommands: {
-    status: inspect({ reason: 'Shows the state of the repository (read-only).' }),
+    status: inspect({ reason: 'Shows the state of the repository (read-only).', dangerousFlags: GIT_SUBMODULE_DANGERS }),
     log: inspect({ reason: 'Shows the history of the repository (read-only).', dangerousFlags: GIT_READ_DANGERS }),
     show: inspect({ reason: 'Shows a commit or file from the repository (read-only).', dangerousFlags: GIT_READ_DANGERS }),
     diff: inspect({ reason: 'Shows changes in the repository (read-only).', dangerousFlags: GIT_READ_DANGERS }),
@@ -79,6 +87,7 @@ const GIT_RULE: ProgramRule = {
       positionalsAreRestricted: true,
       restrictedFlags: ['-d', '--delete', '-m', '--move', '-c', '--copy', '-u', '--set-upstream-to', '--unset-upstream', '--edit-description', '-t', '--track'],
       dangerousFlags: {
+        ...GIT_SUBMODULE_DANGERS,
         '-D': 'git branch -D deletes a branch even if its commits are merged nowhere.',
         '-M': 'git branch -M overwrites an existing branch.',
         '-C': 'git branch -C overwrites an existing branch.',

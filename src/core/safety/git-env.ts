@@ -1,12 +1,14 @@
 import { dirname, join } from 'node:path';
 import { configuredDrivers, repositoryConfigKeys } from './git-repository-config.js';
+import { declaredSubmoduleNames, submoduleNamesIn } from './git-submodules.js';
 
 /**
  * Settings that make git run a program, pinned for every command in the workspace by
  * command-scope config (`GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`), which wins over `.git/config`
  * and its includes: no fsmonitor, no hooks, no pager, no editor, no credential helper, no
- * askpass, no `ext::` transport, the standard ssh and gpg, and no recursion into submodules
- * (whose own config is not read here). See docs/decisions for why this and not a refusal.
+ * askpass, no `ext::` transport, the standard ssh and gpg, and no look into submodules (whose
+ * own config is not read here; `gitCommandEnv` adds `submodule.<name>.ignore=all` per name).
+ * See docs/decisions for why this and not a refusal.
  */
 const STATIC_OVERRIDES: readonly (readonly [string, string])[] = [
   ['core.fsmonitor', 'false'],
@@ -24,6 +26,7 @@ const STATIC_OVERRIDES: readonly (readonly [string, string])[] = [
   ['log.showSignature', 'false'],
   ['protocol.ext.allow', 'never'],
   ['diff.ignoreSubmodules', 'all'],
+  ['diff.submodule', 'short'],
   ['status.submoduleSummary', 'false'],
   ['submodule.recurse', 'false'],
 ];
@@ -57,14 +60,39 @@ export function gitHardenedEnv(env: NodeJS.ProcessEnv, root: string): NodeJS.Pro
 }
 
 /**
- * `gitHardenedEnv` plus the drivers the repository's own config defines, switched off by name:
- * every `filter.<name>` gets empty clean/smudge/process commands (git then stores the file as
- * it is) and `required=false`; every `diff.<name>.textconv` becomes `cat`. The names come from
- * git's own reading of the config just before the command runs. `diff.external` and
+ * Set when the submodule list cannot be read: a key git refuses to parse, so every git command
+ * stops at start with this name in its error instead of perhaps looking into a submodule.
+ */
+const UNREADABLE_SUBMODULES: readonly [string, string] = ['tsuka-gitmodules-unreadable.stop-git.', 'true'];
+
+/** The submodule names `.gitmodules` declares, or undefined when they cannot be read. */
+async function declaredSubmodules(root: string, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
+  try {
+    return await declaredSubmoduleNames(root, withOverrides({ ...env, GIT_CONFIG_GLOBAL: '/dev/null' }, root, STATIC_OVERRIDES));
+  } catch {
+    // Git may still read a `.gitmodules` this reading failed on (a race, a timeout): git is stopped instead.
+    return undefined;
+  }
+}
+
+function submoduleOverrides(declared: readonly string[] | undefined, localKeys: readonly string[]): (readonly [string, string])[] {
+  if (declared === undefined) return [UNREADABLE_SUBMODULES];
+  const names = new Set([...declared, ...submoduleNamesIn(localKeys)]);
+  return [...names].map((name): [string, string] => [`submodule.${name}.ignore`, 'all']);
+}
+
+/**
+ * `gitHardenedEnv` plus what the repository names, switched off by name: every `filter.<name>`
+ * gets empty clean/smudge/process commands (git then stores the file as it is) and
+ * `required=false`; every `diff.<name>.textconv` becomes `cat`; every submodule gets
+ * `ignore=all`, which git reads before `.gitmodules` (its `ignore = none` would otherwise send
+ * `git status` into the submodule, whose own config can run filters). The names come from git's
+ * own reading of the config and `.gitmodules` just before the command runs. `diff.external` and
  * `diff.<name>.command` cannot be switched off this way: the classifier refuses SAFE for a
  * repository that sets them (see `git-repository-config.ts`).
  */
 export async function gitCommandEnv(env: NodeJS.ProcessEnv, root: string): Promise<NodeJS.ProcessEnv> {
+  const declared = declaredSubmodules(root, env);
   let keys: string[];
   try {
     keys = await repositoryConfigKeys(root, env.PATH);
@@ -82,5 +110,6 @@ export async function gitCommandEnv(env: NodeJS.ProcessEnv, root: string): Promi
     ]),
     ...textconvs.map((name): [string, string] => [`diff.${name}.textconv`, 'cat']),
   ];
-  return withOverrides(env, root, [...STATIC_OVERRIDES, ...driverOverrides]);
+  const submodules = submoduleOverrides(await declared, keys);
+  return withOverrides(env, root, [...STATIC_OVERRIDES, ...driverOverrides, ...submodules]);
 }

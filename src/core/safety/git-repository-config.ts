@@ -6,6 +6,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { type GitDirs, repositoryGitDirs } from './git-dirs.js';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -43,32 +44,47 @@ function parseKeys(output: string): string[] {
 /**
  * The last reading per repository, valid while its config files are the very same files: same
  * inode, size and change time (a command can set a file's modification time back, not its change
- * time). A config that includes other files is never kept (those files could change unseen).
+ * time). Kept only when `.git` is a real folder of its own: behind a gitfile, a link or a
+ * `commondir` the config lives elsewhere and is read every time. A config that includes other
+ * files is never kept (those files could change unseen).
  */
 const readings = new Map<string, { stamp: string; keys: string[] }>();
 const MAX_READINGS = 256;
 
-function configStamp(root: string): string {
-  return ['config', 'config.worktree']
-    .map((name) => {
-      try {
-        const info = statSync(join(root, '.git', name), { bigint: true });
-        return `${info.ino}:${info.size}:${info.ctimeNs}`;
-      } catch {
-        return '-';
-      }
-    })
-    .join('|');
+function fileStamp(file: string): string {
+  try {
+    const info = statSync(file, { bigint: true });
+    return `${info.ino}:${info.size}:${info.ctimeNs}`;
+  } catch {
+    return '-';
+  }
 }
 
-function remember(root: string, path: string | undefined, stamp: string, keys: string[]): string[] {
+/** The stamp of the repository's config files, or undefined when they must be read every time. */
+function configStamp(root: string): string | undefined {
+  let dirs: GitDirs | undefined;
+  try {
+    dirs = repositoryGitDirs(root);
+  } catch {
+    return undefined;
+  }
+  if (!dirs?.plainFolder) return undefined;
+  const gitDir = join(root, '.git');
+  // The folder by inode only: git changes its entries (index.lock) on every run; another folder put in its place has another inode.
+  const folder = statSync(gitDir, { bigint: true, throwIfNoEntry: false })?.ino ?? '-';
+  return [String(folder), fileStamp(join(gitDir, 'config')), fileStamp(join(gitDir, 'config.worktree'))].join('|');
+}
+
+function remember(root: string, path: string | undefined, stamp: string | undefined, keys: string[]): string[] {
+  if (stamp === undefined) return keys;
   if (keys.some((key) => key.startsWith('include.') || key.startsWith('includeif.'))) return keys;
   if (readings.size >= MAX_READINGS) readings.delete(readings.keys().next().value as string);
   readings.set(`${root}\0${path ?? ''}`, { stamp, keys });
   return keys;
 }
 
-function recalled(root: string, path: string | undefined, stamp: string): string[] | undefined {
+function recalled(root: string, path: string | undefined, stamp: string | undefined): string[] | undefined {
+  if (stamp === undefined) return undefined;
   const reading = readings.get(`${root}\0${path ?? ''}`);
   return reading?.stamp === stamp ? reading.keys : undefined;
 }

@@ -157,22 +157,4 @@ describe('SAFE git commands run no program named in the repository config', () =
     expect(await runIfSafe(root, 'git diff')).toMatchObject({ level: 'DANGEROUS', reason: expect.stringContaining('diff.external') });
     expect(existsSync(marker)).toBe(false);
   });
-
-  it('git status does not descend into a submodule whose own config is hostile', async () => {
-    const evil = path.join(base, 'evil.sh');
-    const sub = await hostileRepository('sub-origin', {});
-    const root = await hostileRepository('super', {});
-    git(root, 'submodule', 'add', '-q', sub, 'sub');
-    git(root, 'commit', '-qm', 'sub');
-    git(root, 'config', '--file', path.join(root, '.git', 'modules', 'sub', 'config'), 'filter.x.clean', evil);
-    // Same size, newer time: git must re-read (and so clean-filter) the file to know whether it changed.
-    const later = new Date(Date.now() + 10_000);
-    await fs.utimes(path.join(root, 'sub', 'a'), later, later);
-    // Plain git status would run the submodule's filter.
-    git(root, 'status');
-    expect(existsSync(marker)).toBe(true);
-    await fs.rm(marker, { force: true });
-    for (const command of ['git status', 'git diff']) expect((await runIfSafe(root, command)).level).toBe('SAFE');
-    expect(existsSync(marker)).toBe(false);
-  });
 });
