@@ -119,6 +119,14 @@ describe('a submodule with a hostile filter in its own config', () => {
     }
   });
 
+  it('a .gitmodules that cannot be read stops git instead of letting it look into submodules', async () => {
+    await fs.writeFile(path.join(root, '.gitmodules'), '[submodule "sub"]\n\tignore = none\n[[[\n');
+    await touchLater(path.join(root, 'sub', 'a'));
+    expect((await runIfSafe(root, 'git status')).output).toMatch(/^exit 128[\s\S]*tsuka-gitmodules-unreadable/);
+    expect(existsSync(marker)).toBe(false);
+    await fs.rm(path.join(root, '.gitmodules'));
+  });
+
   it.each(['git status --ignore-submodules=none', 'git diff --submodule=diff', 'git log -p --submodule=diff', 'git show --recurse-submodules'])(
     '%s (an option that sends git into submodules) asks instead',
     async (command) => {
