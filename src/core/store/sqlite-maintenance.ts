@@ -47,7 +47,9 @@ export async function backupSqliteStore(source: string, target: string): Promise
       try {
         await adapter.query('VACUUM INTO ?', destination);
       } catch (error) {
-        throw new StoreError(`The backup of ${source} into ${destination} failed (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+        throw new StoreError(`The backup of ${source} into ${destination} failed (${error instanceof Error ? error.message : String(error)}).`, {
+          cause: error,
+        });
       }
     });
   } catch (error) {

