@@ -19,6 +19,7 @@ import { createWorkspace } from '../core/safety/workspace-jail.js';
 import { createChildEnv } from '../core/safety/child-env.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
+import { securePrivateFolder } from '../core/store/private-files.js';
 import { openStore, type Store } from '../core/store/open-store.js';
 import { openCoordination } from '../core/coordination/open-coordination.js';
 import type { Coordination } from '../core/coordination/coordination.js';
@@ -101,6 +102,10 @@ export interface CreateEngineOptions {
 
 export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
   const { config, logger } = options;
+  // The data folder 0700 and what an older version left world-readable in it tightened (a warning says so).
+  await securePrivateFolder(config.dataDirectory, logger).catch((error: unknown) =>
+    logger.warn('could not make the data folder private', { folder: config.dataDirectory, error }),
+  );
   // Files that passed the full schema check before, unchanged since, are not compiled against it again.
   const fingerprint = await dataFingerprint(config.rootDirectory);
   const schemaChecked = await wasChecked(config.dataDirectory, fingerprint);

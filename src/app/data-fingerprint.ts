@@ -5,7 +5,8 @@
  * references). Any changed byte — a data file, a schema, this package's version — means a full check.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { makePrivateFolder, writePrivateFile } from '../core/store/private-files.js';
 import path from 'node:path';
 
 /** The data folders the engine validates at start, relative to the package root. */
@@ -43,6 +44,6 @@ export async function wasChecked(dataDirectory: string, fingerprint: string): Pr
 
 /** Records that files with this fingerprint passed the full check. */
 export async function recordChecked(dataDirectory: string, fingerprint: string): Promise<void> {
-  await mkdir(dataDirectory, { recursive: true });
-  await writeFile(path.join(dataDirectory, CHECKED_DATA_FILE), `${fingerprint}\n`);
+  await makePrivateFolder(dataDirectory);
+  await writePrivateFile(path.join(dataDirectory, CHECKED_DATA_FILE), `${fingerprint}\n`);
 }

@@ -6,9 +6,10 @@
  * approvals). Liveness is `kill(pid, 0)` on this host: a data folder shared between machines is
  * not supported.
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, linkSync } from 'node:fs';
+import { readFileSync, renameSync, unlinkSync, writeFileSync, linkSync } from 'node:fs';
 import path from 'node:path';
 import { TsukaError } from '../core/errors.js';
+import { makePrivateFolderSync, PRIVATE_FILE_MODE } from '../core/store/private-files.js';
 
 export const DATA_FOLDER_LOCK_FILE_NAME = 'tsuka.lock';
 
@@ -55,7 +56,7 @@ export function acquireDataFolderLock(dataDirectory: string, options: AcquireLoc
   const pid = options.pid ?? process.pid;
   const file = path.join(dataDirectory, DATA_FOLDER_LOCK_FILE_NAME);
   try {
-    mkdirSync(dataDirectory, { recursive: true });
+    makePrivateFolderSync(dataDirectory);
   } catch (error) {
     throw new TsukaError(
       'data_folder_unwritable',
@@ -93,7 +94,7 @@ export function acquireDataFolderLock(dataDirectory: string, options: AcquireLoc
 function createExclusive(file: string, text: string): boolean {
   // Written to a private file first and linked into place, so the lock never exists half-written.
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  writeFileSync(temporary, text, { flag: 'wx' });
+  writeFileSync(temporary, text, { flag: 'wx', mode: PRIVATE_FILE_MODE });
   try {
     linkSync(temporary, file);
     return true;

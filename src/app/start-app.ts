@@ -11,7 +11,7 @@ import { createAnnouncer, createLogger, resolveLogFormat } from './create-logger
 import { createModelControl } from './model-control.js';
 import { commandDependencies } from './command-wiring.js';
 import { createWorkflows } from '../commands/workflows/create-workflows.js';
-import { createSecretMasker } from '../core/safety/secret-mask.js';
+import { createConfigMasker } from './config-masker.js';
 import { ownerProcessAlive, recoverAfterRestart } from '../core/store/recover-after-restart.js';
 import { replicaHost } from '../core/coordination/local-coordination.js';
 import { isRedisUrl } from '../core/coordination/open-coordination.js';
@@ -85,7 +85,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
 
 async function startLocked(options: StartAppOptions, opened: (() => unknown)[]): Promise<RunningApp> {
   const { config, io } = options;
-  const maskSecrets = createSecretMasker(config.environment);
+  const maskSecrets = createConfigMasker(config);
   const format = resolveLogFormat(config.logFormat, io.interactive);
   const logger = createLogger({ format, level: config.logLevel, maskSecrets, write: io.stderr });
   const announce = createAnnouncer(format, io.stdout);

@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { createEngine } from '../app/create-engine.js';
 import { createLogger, resolveLogFormat } from '../app/create-logger.js';
-import { createSecretMasker } from '../core/safety/secret-mask.js';
+import { createConfigMasker } from '../app/config-masker.js';
 import { createPermissionManager } from '../core/safety/permission-manager.js';
 import { createAgentRunner } from '../core/agent/create-agent-runner.js';
 import { findCharacter, suggestCharacters } from '../core/data/character-lookup.js';
@@ -32,7 +32,7 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
     io.stderr(`Unknown flag ${yesFlag}: use --yes (RESTRICTED tools) or --yes=all (everything).\n`);
     return 2;
   }
-  const maskSecrets = createSecretMasker(config.environment);
+  const maskSecrets = createConfigMasker(config);
   const logger = createLogger({
     format: resolveLogFormat(config.logFormat, io.interactive),
     level: config.logLevel === 'info' ? 'warn' : config.logLevel,

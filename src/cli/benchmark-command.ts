@@ -7,13 +7,13 @@ import type { AppConfig } from '../config/app-config.js';
 import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { createEngine } from '../app/create-engine.js';
 import { createJsonLogger } from '../app/json-logger.js';
-import { createSecretMasker } from '../core/safety/secret-mask.js';
+import { createConfigMasker } from '../app/config-masker.js';
 import { runBenchmark } from '../core/benchmark/run-benchmark.js';
 import { formatProfileTable } from '../core/benchmark/format-profile.js';
 import { noModelMessage } from '../app/no-model-message.js';
 
 export async function runBenchmarkCommand(config: AppConfig, io: CliIo, options: { fetch?: typeof fetch } = {}): Promise<number> {
-  const maskSecrets = createSecretMasker(config.environment);
+  const maskSecrets = createConfigMasker(config);
   const logger = createJsonLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, maskSecrets, write: io.stderr });
   const engine = await createEngine({ config, logger, maskSecrets, connectMcp: false, ...(options.fetch ? { fetch: options.fetch } : {}) });
   try {

@@ -2,7 +2,7 @@
 import type { AppConfig } from '../config/app-config.js';
 import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { exportRunJson, exportRunMarkdown } from '../core/store/run-export.js';
-import { createSecretMasker } from '../core/safety/secret-mask.js';
+import { createConfigMasker } from '../app/config-masker.js';
 import { withRunStore } from './runs-command.js';
 
 export async function runExport(args: string[], config: AppConfig, io: CliIo): Promise<number> {
@@ -14,7 +14,7 @@ export async function runExport(args: string[], config: AppConfig, io: CliIo): P
   }
   const runId = args.find((arg) => !arg.startsWith('--'));
   // Stored transcripts are masked already; masking again guards runs stored by older versions.
-  const maskSecrets = createSecretMasker(config.environment);
+  const maskSecrets = createConfigMasker(config);
   return withRunStore(config, async (runs) => {
     const run = runId ? await runs.get(runId) : (await runs.list({ limit: 1 }))[0];
     if (!run) {

@@ -14,7 +14,7 @@ import type { CommandSettings } from '../../src/commands/command-dependencies.js
 import type { InboundEvent, MentionEvent, SlashCommandEvent, ThreadMessageEvent } from '../../src/commands/inbound-event.js';
 import { createScriptedModel, type ScriptedStep } from '../../src/core/model/scripted-model.js';
 import { createMemoryLogger } from '../../src/core/logger.js';
-import { createSecretMasker } from '../../src/core/safety/secret-mask.js';
+import { createConfigMasker } from '../../src/app/config-masker.js';
 import { PACKAGE_ROOT } from '../../src/cli/main.js';
 import { createMemorySurface } from './memory-surface.js';
 import { createWorkflows } from '../../src/commands/workflows/create-workflows.js';
@@ -51,7 +51,7 @@ export async function startCommandHarness(
   const engine: Engine = await createEngine({
     config,
     logger,
-    maskSecrets: createSecretMasker(config.environment),
+    maskSecrets: createConfigMasker(config),
     model: options.queue ? createQueuedModel(turnModel, { maxConcurrent: options.queue }) : turnModel,
   });
   const deps = commandDependencies(engine, createModelControl(engine), options.settings);

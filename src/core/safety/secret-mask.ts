@@ -36,23 +36,54 @@ function safelyDecoded(text: string): string {
   }
 }
 
-/** The secret values known from the environment and the extra list, by the rules above. */
-export function collectSecretValues(env: NodeJS.ProcessEnv, extraSecrets: readonly string[] = []): Set<string> {
-  const values = new Set<string>();
-  const add = (value: string): void => {
-    if (value.length >= MIN_MASKED_SECRET_LENGTH) values.add(value);
+/** A secret known by value, with the name messages use for it (never the value). */
+export interface NamedSecret {
+  name: string;
+  value: string;
+}
+
+/** What `secretsIn` calls a value that only looks like a secret (no known variable holds it). */
+export const UNNAMED_SECRET = 'a value that looks like a token or password';
+
+/** The masking function, which can also say which known secrets a text carries. */
+export interface SecretMasker {
+  (text: string): string;
+  /**
+   * The names of the known secrets in `text` in any form the masker finds (plain, encoded, wrapped
+   * across lines, split by white space), then `UNNAMED_SECRET` for token shapes and URL passwords
+   * no variable holds; empty when the text carries none.
+   */
+  secretsIn(text: string): string[];
+}
+
+/** Every known secret value with the names of the variables (or entries) that hold it. */
+export function collectNamedSecrets(env: NodeJS.ProcessEnv, extraSecrets: readonly (string | NamedSecret)[] = []): Map<string, Set<string>> {
+  const values = new Map<string, Set<string>>();
+  const add = (value: string, name: string): void => {
+    if (value.length < MIN_MASKED_SECRET_LENGTH) return;
+    const names = values.get(value) ?? new Set<string>();
+    names.add(name);
+    values.set(value, names);
   };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || value === '') continue;
-    if (isSecretName(name) || looksLikeSecretValue(value)) add(value);
+    if (isSecretName(name) || looksLikeSecretValue(value)) add(value, name);
     for (const range of findUrlCredentials(value)) {
       const password = value.slice(range.start, range.end);
-      add(password);
-      add(safelyDecoded(password));
+      add(password, name);
+      add(safelyDecoded(password), name);
     }
   }
-  for (const secret of extraSecrets) add(secret);
+  for (const secret of extraSecrets) {
+    if (typeof secret === 'string') add(secret, 'a configured secret');
+    else add(secret.value, secret.name);
+  }
   return values;
+}
+
+/** The secret values known from the environment and the extra list, by the rules above. */
+export function collectSecretValues(env: NodeJS.ProcessEnv, extraSecrets: readonly (string | NamedSecret)[] = []): Set<string> {
+  return new Set(collectNamedSecrets(env, extraSecrets).keys());
 }
 
 /** Ranges of token shapes in `text[from, to)`, as absolute positions. */
@@ -135,13 +166,20 @@ function applyMask(text: string, ranges: TextRange[]): string {
  * Builds the masking function once. It never throws: if a detector fails on some input, the
  * whole text is withheld rather than passed on unmasked.
  */
-export function createSecretMasker(env: NodeJS.ProcessEnv, extraSecrets: string[] = []): (text: string) => string {
-  const forms = new Set<string>();
-  for (const value of collectSecretValues(env, extraSecrets)) for (const form of encodedForms(value)) forms.add(form);
-  const literals: LiteralMatcher = createLiteralMatcher(forms);
+export function createSecretMasker(env: NodeJS.ProcessEnv, extraSecrets: readonly (string | NamedSecret)[] = []): SecretMasker {
+  /** Each form of each known value, with the names of the secrets it is a form of. */
+  const forms = new Map<string, Set<string>>();
+  for (const [value, names] of collectNamedSecrets(env, extraSecrets)) {
+    for (const form of encodedForms(value)) {
+      const known = forms.get(form) ?? new Set<string>();
+      for (const name of names) known.add(name);
+      forms.set(form, known);
+    }
+  }
+  const literals: LiteralMatcher = createLiteralMatcher(forms.keys());
   const shapes = new RegExp(SECRET_SHAPE_SOURCES.join('|'), 'g');
   const bearer = new RegExp(BEARER_TOKEN_SOURCE, 'g');
-  return (text: string) => {
+  const mask = (text: string): string => {
     if (typeof text !== 'string' || text === '') return text;
     try {
       return applyMask(text, [...literals.findAll(text), ...findUrlCredentials(text), ...findDiscordTokens(text), ...allShapeRanges(text, shapes, bearer)]);
@@ -149,4 +187,21 @@ export function createSecretMasker(env: NodeJS.ProcessEnv, extraSecrets: string[
       return `${SECRET_MASK} (this text could not be checked for secrets, so it is withheld)`;
     }
   };
+  /** Names of the known values in `text`; the matcher skips line breaks, so a match may span one. */
+  const knownIn = (text: string, names: Set<string>): void => {
+    for (const range of literals.findAll(text)) {
+      for (const name of forms.get(text.slice(range.start, range.end).replace(/[\r\n]/g, '')) ?? []) names.add(name);
+    }
+  };
+  const secretsIn = (text: string): string[] => {
+    if (typeof text !== 'string' || text === '') return [];
+    const names = new Set<string>();
+    knownIn(text, names);
+    // A value cut in two and joined with a space or a line break ("abc def") is still the value.
+    const compact = text.replace(/\s+/g, '');
+    if (compact !== text) knownIn(compact, names);
+    if (names.size === 0 && mask(text) !== text) names.add(UNNAMED_SECRET);
+    return [...names];
+  };
+  return Object.assign(mask, { secretsIn });
 }

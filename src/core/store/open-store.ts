@@ -3,13 +3,13 @@
  * default; `memory://` for tests; any other keyv URL (Redis, Postgres, …) when several replicas
  * must share state (see `external-backend.ts` for what that does and does not guarantee).
  */
-import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { StoreError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { openExternalBackend } from './external-backend.js';
 import { createKeyValueNamespace, type KeyValueNamespace } from './key-value-namespace.js';
 import { openSqliteBackend } from './sqlite-backend.js';
+import { createPrivateFile, makePrivateFolder, tightenFile } from './private-files.js';
 import { createKeyedMutex, type KeyedMutex } from './keyed-mutex.js';
 import { createMemoryBackend, type StoreBackend } from './store-backend.js';
 
@@ -42,17 +42,31 @@ async function openBackend(options: OpenStoreOptions): Promise<StoreBackend> {
   if (url.startsWith('sqlite://')) {
     const path = resolve(url.slice('sqlite://'.length));
     try {
-      await mkdir(dirname(path), { recursive: true });
+      await makePrivateFolder(dirname(path));
+      // Created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
+      await createPrivateFile(path);
     } catch (error) {
-      throw new StoreError(`Cannot create the folder for the state database ${path}: check TSUKA_DATA_DIR.`, {
+      throw new StoreError(`Cannot create the state database ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}): check TSUKA_DATA_DIR.`, {
         cause: error,
       });
     }
+    await tightenDatabaseFiles(path, options.logger ?? silentLogger);
     return openSqliteBackend(path, { busyTimeoutMs: options.busyTimeoutMs });
   }
   // Loaded only when named: a SQLite install never loads the Redis client.
   if (/^rediss?:\/\//i.test(url)) return (await import('./redis-backend.js')).openRedisBackend(url);
   return openExternalBackend(url);
+}
+
+/** A database an older version created world-readable (also outside the data folder, `sqlite://…`) is made 0600. */
+async function tightenDatabaseFiles(path: string, logger: Logger): Promise<void> {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const tightened = await tightenFile(file).catch((error: unknown) => {
+      logger.warn('could not make a state database file private', { file, error });
+      return false;
+    });
+    if (tightened) logger.warn('the state database file was readable by other users: it is now 0600', { file });
+  }
 }
 
 /** Opens the store and checks it works; a damaged or locked database throws `StoreError` naming it. */

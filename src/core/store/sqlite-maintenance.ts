@@ -4,10 +4,12 @@
  * file), and the size and row counts `doctor` shows. https://www.sqlite.org/lang_vacuum.html#vacuuminto
  */
 import { existsSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { StoreError } from '../errors.js';
 import { SQLITE_STORE_FILE_NAME } from './open-store.js';
+import { createPrivateFile } from './private-files.js';
 
 const SQLITE_TABLE = 'keyv';
 
@@ -35,13 +37,26 @@ export async function backupSqliteStore(source: string, target: string): Promise
   const destination = path.resolve(target);
   if (existsSync(destination)) throw new StoreError(`${destination} already exists: choose a new file name (a backup never overwrites).`);
   if (!existsSync(path.dirname(destination))) throw new StoreError(`The folder ${path.dirname(destination)} does not exist: create it first.`);
-  await withConnection(source, async (adapter) => {
-    try {
-      await adapter.query('VACUUM INTO ?', destination);
-    } catch (error) {
-      throw new StoreError(`The backup of ${source} into ${destination} failed (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
-    }
+  if (!existsSync(source)) throw new StoreError(`There is no state database at ${source}: check TSUKA_DATA_DIR / TSUKA_STORE_URL.`);
+  // Created empty and 0600 first (VACUUM INTO fills an empty file): a backup holds every transcript.
+  await createPrivateFile(destination, { exclusive: true }).catch((error: unknown) => {
+    throw new StoreError(`The backup file ${destination} could not be created (${(error as NodeJS.ErrnoException).code ?? String(error)}).`, { cause: error });
   });
+  try {
+    await withConnection(source, async (adapter) => {
+      try {
+        await adapter.query('VACUUM INTO ?', destination);
+      } catch (error) {
+        throw new StoreError(`The backup of ${source} into ${destination} failed (${error instanceof Error ? error.message : String(error)}).`, {
+          cause: error,
+        });
+      }
+    });
+  } catch (error) {
+    // No empty or half-written backup is left behind to be mistaken for a good one.
+    await rm(destination, { force: true });
+    throw error;
+  }
   await withConnection(destination, async (adapter) => {
     const result: unknown = await adapter.query('PRAGMA quick_check');
     const verdict = Array.isArray(result) ? Object.values((result[0] ?? {}) as object)[0] : undefined;

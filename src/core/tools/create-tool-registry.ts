@@ -5,6 +5,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import type { ToolDefinition } from '../model/language-model.js';
 import type { CallPreview, CallRisk, ModelTier, ToolContext, ToolImplementation, ToolRegistry, ToolResult, ToolSchema } from './tool.js';
 import { describeInputErrors } from './tool-input-message.js';
+import { outgoingSecretRisk } from './outgoing-secrets.js';
 
 const addFormats = addFormatsModule.default;
 const TIER_RANK: Record<ModelTier, number> = { SMALL: 0, MEDIUM: 1, LARGE: 2 };
@@ -105,8 +106,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 
     async classify(name: string, input: Record<string, unknown>, context: ToolContext): Promise<CallRisk> {
       const { schema, implementation } = requireTool(name);
-      if (!implementation.classify) return { level: schema.riskLevel, reason: `${name} is ${schema.riskLevel} by its schema` };
       try {
+        // Before the tool's own risk: a call that would send a secret out asks, whatever the tool says.
+        const leak = implementation.outgoing ? outgoingSecretRisk(implementation.outgoing(input), context) : undefined;
+        if (leak) return leak;
+        if (!implementation.classify) return { level: schema.riskLevel, reason: `${name} is ${schema.riskLevel} by its schema` };
         return await implementation.classify(input, context);
       } catch (error) {
         // Fail closed: if the risk cannot be worked out, a person decides.

@@ -83,10 +83,21 @@ export interface ToolResult {
   display?: string;
 }
 
+/** What one call sends out of the process, and to where (a host, or "the MCP server x"). */
+export interface OutgoingCall {
+  destination: string;
+  texts: string[];
+}
+
 export interface ToolImplementation<Input = Record<string, unknown>> {
   name: string;
   /** Risk for this call when it depends on the input; otherwise the schema's `riskLevel` applies. */
   classify?(input: Input, context: ToolContext): CallRisk | Promise<CallRisk>;
+  /**
+   * For tools that send their arguments out of the process (search, URLs, MCP): what leaves and to
+   * where. A call whose outgoing texts carry a known secret is DANGEROUS (`outgoing-secrets.ts`).
+   */
+  outgoing?(input: Input): OutgoingCall;
   preview(input: Input, context: ToolContext): CallPreview | Promise<CallPreview>;
   execute(input: Input, context: ToolContext): Promise<ToolResult>;
 }

@@ -1,6 +1,7 @@
 import { decodeText, openUrl, readBodyLimited } from '../fetch-limited.js';
 import { formatBytes } from '../format-bytes.js';
 import { parseWebUrl } from '../private-address.js';
+import { hostOf } from '../outgoing-secrets.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { classifyWebUrl, createGuardedFetch, findPrivateTarget, type WebGuardOptions } from '../web-risk.js';
@@ -26,6 +27,8 @@ export function createBrowseUrlTool(options: BrowseUrlOptions = {}): ToolImpleme
     name: 'browse_url',
 
     classify: (input) => classifyWebUrl(input.url, PUBLIC_RISK, options),
+
+    outgoing: (input) => ({ destination: hostOf(input.url), texts: [input.url] }),
 
     async preview(input) {
       const risk = await classifyWebUrl(input.url, PUBLIC_RISK, options);

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { iterateBody, openUrl } from '../fetch-limited.js';
 import { formatBytes } from '../format-bytes.js';
 import { writeRisk } from '../git-internals.js';
+import { hostOf } from '../outgoing-secrets.js';
 import { parseWebUrl } from '../private-address.js';
 import { statIfExists } from '../stat-if-exists.js';
 import type { CallPreview, CallRisk, RiskLevel, ToolContext, ToolImplementation } from '../tool.js';
@@ -39,6 +40,8 @@ export function createDownloadFileTool(options: DownloadFileOptions = {}): ToolI
     name: 'download_file',
 
     classify: (input, context) => classifyDownload(input, context, options),
+
+    outgoing: (input) => ({ destination: hostOf(input.url), texts: [input.url] }),
 
     async preview(input, context): Promise<CallPreview> {
       const risk = await classifyDownload(input, context, options);

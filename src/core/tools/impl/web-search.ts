@@ -1,5 +1,6 @@
 import { decodeText, openUrl, readBodyLimited } from '../fetch-limited.js';
 import { hasClass, parseHtml, textOf, walkElements } from '../html-parse.js';
+import { hostOf } from '../outgoing-secrets.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 
@@ -25,6 +26,8 @@ interface SearchResult {
 export function createWebSearchTool(options: { fetch?: typeof fetch; searchUrl?: string } = {}): ToolImplementation<WebSearchInput> {
   return {
     name: 'web_search',
+
+    outgoing: (input) => ({ destination: hostOf(options.searchUrl ?? DUCKDUCKGO_HTML_URL), texts: [input.query] }),
 
     preview: (input) => ({ summary: `web_search "${input.query}"` }),
 

@@ -23,7 +23,8 @@ import {
 import { isMcpToolName, mcpToolName } from './mcp-tool-name.js';
 import type { LaunchStdioServer } from './launch-stdio-server.js';
 import { createSecretMasker } from '../../safety/secret-mask.js';
-import { isSecretName } from '../../safety/secret-patterns.js';
+import { mcpEntrySecrets } from './mcp-secrets.js';
+import { stringsIn } from '../outgoing-secrets.js';
 
 /** Tool descriptions from servers can be long; the model sees at most this much of each. */
 const MCP_DESCRIPTION_MAX_CHARS = 1024;
@@ -191,21 +192,32 @@ function usableInputSchema(entry: CatalogueEntry, logger: Logger): Record<string
 }
 
 /**
- * Secrets of the entry itself (its env values with secret names, credential headers) are not in the
- * bot's environment, so the global masker does not know them; a server echoing its token is masked here.
+ * Secrets of the entry itself (`mcp-secrets.ts`): the global masker knows them too, but a masker
+ * built from the environment alone (tests, older callers) does not, so a server echoing its token is
+ * masked here as well.
  */
 function entryMasker(server: McpServerConfig): (text: string) => string {
-  if (server.transport === 'stdio') return createSecretMasker(server.env);
-  const credentials = Object.entries(server.headers)
-    .filter(([header]) => /^(authorization|proxy-authorization|cookie)$/i.test(header) || isSecretName(header.replace(/-/g, '_')))
-    .flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic|Token)\s+/i, '')]);
-  return createSecretMasker({}, credentials);
+  return createSecretMasker({}, mcpEntrySecrets([server]));
+}
+
+/** Where an MCP call's arguments go, for the outgoing-secret check. */
+function destinationOf(server: McpServerConfig): string {
+  if (server.transport === 'stdio') return `the MCP server ${server.name}`;
+  let host = server.url;
+  try {
+    host = new URL(server.url).host;
+  } catch (error) {
+    // The file's schema requires an http(s) URL; one that still does not parse is named whole.
+    void error;
+  }
+  return `the MCP server ${server.name} (${host})`;
 }
 
 function toolImplementation(name: string, entry: CatalogueEntry): AnyToolImplementation {
   const mask = entryMasker(entry.server);
   return {
     name,
+    outgoing: (input: Record<string, unknown>) => ({ destination: destinationOf(entry.server), texts: stringsIn(input) }),
     preview(input: Record<string, unknown>) {
       const json = JSON.stringify(input) ?? '{}';
       const argumentsText = json.length > APPROVAL_ARGUMENTS_MAX_CHARS ? `${json.slice(0, APPROVAL_ARGUMENTS_MAX_CHARS)}… (${json.length} characters)` : json;
