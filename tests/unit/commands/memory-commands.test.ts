@@ -34,7 +34,9 @@ async function turn(channel: string, message: string, text: string, answers: Scr
   const before = harness.model.requests.length;
   steps.push(...answers);
   await harness.mention(text, { channel, message, user: ALICE });
-  await harness.surface.waitFor(() => harness.surface.inThread(`thread:${message}`).some((reply) => reply.text.includes('Noted') && reply.buttons.length === 0));
+  await harness.surface.waitFor(() =>
+    harness.surface.inThread(`thread:${message}`).some((reply) => reply.text.includes('Noted') && reply.buttons.length === 0),
+  );
   return harness.model.requests.slice(before);
 }
 
@@ -72,7 +74,12 @@ describe('memory scoped to the channel where it was said', () => {
   });
 
   it("shares a fact only at an admin's word; then every channel sees it", async () => {
-    const { fact } = await harness.engine.memory.save({ content: 'Releases are cut on Tuesdays.', scope: `channel:${PRIVATE}`, author: 'obrien', savedBy: ALICE });
+    const { fact } = await harness.engine.memory.save({
+      content: 'Releases are cut on Tuesdays.',
+      scope: `channel:${PRIVATE}`,
+      author: 'obrien',
+      savedBy: ALICE,
+    });
     expect(await tsuka(`memory share ${fact.id}`, PRIVATE, ALICE)).toBe('Only an admin can share a fact with every channel.');
     expect(await tsuka('memory releases', GENERAL, BOB)).toBe('No memory matches "releases".');
     const shared = await tsuka(`memory share ${fact.id}`, PRIVATE, ADMIN);

@@ -23,7 +23,11 @@ afterEach(async () => {
 
 type ContextOptions = { user?: string; scope?: string; approvedBy?: string };
 
-async function setup(): Promise<{ memory: MemoryStore; tools: Map<string, ToolImplementation>; contextFor: (agent: string, options?: ContextOptions) => ToolContext }> {
+async function setup(): Promise<{
+  memory: MemoryStore;
+  tools: Map<string, ToolImplementation>;
+  contextFor: (agent: string, options?: ContextOptions) => ToolContext;
+}> {
   const store = await openStore({ url: 'memory', dataDirectory: '/unused' });
   opened.push(store);
   const memory = createMemoryStore({ store });

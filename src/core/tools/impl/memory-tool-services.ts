@@ -18,7 +18,14 @@ function isMemoryStore(value: unknown): value is MemoryStore {
 
 function isMemoryAccess(value: unknown): value is MemoryAccess {
   const access = value as Partial<MemoryAccess> | null;
-  return typeof access === 'object' && access !== null && typeof access.scope === 'string' && access.scope !== '' && typeof access.user === 'string' && typeof access.isAdmin === 'function';
+  return (
+    typeof access === 'object' &&
+    access !== null &&
+    typeof access.scope === 'string' &&
+    access.scope !== '' &&
+    typeof access.user === 'string' &&
+    typeof access.isAdmin === 'function'
+  );
 }
 
 /** Memory as this run's conversation may use it; a `ToolFailureError` when memory is not set up. */

@@ -29,7 +29,9 @@ export const saveMemoryTool: ToolImplementation<SaveMemoryInput> = {
     const { fact, merged } = await memory.save({ content: input.content, summary: input.summary, kind: input.kind, author: context.agentName }, { shared });
     const where = shared ? 'shared memory (every channel)' : 'the memory of this conversation';
     const note =
-      input.scope === 'shared' && !shared ? ` It was not shared: only an admin's approval shares a memory; an admin can run \`/tsuka memory share ${fact.id}\`.` : '';
+      input.scope === 'shared' && !shared
+        ? ` It was not shared: only an admin's approval shares a memory; an admin can run \`/tsuka memory share ${fact.id}\`.`
+        : '';
     return merged
       ? { output: `Already known as ${fact.id} in ${where} ("${fact.summary}"); merged.${note}`, display: `merged ${fact.id}` }
       : { output: `Saved ${fact.id} to ${where}: "${fact.summary}".${note}`, display: `saved ${fact.id}` };
