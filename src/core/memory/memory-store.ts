@@ -6,12 +6,12 @@
  * scope. Text is masked (known secret values) before it is stored. With a persisted index (the
  * SQLite store) a scope opens from its snapshot; without, from a full read (`memory-scope-cache.ts`).
  */
-import { TsukaError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { MemoryContextSource } from './memory-port.js';
 import type { Store } from '../store/open-store.js';
 import { searchBm25 } from './bm25.js';
-import { deriveSummary, shortenToSummary } from './fact-summary.js';
+import { deriveSummary } from './fact-summary.js';
+import { createFactText } from './fact-text.js';
 import { formatMemoryContext } from './memory-context.js';
 import { findDuplicate } from './memory-duplicates.js';
 import { SHARED_MEMORY_SCOPE, type MemoryFact, type MemoryKind } from './memory-fact.js';
@@ -23,8 +23,6 @@ import { tokenize } from './text-normalize.js';
 
 /** Default cap on facts per scope (`memoryMaxFacts`). */
 export const MEMORY_MAX_FACTS_PER_SCOPE = 200;
-/** Longest content a fact may hold. */
-export const MEMORY_CONTENT_MAX_CHARS = 4_000;
 const DEFAULT_RECALL_LIMIT = 5;
 const CONTEXT_CANDIDATES = 12;
 
@@ -60,17 +58,6 @@ export interface MemoryStore extends MemoryContextSource {
   moveTo(id: string, scope: string): Promise<MemoryFact | undefined>;
 }
 
-/** Invalid input to the memory store (empty content, content too long). */
-export class MemoryInputError extends TsukaError {
-  constructor(message: string) {
-    super('memory_input_invalid', message);
-  }
-}
-
-function cleanTagList(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
-}
-
 export interface MemoryStoreOptions {
   store: Store;
   maxFactsPerScope?: number;
@@ -97,20 +84,9 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
   const maxFacts = options.maxFactsPerScope ?? MEMORY_MAX_FACTS_PER_SCOPE;
   const logger = options.logger ?? silentLogger;
   const cache = createScopeCache(options.store, { persisted: options.index, logger, snapshotAfterChanges: options.snapshotAfterChanges });
-  const mask = options.maskSecrets ?? ((text: string) => text);
+  const factText = createFactText(options.maskSecrets);
   const shared = [...new Set([SHARED_MEMORY_SCOPE, ...(options.sharedScopes ?? [])])];
   const scopesFor = (scope: string): string[] => (shared.includes(scope) ? [...shared] : [scope, ...shared]);
-  const cleanTags = (tags: readonly string[] | undefined): string[] => cleanTagList((tags ?? []).map(mask));
-
-  /** The content as stored: masked first, so that no cut below can leave part of a secret. */
-  function checkContent(content: string): string {
-    const trimmed = mask(content).trim();
-    if (!trimmed) throw new MemoryInputError('A memory needs some content.');
-    if (trimmed.length > MEMORY_CONTENT_MAX_CHARS) {
-      throw new MemoryInputError(`A memory holds at most ${MEMORY_CONTENT_MAX_CHARS} characters; save a shorter note.`);
-    }
-    return trimmed;
-  }
 
   async function evict(view: ScopeView): Promise<void> {
     // Scoring every fact on every save is the cost of a full scope; below the limit there is nothing to do.
@@ -196,8 +172,8 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
 
   const memory: MemoryStore = {
     async save(input) {
-      const content = checkContent(input.content);
-      const tags = cleanTags(input.tags);
+      const content = factText.content(input.content);
+      const tags = factText.tags(input.tags);
       return cache.withScope(input.scope, async (view) => {
         const time = now();
         const duplicate = await findDuplicate(view, content, async (id) => (await cache.factsOf(view, [id]))[0]);
@@ -207,10 +183,10 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
             return {
               ...base,
               // A record from before masking is masked when it is written again.
-              content: mask(base.content),
-              summary: mask(base.summary),
+              content: factText.mask(base.content),
+              summary: factText.mask(base.summary),
               kind: base.kind === 'run' && input.kind && input.kind !== 'run' ? input.kind : base.kind,
-              tags: cleanTags([...base.tags, ...tags]),
+              tags: factText.tags([...base.tags, ...tags]),
               pinned: base.pinned || input.pinned === true,
               hits: base.hits + 1,
               lastUsedAt: time,
@@ -223,7 +199,7 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
         const fact: MemoryFact = {
           id: cache.newId(input.scope),
           content,
-          summary: input.summary?.trim() ? shortenToSummary(mask(input.summary)) : deriveSummary(content),
+          summary: factText.summary(input.summary, content),
           kind: input.kind ?? 'fact',
           scope: input.scope,
           tags,
@@ -265,15 +241,15 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
       return change(id, (current) => {
         const next: MemoryFact = { ...current };
         if (patch.content !== undefined) {
-          next.content = checkContent(patch.content);
+          next.content = factText.content(patch.content);
           // A summary that was derived follows the new content; one written by hand stays.
           if (patch.summary === undefined && current.summary === deriveSummary(current.content)) {
             next.summary = deriveSummary(next.content);
           }
         }
-        if (patch.summary !== undefined) next.summary = shortenToSummary(mask(patch.summary)) || deriveSummary(next.content);
+        if (patch.summary !== undefined) next.summary = factText.summary(patch.summary, next.content);
         if (patch.kind !== undefined) next.kind = patch.kind;
-        if (patch.tags !== undefined) next.tags = cleanTags(patch.tags);
+        if (patch.tags !== undefined) next.tags = factText.tags(patch.tags);
         if (patch.pinned !== undefined) next.pinned = patch.pinned;
         return next;
       });

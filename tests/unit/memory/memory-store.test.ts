@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SHARED_MEMORY_SCOPE } from '../../../src/core/memory/memory-fact.js';
-import { createMemoryStore, MemoryInputError, type MemoryStoreOptions } from '../../../src/core/memory/memory-store.js';
+import { MemoryInputError } from '../../../src/core/memory/fact-text.js';
+import { createMemoryStore, type MemoryStoreOptions } from '../../../src/core/memory/memory-store.js';
 import type { PersistedMemoryIndex } from '../../../src/core/memory/persisted-memory-index.js';
 import { createSqliteMemoryIndex } from '../../../src/core/memory/sqlite-memory-index.js';
 import { openStore, type Store } from '../../../src/core/store/open-store.js';
