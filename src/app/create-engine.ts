@@ -25,6 +25,7 @@ import { openCoordination } from '../core/coordination/open-coordination.js';
 import type { Coordination } from '../core/coordination/coordination.js';
 import { createMemoryStore, type MemoryStore } from '../core/memory/memory-store.js';
 import { openMemoryIndexFor } from '../core/memory/sqlite-memory-index.js';
+import { upgradeMemoryToConversationScopes } from '../core/scopes/memory-upgrade.js';
 import { createSessionStore } from '../core/store/session-store.js';
 import { createRunStore } from '../core/store/run-store.js';
 import { createApprovalStore } from '../core/store/approval-store.js';
@@ -175,7 +176,24 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   const tiers = createModelTiers({ configured: config.llm.tier, profiles: createModelProfileStore(store), logger });
   // On the SQLite store, scopes open from snapshots kept in the same file (decision 0013); it connects at first use.
   const memoryIndex = openMemoryIndexFor(config.storeUrl, config.dataDirectory, { logger });
-  const memory = createMemoryStore({ store, maxFactsPerScope: config.memoryMaxFacts, logger, index: memoryIndex });
+  // Facts from before conversation scopes are read as shared; stored text is masked once (issues 21, 29).
+  const upgrade = await upgradeMemoryToConversationScopes({ store, maskSecrets: options.maskSecrets, logger, index: memoryIndex }).catch(
+    async (error: unknown) => {
+      await mcp?.close();
+      await memoryIndex?.close();
+      await store.close();
+      await coordination.close();
+      throw error;
+    },
+  );
+  const memory = createMemoryStore({
+    store,
+    maxFactsPerScope: config.memoryMaxFacts,
+    logger,
+    index: memoryIndex,
+    maskSecrets: options.maskSecrets,
+    sharedScopes: upgrade.legacyScopes,
+  });
 
   let model: LanguageModel | undefined = options.model;
   let connection: ModelConnection | undefined;

@@ -3,6 +3,7 @@
  * Reply text on stdout, one line per tool call on stderr; anything not SAFE is denied unless --yes.
  */
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { AppConfig } from '../config/app-config.js';
 import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { createEngine } from '../app/create-engine.js';
@@ -18,6 +19,26 @@ import { connectModelServer, findModelServer, type FoundModelServers } from '../
 import { resolveModelTier } from '../core/provider/model-tier.js';
 import { createTranscriptWriter } from '../commands/record-agent-event.js';
 import { createTerminalOutput } from './terminal-output.js';
+import { memoryScopeOf } from '../core/scopes/conversation-scope.js';
+import type { MemoryAccess } from '../core/scopes/memory-access.js';
+
+/** The CLI's one person: the host operator, who may do anything memory allows an admin. */
+const CLI_USER = 'cli:local';
+
+/** `local:<os user>`: `tsuka ask` keeps its own memory, apart from every channel's. */
+function localMemoryAccess(): MemoryAccess {
+  return { scope: memoryScopeOf({ kind: 'local', osUser: osUserName() }), user: CLI_USER, isAdmin: () => true };
+}
+
+function osUserName(): string | undefined {
+  try {
+    return os.userInfo().username;
+  } catch (error) {
+    // No passwd entry for this uid (a container's arbitrary uid): the scope is `local:local`.
+    if (error instanceof Error) return undefined;
+    throw error;
+  }
+}
 
 export async function runAsk(args: string[], config: AppConfig, io: CliIo): Promise<number> {
   const yesFlag = args.find((arg) => arg === '--yes' || arg.startsWith('--yes='));
@@ -88,11 +109,12 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
         defaultEffort: config.llm.defaultEffort,
       },
     });
+    const memoryAccess = localMemoryAccess();
     const run = await engine.runs.create({
       id: randomUUID(),
       kind: 'ask',
       title: maskSecrets(prompt).slice(0, 80),
-      startedBy: 'cli:local',
+      startedBy: CLI_USER,
       where: { platform: 'cli', channelId: 'terminal' },
       status: 'running',
       createdAt: Date.now(),
@@ -112,16 +134,16 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       history: [],
       userMessage: prompt,
       runId: run.id,
-      requesterId: 'cli:local',
+      requesterId: CLI_USER,
       toolContext: {
         workspace: engine.workspace,
         childEnv: engine.childEnv,
         sandbox: engine.sandbox,
         maskSecrets,
         logger,
-        services: { memory: engine.memory, memoryScope: engine.workspace.root },
+        services: { memory: engine.memory, memoryAccess },
       },
-      memoryScope: engine.workspace.root,
+      memoryScope: memoryAccess.scope,
       signal: abort.signal,
       onEvent: (event) => {
         events = events.then(() => transcript.record(character.name, event));

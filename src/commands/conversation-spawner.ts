@@ -17,6 +17,8 @@ export interface ConversationSpawnerOptions {
   runner: AgentRunner;
   runId: string;
   requesterId: string;
+  /** The conversation's memory scope, read into the sub-agent's prompt. */
+  memoryScope: string;
   toolContext: TurnInput['toolContext'];
   onEvent(agent: string, event: AgentEvent): void;
   effortPin?: ReasoningEffort;
@@ -43,7 +45,7 @@ export function createConversationSpawner(options: ConversationSpawnerOptions): 
     roster: deps.roster,
     runId,
     requesterId: options.requesterId,
-    memoryScope: deps.workspace.root,
+    memoryScope: options.memoryScope,
     toolContext: options.toolContext,
     serviceFor,
     onEvent: options.onEvent,

@@ -22,6 +22,7 @@ import { TsukaError } from '../core/errors.js';
 import { STOP_ACTION } from './action-ids.js';
 import { createConversationSpawner } from './conversation-spawner.js';
 import { extensionServices } from './extension-services.js';
+import { memoryAccessFor } from './memory-access-for.js';
 
 const QUEUE_WATCH_INTERVAL_MS = 500;
 /** Calibrated chars-per-token per model id, shared by every turn of this process. */
@@ -111,19 +112,22 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         .catch((error: unknown) => deps.logger.warn('could not record or render an event', { runId: run.id, error }));
     };
     const onEvent = (event: AgentEvent) => record(character.name, event, (shown) => renderer.handle(shown));
+    // What is said in a channel stays in it: the turn reads and saves the channel's (or DM's) memory.
+    const memoryAccess = memoryAccessFor(deps.settings, { channel: request.channel, user: request.user });
     const toolContext = {
       workspace: deps.workspace,
       childEnv: deps.childEnv,
       sandbox: deps.sandbox,
       maskSecrets: deps.maskSecrets,
       logger: deps.logger.child({ runId: run.id }),
-      services: { memory: deps.memory, memoryScope: deps.workspace.root, toolNames: request.tools.names(), ...extensionServices(deps), ...request.services },
+      services: { memory: deps.memory, memoryAccess, toolNames: request.tools.names(), ...extensionServices(deps), ...request.services },
     };
     const spawnAgent = createConversationSpawner({
       deps,
       runner,
       runId: run.id,
       requesterId: request.user,
+      memoryScope: memoryAccess.scope,
       toolContext,
       onEvent: (agent, event) => record(agent, event),
       ...(pin ? { effortPin: pin as ReasoningEffort } : {}),
@@ -141,7 +145,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       runId: run.id,
       requesterId: request.user,
       toolContext: { ...toolContext, services: { ...toolContext.services, spawnAgent } },
-      memoryScope: deps.workspace.root,
+      memoryScope: memoryAccess.scope,
       effort: { pin: pin as ReasoningEffort | undefined },
       signal: request.abort.signal,
       onEvent,

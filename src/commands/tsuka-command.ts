@@ -14,12 +14,13 @@ import type { RunRecord } from '../core/store/run-types.js';
 import { readEffortPin, writeChannelDefault, writeEffortPin } from './settings-store.js';
 import { formatToolListing } from './tools-listing.js';
 import { handleBenchmarkSubcommand } from './benchmark-subcommand.js';
+import { handleMemorySubcommand, type MEMORY_SUBCOMMANDS } from './memory-subcommands.js';
 
 export const TSUKA_HELP = [
   '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
   'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
   '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
-  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
+  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | memory share <id> | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
 ].join('\n');
 
 const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
@@ -83,22 +84,11 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       await writeEffortPin(deps.store, argument);
       return reply(argument === 'auto' ? 'Effort pin removed: each character uses its own.' : `Reasoning effort pinned to ${argument} for every character.`);
     }
-    case 'memory': {
-      const scope = deps.workspace.root;
-      const facts = argument ? await deps.memory.recall(argument, { scope, limit: 10 }) : (await deps.memory.list(scope)).slice(0, 15);
-      if (facts.length === 0) return reply(argument ? `No memory matches "${argument}".` : 'Memory is empty.');
-      return reply(facts.map((fact) => `\`${fact.id}\` ${fact.pinned ? '📌 ' : ''}[${fact.kind}] ${fact.summary}`).join('\n'));
-    }
-    case 'forget': {
-      if (!argument) return reply('Usage: /tsuka forget <id>');
-      return reply((await deps.memory.forget(argument)) ? `Forgot ${argument}.` : `No fact with id ${argument}.`);
-    }
+    case 'memory':
+    case 'forget':
     case 'pin':
-    case 'unpin': {
-      if (!argument) return reply(`Usage: /tsuka ${subcommand} <id>`);
-      const fact = subcommand === 'pin' ? await deps.memory.pin(argument) : await deps.memory.unpin(argument);
-      return reply(fact ? `${subcommand === 'pin' ? 'Pinned' : 'Unpinned'} ${argument}.` : `No fact with id ${argument}.`);
-    }
+    case 'unpin':
+      return handleMemorySubcommand(subcommand.toLowerCase() as (typeof MEMORY_SUBCOMMANDS)[number], args, event, deps, reply);
     case 'roles':
       return reply(['**Roles**', ...[...deps.roster.roles.values()].map((role) => `\`${role.name}\` ${role.displayName} — ${role.description}`)].join('\n'));
     case 'runs': {

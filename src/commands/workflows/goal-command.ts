@@ -241,7 +241,8 @@ async function condense(context: GoalContext, step: PlanStep, author: string, te
     }).finally(() => context.modelCalls.add(SUMMARIES_ROW, usage, Date.now() - startedAt));
     await deps.memory.save({
       kind: 'run',
-      scope: deps.workspace.root,
+      scope: session.memoryAccess.scope,
+      savedBy: session.memoryAccess.user,
       author,
       content: deps
         .maskSecrets(`Goal "${context.objective.slice(0, 200)}", step ${step.number} (@${step.agent}: ${step.task.slice(0, 200)}):\n${summary}`)

@@ -24,6 +24,8 @@ import { identityOf } from '../character-selection.js';
 import type { ChatSurface, ThreadRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowServices } from '../workflow-handlers.js';
+import { memoryAccessFor } from '../memory-access-for.js';
+import type { MemoryAccess } from '../../core/scopes/memory-access.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createTranscriptWriter } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
@@ -79,6 +81,8 @@ export interface WorkflowFinish {
 export interface WorkflowSession {
   runId: string;
   thread: ThreadRef;
+  /** The memory of the channel the run was started in (and who started it). */
+  memoryAccess: MemoryAccess;
   io: WorkflowIo;
   permissions: PermissionManager;
   stats: RunStatsCollector;
@@ -132,6 +136,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   options.services.activeRuns.register({ runId: run.id, requester: event.user, abort, done });
 
   const logger = deps.logger.child({ runId: run.id });
+  const memoryAccess = memoryAccessFor(deps.settings, { channel: event.channel, user: event.user });
   const startedAt = Date.now();
   logger.info('run started', { kind: options.kind, platform: surface.platform });
   const card: RunCard = createRunCard({
@@ -174,7 +179,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     logger,
     services: {
       memory: deps.memory,
-      memoryScope: deps.workspace.root,
+      memoryAccess,
       toolNames: tools.names(),
       ...extensionServices(deps),
       ...(request.cwd ? { cwd: request.cwd } : {}),
@@ -210,7 +215,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       roster: deps.roster,
       runId: run.id,
       requesterId: event.user,
-      memoryScope: deps.workspace.root,
+      memoryScope: memoryAccess.scope,
       toolContext: turn.toolContext,
       serviceFor: (nextDepth) => serviceFor(nextDepth, {}, turn),
       ...(effortPin ? { effortPin } : {}),
@@ -259,7 +264,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         loadedTools: [...MEMBER_COORDINATION_TOOLS, ...(workflow.depth < MAX_SPAWN_DEPTH ? ['spawn_agent'] : []), ...(request.loadedTools ?? [])],
         effort: { ...(effortPin ? { pin: effortPin } : {}), ...(request.effort ? { caller: request.effort } : {}) },
         toolContext: { ...toolContext, services: { ...toolContext.services, workflow } },
-        memoryScope: deps.workspace.root,
+        memoryScope: memoryAccess.scope,
         signal: abort.signal,
         allowTools: request.allowTools,
         ...(request.extraSystemPrompt ? { extraSystemPrompt: request.extraSystemPrompt } : {}),
@@ -298,6 +303,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   return {
     runId: run.id,
     thread,
+    memoryAccess,
     io,
     picture,
     permissions,

@@ -127,6 +127,7 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
     summary = preview.summary;
     emitStarted(risk.level);
 
+    let callContext = context;
     if (risk.level !== 'SAFE') {
       const decision = await raceWithAbort(
         permissions.check(
@@ -157,9 +158,11 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
           denialDisplay(decision),
         );
       }
+      // A tool whose effect depends on who approved (sharing a memory needs an admin) reads it here.
+      if (decision.decidedBy !== undefined) callContext = { ...context, approvedBy: decision.decidedBy };
     }
 
-    const result = await raceWithAbort(tools.execute(toolCall.name, input, context), context.signal, logger, toolCall.name);
+    const result = await raceWithAbort(tools.execute(toolCall.name, input, callContext), context.signal, logger, toolCall.name);
     const capped = capToolResult(result.output, {
       toolName: toolCall.name,
       schema: tools.schema(toolCall.name),

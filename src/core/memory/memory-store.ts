@@ -1,18 +1,20 @@
 /**
- * Long-term memory: facts per scope (a workspace, or global) in the `memory` namespace, found with
- * BM25 and put into prompts. Retrieval never filters by author (design §6.3): whatever any agent
- * saved reaches every character's later prompts in that scope. With a persisted index (the SQLite
- * store) a scope opens from its snapshot; without, from a full read (`memory-scope-cache.ts`).
+ * Long-term memory: facts per scope (where they were said — a channel, a person's DM, the local
+ * user — or shared) in the `memory` namespace, found with BM25 and put into prompts. A scope is
+ * read together with the shared scopes, never with another conversation's. Retrieval never filters
+ * by author (design §6.3): whatever any agent saved reaches every character's later prompts in that
+ * scope. Text is masked (known secret values) before it is stored. With a persisted index (the
+ * SQLite store) a scope opens from its snapshot; without, from a full read (`memory-scope-cache.ts`).
  */
-import { TsukaError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { MemoryContextSource } from './memory-port.js';
 import type { Store } from '../store/open-store.js';
 import { searchBm25 } from './bm25.js';
-import { deriveSummary, shortenToSummary } from './fact-summary.js';
+import { deriveSummary } from './fact-summary.js';
+import { createFactText } from './fact-text.js';
 import { formatMemoryContext } from './memory-context.js';
 import { findDuplicate } from './memory-duplicates.js';
-import { GLOBAL_MEMORY_SCOPE, type MemoryFact, type MemoryKind } from './memory-fact.js';
+import { SHARED_MEMORY_SCOPE, type MemoryFact, type MemoryKind } from './memory-fact.js';
 import { createScopeCache, scopeTag, type ScopeView } from './memory-scope-cache.js';
 import type { PersistedMemoryIndex } from './persisted-memory-index.js';
 import { chooseEvictions, retentionScore } from './retention.js';
@@ -21,8 +23,6 @@ import { tokenize } from './text-normalize.js';
 
 /** Default cap on facts per scope (`memoryMaxFacts`). */
 export const MEMORY_MAX_FACTS_PER_SCOPE = 200;
-/** Longest content a fact may hold. */
-export const MEMORY_CONTENT_MAX_CHARS = 4_000;
 const DEFAULT_RECALL_LIMIT = 5;
 const CONTEXT_CANDIDATES = 12;
 
@@ -33,6 +33,8 @@ export interface SaveFactInput {
   scope: string;
   tags?: string[];
   author: string;
+  /** The platform user id of the person whose conversation saves it. */
+  savedBy?: string;
   pinned?: boolean;
 }
 
@@ -41,8 +43,10 @@ export type FactPatch = Partial<Pick<MemoryFact, 'content' | 'summary' | 'kind' 
 export interface MemoryStore extends MemoryContextSource {
   /** Saves a fact, or merges it into an equal one in the same scope (`merged: true`). */
   save(input: SaveFactInput): Promise<{ fact: MemoryFact; merged: boolean }>;
-  /** Best matches in `scope` and in the global scope; an empty query lists the most valuable facts. */
+  /** Best matches in `scope` and in the shared scopes; an empty query lists the most valuable facts. */
   recall(query: string, options: { scope: string; limit?: number }): Promise<MemoryFact[]>;
+  /** The scopes a conversation in `scope` reads: its own, then the shared ones. */
+  visibleScopes(scope: string): string[];
   /** Every fact of one scope, newest first. */
   list(scope: string): Promise<MemoryFact[]>;
   get(id: string): Promise<MemoryFact | undefined>;
@@ -50,17 +54,8 @@ export interface MemoryStore extends MemoryContextSource {
   forget(id: string): Promise<MemoryFact | undefined>;
   pin(id: string): Promise<MemoryFact | undefined>;
   unpin(id: string): Promise<MemoryFact | undefined>;
-}
-
-/** Invalid input to the memory store (empty content, content too long). */
-export class MemoryInputError extends TsukaError {
-  constructor(message: string) {
-    super('memory_input_invalid', message);
-  }
-}
-
-function cleanTags(tags: readonly string[] | undefined): string[] {
-  return [...new Set((tags ?? []).map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
+  /** Moves a fact into `scope` (merged there with an equal fact); its new record, or undefined when not found. */
+  moveTo(id: string, scope: string): Promise<MemoryFact | undefined>;
 }
 
 export interface MemoryStoreOptions {
@@ -72,6 +67,13 @@ export interface MemoryStoreOptions {
   index?: PersistedMemoryIndex;
   /** Facts changed before a new scope snapshot is saved (default: 1 % of the scope, 100 to 1,000). */
   snapshotAfterChanges?: number;
+  /** Masks known secret values: content, summary and tags pass through it before they are stored. */
+  maskSecrets?: (text: string) => string;
+  /**
+   * The scopes every conversation reads (default: `shared`); the upgrade adds the scopes of facts
+   * saved before conversation scopes (workspace paths, `global`).
+   */
+  sharedScopes?: readonly string[];
 }
 
 const isFact = (fact: MemoryFact | undefined): fact is MemoryFact => fact !== undefined;
@@ -82,16 +84,9 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
   const maxFacts = options.maxFactsPerScope ?? MEMORY_MAX_FACTS_PER_SCOPE;
   const logger = options.logger ?? silentLogger;
   const cache = createScopeCache(options.store, { persisted: options.index, logger, snapshotAfterChanges: options.snapshotAfterChanges });
-  const scopesFor = (scope: string): string[] => (scope === GLOBAL_MEMORY_SCOPE ? [scope] : [scope, GLOBAL_MEMORY_SCOPE]);
-
-  function checkContent(content: string): string {
-    const trimmed = content.trim();
-    if (!trimmed) throw new MemoryInputError('A memory needs some content.');
-    if (trimmed.length > MEMORY_CONTENT_MAX_CHARS) {
-      throw new MemoryInputError(`A memory holds at most ${MEMORY_CONTENT_MAX_CHARS} characters; save a shorter note.`);
-    }
-    return trimmed;
-  }
+  const factText = createFactText(options.maskSecrets);
+  const shared = [...new Set([SHARED_MEMORY_SCOPE, ...(options.sharedScopes ?? [])])];
+  const scopesFor = (scope: string): string[] => (shared.includes(scope) ? [...shared] : [scope, ...shared]);
 
   async function evict(view: ScopeView): Promise<void> {
     // Scoring every fact on every save is the cost of a full scope; below the limit there is nothing to do.
@@ -175,10 +170,10 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  return {
+  const memory: MemoryStore = {
     async save(input) {
-      const content = checkContent(input.content);
-      const tags = cleanTags(input.tags);
+      const content = factText.content(input.content);
+      const tags = factText.tags(input.tags);
       return cache.withScope(input.scope, async (view) => {
         const time = now();
         const duplicate = await findDuplicate(view, content, async (id) => (await cache.factsOf(view, [id]))[0]);
@@ -187,8 +182,11 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
             const base = current ?? duplicate;
             return {
               ...base,
+              // A record from before masking is masked when it is written again.
+              content: factText.mask(base.content),
+              summary: factText.mask(base.summary),
               kind: base.kind === 'run' && input.kind && input.kind !== 'run' ? input.kind : base.kind,
-              tags: cleanTags([...base.tags, ...tags]),
+              tags: factText.tags([...base.tags, ...tags]),
               pinned: base.pinned || input.pinned === true,
               hits: base.hits + 1,
               lastUsedAt: time,
@@ -201,7 +199,7 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
         const fact: MemoryFact = {
           id: cache.newId(input.scope),
           content,
-          summary: input.summary?.trim() ? shortenToSummary(input.summary) : deriveSummary(content),
+          summary: factText.summary(input.summary, content),
           kind: input.kind ?? 'fact',
           scope: input.scope,
           tags,
@@ -210,6 +208,7 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
           createdAt: time,
           lastUsedAt: time,
           author: input.author,
+          ...(input.savedBy ? { savedBy: input.savedBy } : {}),
         };
         await cache.facts.set(fact.id, fact);
         cache.put(view, fact);
@@ -242,15 +241,15 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
       return change(id, (current) => {
         const next: MemoryFact = { ...current };
         if (patch.content !== undefined) {
-          next.content = checkContent(patch.content);
+          next.content = factText.content(patch.content);
           // A summary that was derived follows the new content; one written by hand stays.
           if (patch.summary === undefined && current.summary === deriveSummary(current.content)) {
             next.summary = deriveSummary(next.content);
           }
         }
-        if (patch.summary !== undefined) next.summary = shortenToSummary(patch.summary) || deriveSummary(next.content);
+        if (patch.summary !== undefined) next.summary = factText.summary(patch.summary, next.content);
         if (patch.kind !== undefined) next.kind = patch.kind;
-        if (patch.tags !== undefined) next.tags = cleanTags(patch.tags);
+        if (patch.tags !== undefined) next.tags = factText.tags(patch.tags);
         if (patch.pinned !== undefined) next.pinned = patch.pinned;
         return next;
       });
@@ -270,6 +269,17 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
     pin: (id) => change(id, (current) => ({ ...current, pinned: true })),
     unpin: (id) => change(id, (current) => ({ ...current, pinned: false })),
 
+    visibleScopes: scopesFor,
+
+    async moveTo(id, scope) {
+      const stored = await cache.facts.get(id);
+      if (!stored || stored.scope === scope) return stored;
+      // Saved in the new scope before it leaves the old: a failure between the two leaves a copy, never nothing.
+      const { fact } = await memory.save({ ...stored, scope });
+      await memory.forget(id);
+      return fact;
+    },
+
     contextFor(query, contextOptions) {
       return cache.withScopes(scopesFor(contextOptions.scope), async (views) => {
         const pinned = (await Promise.all(views.map((view) => cache.factsOf(view, pinnedIds(view))))).flat().filter(isFact);
@@ -283,4 +293,5 @@ export function createMemoryStore(options: MemoryStoreOptions): MemoryStore {
       });
     },
   };
+  return memory;
 }

@@ -43,6 +43,11 @@ export interface PersistedMemoryIndex {
    * background (at `close` at the latest); failures are logged, not thrown.
    */
   saveSnapshot(scope: string, tag: string, make: () => { seq: number; data: Uint8Array }): void;
+  /**
+   * Drops the snapshots of these scopes (their next open reads them in full and saves a new one):
+   * after facts were rewritten outside the memory store, e.g. masked, so no old text stays in a snapshot.
+   */
+  dropSnapshots?(scopes: readonly string[]): Promise<void>;
   /** Waits for snapshots being saved and releases the backend. */
   close(): Promise<void>;
 }

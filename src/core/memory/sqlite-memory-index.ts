@@ -220,6 +220,11 @@ export function createSqliteMemoryIndex(path: string, options: { busyTimeoutMs?:
       }
       return found;
     },
+    async dropSnapshots(scopes) {
+      if (scopes.length === 0) return;
+      for (const scope of scopes) queued.delete(scope);
+      await query('drop snapshots', 'DELETE FROM memory_index_snapshots WHERE scope IN (SELECT value FROM json_each(?))', JSON.stringify(scopes));
+    },
     saveSnapshot(scope, tag, make) {
       if (closing) return;
       queued.set(scope, { tag, make });

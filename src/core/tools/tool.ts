@@ -71,6 +71,8 @@ export interface ToolContext {
   runId: string;
   /** The character running the tool. */
   agentName: string;
+  /** Who approved this call, when a person did (set by the agent loop for a call that asked). */
+  approvedBy?: string;
   logger: Logger;
   services: ToolServices;
 }

@@ -20,7 +20,8 @@ describe('tools in a plain conversation', () => {
     );
     expect((harness.model.requests[0]!.tools ?? []).map((tool) => tool.name)).toContain('save_memory');
     expect(toolResults(harness, 1)[0]).not.toMatch(/not available/);
-    const facts = await harness.engine.memory.list(harness.engine.workspace.root);
+    // Saved in the memory of the channel where it was said (issue 21).
+    const facts = await harness.engine.memory.list('channel:playground:general');
     expect(facts.map((fact) => fact.content)).toContain('The API tests need Redis running.');
   });
 

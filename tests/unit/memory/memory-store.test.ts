@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GLOBAL_MEMORY_SCOPE } from '../../../src/core/memory/memory-fact.js';
-import { createMemoryStore, MemoryInputError, type MemoryStoreOptions } from '../../../src/core/memory/memory-store.js';
+import { SHARED_MEMORY_SCOPE } from '../../../src/core/memory/memory-fact.js';
+import { MemoryInputError } from '../../../src/core/memory/fact-text.js';
+import { createMemoryStore, type MemoryStoreOptions } from '../../../src/core/memory/memory-store.js';
 import type { PersistedMemoryIndex } from '../../../src/core/memory/persisted-memory-index.js';
 import { createSqliteMemoryIndex } from '../../../src/core/memory/sqlite-memory-index.js';
 import { openStore, type Store } from '../../../src/core/store/open-store.js';
@@ -56,7 +57,7 @@ describe.each([
   it('finds facts of its workspace and global ones, never another workspace', async () => {
     const memory = createMemory(await open());
     await memory.save({ content: 'Deploy with make deploy in project A.', scope: WORKSPACE, author: 'a' });
-    await memory.save({ content: 'Never deploy on Fridays.', scope: GLOBAL_MEMORY_SCOPE, author: 'pike' });
+    await memory.save({ content: 'Never deploy on Fridays.', scope: SHARED_MEMORY_SCOPE, author: 'pike' });
     await memory.save({ content: 'Deploy project B with helm.', scope: OTHER_WORKSPACE, author: 'b' });
     const contents = (await memory.recall('deploy', { scope: WORKSPACE, limit: 10 })).map((fact) => fact.content);
     expect(contents.sort()).toEqual(['Deploy with make deploy in project A.', 'Never deploy on Fridays.']);
@@ -122,7 +123,7 @@ describe.each([
 
   it('keeps the prompt section within its character budget, pinned facts first', async () => {
     const memory = createMemory(await open());
-    await memory.save({ content: 'Pinned rule: every release needs a changelog entry.', scope: GLOBAL_MEMORY_SCOPE, author: 'pike', pinned: true });
+    await memory.save({ content: 'Pinned rule: every release needs a changelog entry.', scope: SHARED_MEMORY_SCOPE, author: 'pike', pinned: true });
     for (let index = 0; index < 10; index += 1) {
       await memory.save({ content: `Release step ${index}: run the smoke test suite number ${index} before tagging.`, scope: WORKSPACE, author: 'a' });
     }

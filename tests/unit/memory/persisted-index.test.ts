@@ -1,7 +1,7 @@
 import KeyvSqlite from '@keyv/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../src/core/logger.js';
-import { GLOBAL_MEMORY_SCOPE, type MemoryFact } from '../../../src/core/memory/memory-fact.js';
+import { SHARED_MEMORY_SCOPE, type MemoryFact } from '../../../src/core/memory/memory-fact.js';
 import { scopeTag } from '../../../src/core/memory/memory-scope-cache.js';
 import { createMemoryStore, type MemoryStore } from '../../../src/core/memory/memory-store.js';
 import { MemoryIndexError, type PersistedMemoryIndex } from '../../../src/core/memory/persisted-memory-index.js';
@@ -73,7 +73,7 @@ describe('memory over the persisted SQLite index', () => {
     const topics = ['redis cache', 'helm chart', 'kafka topic', 'vault token', 'release canary', 'invoice budget'];
     for (let position = 0; position < 36; position += 1) {
       const topic = topics[position % topics.length]!;
-      const scope = position % 5 === 0 ? GLOBAL_MEMORY_SCOPE : WORKSPACE;
+      const scope = position % 5 === 0 ? SHARED_MEMORY_SCOPE : WORKSPACE;
       await first.memory.save({
         content: `Note ${position}: the ${topic} ${'setting '.repeat(position % 4)}lives in module ${position % 7}.`,
         scope,
@@ -205,7 +205,7 @@ describe('memory over the persisted SQLite index', () => {
   it('merges duplicates, evicts, and puts pinned facts first in a scope opened from its snapshot', async () => {
     const directory = await tempDirectory();
     const first = await openProcess(directory, { maxFactsPerScope: 3 });
-    await first.memory.save({ content: 'Every release needs a changelog entry.', scope: GLOBAL_MEMORY_SCOPE, author: 'pike', pinned: true });
+    await first.memory.save({ content: 'Every release needs a changelog entry.', scope: SHARED_MEMORY_SCOPE, author: 'pike', pinned: true });
     const kept = await first.memory.save({ content: 'Use pnpm, not npm, in this repository.', scope: WORKSPACE, author: 'a', kind: 'decision' });
     const run = await first.memory.save({ content: 'Run 42 built the image in nine minutes.', scope: WORKSPACE, author: 'a', kind: 'run' });
     await first.memory.save({ content: 'The release smoke test needs the staging token.', scope: WORKSPACE, author: 'a' });

@@ -4,7 +4,7 @@ import { recallMemoryTool } from './recall-memory.js';
 import { saveMemoryTool } from './save-memory.js';
 import { updateMemoryTool } from './update-memory.js';
 
-/** The four memory tools, for the registry. They need `services.memory` and `services.memoryScope`. */
+/** The four memory tools, for the registry. They need `services.memory` and `services.memoryAccess`. */
 export function memoryToolImplementations(): ToolImplementation[] {
   return [saveMemoryTool, recallMemoryTool, updateMemoryTool, forgetMemoryTool];
 }

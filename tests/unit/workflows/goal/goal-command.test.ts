@@ -157,7 +157,8 @@ describe('/goal', () => {
     expect(geordi).toHaveLength(2);
     expect(geordi[1]!.text).toContain('📝 long output');
     expect(h.thread().find((message) => message.identity?.name === 'Worf')!.text).toContain('Audit clean, saw the summary.');
-    const facts = await h.engine.memory.list(h.engine.workspace.root);
+    // The goal's run facts belong to the channel where /goal was typed (issue 21).
+    const facts = await h.engine.memory.list('channel:playground:general');
     expect(facts).toHaveLength(1);
     expect(facts[0]).toMatchObject({ kind: 'run', author: 'geordi' });
     expect(facts[0]!.content).toContain('hello.txt and hello.test written; tests pass.');
