@@ -5,6 +5,7 @@
  * tool line arrives. Piped output gets no indicator, so stdout stays exactly the reply.
  */
 import type { AgentEvent } from '../core/agent/agent-events.js';
+import { stripControlCharacters } from '../core/safety/control-characters.js';
 
 export interface TerminalOutputOptions {
   stdout(text: string): void;
@@ -63,13 +64,14 @@ export function createTerminalOutput(options: TerminalOutputOptions) {
         stopThinking();
         if (event.text === '') return;
         wroteText = true;
-        options.stdout(options.maskSecrets(event.text));
+        // A model or a tool it quotes must not drive the terminal (escapes, bidi overrides).
+        options.stdout(stripControlCharacters(options.maskSecrets(event.text)));
         midLine = !event.text.endsWith('\n');
       } else if (event.type === 'tool-call-finished') {
         stopThinking();
         breakLine();
         const mark = event.outcome === 'ok' ? '🔧' : event.outcome === 'denied' ? '⛔' : '⚠️';
-        options.stderr(`${mark} ${event.summary} — ${event.display}\n`);
+        options.stderr(`${mark} ${stripControlCharacters(options.maskSecrets(`${event.summary} — ${event.display}`))}\n`);
       } else if (event.type === 'finish') stopThinking();
     },
     /** Stops the indicator and ends the reply's last line. */

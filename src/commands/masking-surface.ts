@@ -2,6 +2,7 @@
  * Masks secret values in everything the command layer posts, edits, uploads or shows privately:
  * model output can repeat a secret it read, and this is the one boundary every text crosses.
  */
+import { stripControlCharacters } from '../core/safety/control-characters.js';
 import type { Button, ChatSurface, ReplyStream } from './chat-surface.js';
 
 /** Button labels can quote a command ("Approve `node x.js` for this run"). */
@@ -22,7 +23,12 @@ function maskStream(stream: ReplyStream, mask: (text: string) => string): ReplyS
   };
 }
 
-export function createMaskingSurface(surface: ChatSurface, mask: (text: string) => string): ChatSurface {
+/**
+ * Also strips terminal escapes, control characters and bidirectional overrides: a tool's output
+ * (or a hostile repository's file) must not change what people see, nor what an approval card says.
+ */
+export function createMaskingSurface(surface: ChatSurface, maskSecrets: (text: string) => string): ChatSurface {
+  const mask = (text: string) => stripControlCharacters(maskSecrets(text));
   const masked: ChatSurface = {
     platform: surface.platform,
     limits: surface.limits,
@@ -34,7 +40,10 @@ export function createMaskingSurface(surface: ChatSurface, mask: (text: string) 
     postEphemeral: (options) => surface.postEphemeral({ ...options, text: mask(options.text) }),
     uploadFile: (options) => surface.uploadFile({ ...options, content: mask(options.content), title: mask(options.title) }),
     ...(surface.uploadImage
-      ? { uploadImage: (options) => surface.uploadImage!({ ...options, title: mask(options.title), altText: mask(options.altText), svg: mask(options.svg) }) }
+      ? {
+          uploadImage: (options) =>
+            surface.uploadImage!({ ...options, title: mask(options.title), altText: mask(options.altText), svg: maskSecrets(options.svg) }),
+        }
       : {}),
     setStatus: (options) => surface.setStatus({ ...options, text: mask(options.text) }),
     channelOf: (thread) => surface.channelOf(thread),

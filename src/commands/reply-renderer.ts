@@ -8,6 +8,7 @@
 import type { AgentEvent } from '../core/agent/agent-events.js';
 import type { Button, ChatSurface, Identity, ReplyStream, ThreadRef, UserRef } from './chat-surface.js';
 import { createEditReplyStream } from './edit-reply-stream.js';
+import { createReplyCap, REPLY_MAX_CHARS } from './reply-cap.js';
 import { splitMessage } from './split-message.js';
 
 export interface ReplyRendererOptions {
@@ -20,6 +21,8 @@ export interface ReplyRendererOptions {
   recipient?: UserRef;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** Characters of text and tool lines shown in chat; the rest is attached as a file at the end. */
+  maxReplyChars?: number;
 }
 
 export interface ReplyRenderer {
@@ -70,6 +73,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   const openTools = new Map<string, string>();
   /** Complete parts cut off the live text, not yet shown in full on a message of their own. */
   const backlog: string[] = [];
+  const cap = createReplyCap(options.maxReplyChars ?? REPLY_MAX_CHARS);
 
   const open = (): ReplyStream => {
     const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient };
@@ -137,9 +141,23 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
     stream.status(statusText());
   }
 
-  const appendLine = (line: string) => {
-    pending += `${pending && !pending.endsWith('\n') ? '\n' : ''}${line}\n`;
+  const appendLine = (line: string, capped = true) => {
+    const text = `${pending && !pending.endsWith('\n') ? '\n' : ''}${line}\n`;
+    pending += capped ? cap.take(text) : text;
   };
+
+  /** Attaches the whole reply when the cap held some of it back; the note says so. */
+  async function attachOverflow(): Promise<void> {
+    if (!cap.overflowed) return;
+    const fileName = 'reply.md';
+    try {
+      await surface.uploadFile({ channel: surface.channelOf(thread), thread, fileName, title: 'The whole reply', content: cap.whole() });
+      appendLine(cap.note(fileName), false);
+    } catch (error) {
+      report(error);
+      appendLine('✂️ _The reply was too long to show in full, and attaching it as a file failed._', false);
+    }
+  }
 
   return {
     async start() {
@@ -149,7 +167,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
     handle(event) {
       switch (event.type) {
         case 'text-delta':
-          pending += event.text;
+          pending += cap.take(event.text);
           break;
         case 'reasoning-delta':
           reasoningSince ??= now();
@@ -177,10 +195,11 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
       push();
     },
     note(text) {
-      appendLine(text);
+      appendLine(text, false);
       push();
     },
     async finish(trailer) {
+      await attachOverflow();
       if (trailer) pending += `${pending && !pending.endsWith('\n') ? '\n' : ''}${trailer}`;
       finished = true;
       clearInterval(thinkingTicker);

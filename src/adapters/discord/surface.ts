@@ -166,7 +166,9 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
   async function startThread(address: DiscordMessageAddress, title: string): Promise<string> {
     const name = title.replace(/\s+/g, ' ').trim().slice(0, DISCORD_MAX_THREAD_NAME_LENGTH) || 'TSUKA';
     try {
-      await options.rest().post(Routes.threads(address.channel, address.message), { body: { name, auto_archive_duration: THREAD_AUTO_ARCHIVE_MINUTES } });
+      await withRetries('start thread', () =>
+        options.rest().post(Routes.threads(address.channel, address.message), { body: { name, auto_archive_duration: THREAD_AUTO_ARCHIVE_MINUTES } }),
+      );
     } catch (error) {
       // A second mention of the same message (or a re-delivery) finds the thread already there.
       if (discordErrorCode(error) !== THREAD_ALREADY_CREATED) throw error;
@@ -200,23 +202,29 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
       // addresses the user in the thread (or channel), pinging only them.
       const userId = decodeUser(user);
       const target = thread ? decodeThread(thread).thread : decodeChannel(channel).channel;
-      await options.rest().post(Routes.channelMessages(target), { body: { content: fit(`<@${userId}> ${text}`), allowed_mentions: { users: [userId] } } });
+      await withRetries('create message', () =>
+        options.rest().post(Routes.channelMessages(target), { body: { content: fit(`<@${userId}> ${text}`), allowed_mentions: { users: [userId] } } }),
+      );
     },
     async uploadFile({ channel, thread, fileName, title, content }) {
       const target = thread ? decodeThread(thread).thread : decodeChannel(channel).channel;
-      await options.rest().post(Routes.channelMessages(target), {
-        body: { content: fit(`📎 ${title}`), allowed_mentions: { parse: [] } },
-        files: [{ name: fileName, data: Buffer.from(content, 'utf8'), contentType: 'text/markdown' }],
-      });
+      await withRetries('upload file', () =>
+        options.rest().post(Routes.channelMessages(target), {
+          body: { content: fit(`📎 ${title}`), allowed_mentions: { parse: [] } },
+          files: [{ name: fileName, data: Buffer.from(content, 'utf8'), contentType: 'text/markdown' }],
+        }),
+      );
     },
     async uploadImage({ channel, thread, fileName, title, svg, altText }) {
       const png = await svgToPng(svg);
       const target = thread ? decodeThread(thread).thread : decodeChannel(channel).channel;
       // https://discord.com/developers/docs/reference#uploading-files (description is the alt text)
-      await options.rest().post(Routes.channelMessages(target), {
-        body: { content: fit(`📊 ${title}`), allowed_mentions: { parse: [] }, attachments: [{ id: 0, description: altText.slice(0, 1024) }] },
-        files: [{ name: fileName.replace(/\.svg$/, '.png'), data: png, contentType: 'image/png' }],
-      });
+      await withRetries('upload file', () =>
+        options.rest().post(Routes.channelMessages(target), {
+          body: { content: fit(`📊 ${title}`), allowed_mentions: { parse: [] }, attachments: [{ id: 0, description: altText.slice(0, 1024) }] },
+          files: [{ name: fileName.replace(/\.svg$/, '.png'), data: png, contentType: 'image/png' }],
+        }),
+      );
     },
     async setStatus({ thread, text }) {
       // The typing indicator is Discord's only transient status; it lasts about 10 s.

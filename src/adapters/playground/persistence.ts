@@ -2,7 +2,9 @@
  * The playground's chat kept in the store (namespace `playground`), so that channels, messages,
  * threads and uploads are there again after a restart, as they are on Slack and Discord. Writes
  * are behind the chat: a message that streams (many edits a second) is written once it has been
- * quiet for `delayMs`, and everything pending is written at stop. Ephemerals and statuses are not
+ * quiet for `delayMs`, or at the latest `maxDelayMs` after its first unwritten change (a reply that
+ * streams for minutes must not hold back the question it answers: after a crash its thread is
+ * needed to say the run was interrupted), and everything pending is written at stop. Ephemerals and statuses are not
  * kept: they belong to the moment.
  */
 import type { Logger } from '../../core/logger.js';
@@ -12,6 +14,7 @@ import type { PlaygroundChange, PlaygroundChannel, PlaygroundFile, PlaygroundMes
 /** Older messages than the newest this many are forgotten at start (the page stays quick). */
 export const PLAYGROUND_KEPT_MESSAGES = 2_000;
 const WRITE_DELAY_MS = 400;
+const MAX_WRITE_DELAY_MS = 1_000;
 
 export type StoredFile = PlaygroundFile & { content: string };
 type Stored = { kind: 'channel'; channel: PlaygroundChannel } | { kind: 'message'; message: PlaygroundMessage } | { kind: 'file'; file: StoredFile };
@@ -30,13 +33,20 @@ export interface PlaygroundPersistence {
   flush(): Promise<void>;
 }
 
-export function createPlaygroundPersistence(namespace: KeyValueNamespace<Stored>, options: { logger: Logger; delayMs?: number }): PlaygroundPersistence {
+export function createPlaygroundPersistence(
+  namespace: KeyValueNamespace<Stored>,
+  options: { logger: Logger; delayMs?: number; maxDelayMs?: number; now?: () => number },
+): PlaygroundPersistence {
+  const now = options.now ?? Date.now;
   const pending = new Map<string, Stored>();
   let timer: NodeJS.Timeout | undefined;
+  /** When the oldest unwritten change came: the quiet-time wait never pushes a write past its maximum. */
+  let oldestPendingAt: number | undefined;
   let writing: Promise<void> = Promise.resolve();
 
   const writeNow = async (): Promise<void> => {
     timer = undefined;
+    oldestPendingAt = undefined;
     const batch = [...pending.entries()];
     pending.clear();
     for (const [key, value] of batch) {
@@ -45,9 +55,14 @@ export function createPlaygroundPersistence(namespace: KeyValueNamespace<Stored>
   };
   const schedule = () => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      writing = writing.then(writeNow);
-    }, options.delayMs ?? WRITE_DELAY_MS);
+    oldestPendingAt ??= now();
+    const latest = oldestPendingAt + (options.maxDelayMs ?? MAX_WRITE_DELAY_MS);
+    timer = setTimeout(
+      () => {
+        writing = writing.then(writeNow);
+      },
+      Math.max(0, Math.min(options.delayMs ?? WRITE_DELAY_MS, latest - now())),
+    );
     timer.unref();
   };
 

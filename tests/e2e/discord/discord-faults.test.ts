@@ -40,4 +40,20 @@ describe('Discord faults', () => {
     const [run] = await harness.app.engine.runs.list();
     expect(run!.status).toBe('completed');
   });
+
+  // The probe's window was 8 s; 3 s here shows the same thing (every call, thread creation included, is
+  // retried within the 60 s budget) at a third of the test's time (8 s took 20 s with the backoff).
+  it('a window of HTTP 500s on every REST call, from the mention on, delays the answer but does not lose it', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    model.enqueue({ text: 'Answered after the outage.' });
+    // Discord's REST answers 500 to everything (thread creation included) from the mention on.
+    discord.injectFaults({ method: '*', path: /^\//, status: 500, durationMs: 3_000 });
+    const question = harness.mention({ content: 'geordi are you there?' });
+    const reply = await harness.waitForReply(question.id, 'Answered after the outage.', 30_000);
+    expect(reply.content).toContain('Answered after the outage.');
+    expect(discord.calls.filter((call) => call.status === 500).length).toBeGreaterThan(3);
+    const [run] = await harness.app.engine.runs.list();
+    expect(run!.status).toBe('completed');
+  });
 });

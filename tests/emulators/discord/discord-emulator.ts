@@ -94,6 +94,7 @@ export interface DiscordEmulator {
   /** Sends any dispatch to every session (intents applied), e.g. `dispatch('GUILD_MEMBER_ADD', data)`. */
   dispatch(eventName: string, data: unknown): void;
   /** From now on, REST calls of `method` whose path matches `path` answer HTTP `status` for `durationMs` (an outage). */
+  /** `method: '*'` fails every method on matching paths. */
   injectFaults(window: { method: string; path: RegExp; status: 500 | 502 | 503; durationMs: number }): void;
   /** Messages of one channel or thread, or all, in creation order (deleted ones flagged). */
   messages(channelId?: string): RecordedMessage[];
@@ -162,7 +163,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
   });
   const faultWindows: { method: string; path: RegExp; status: number; endsAt: number }[] = [];
   const faultFor = (method: string, path: string) =>
-    faultWindows.find((window) => window.endsAt > Date.now() && window.method === method && window.path.test(path))?.status;
+    faultWindows.find((window) => window.endsAt > Date.now() && (window.method === '*' || window.method === method) && window.path.test(path))?.status;
   const server = createServer(createRestHandler({ routes, recorder, limiter, botToken, faultFor }));
   server.on('upgrade', (request, socket, head) => gateway.handleUpgrade(request, socket, head));
   await new Promise<void>((resolve, reject) => {

@@ -30,6 +30,14 @@ const toolFinished = { type: 'tool-call-finished', outcome: 'ok', summary: 'read
 afterEach(() => vi.useRealTimers());
 
 describe('tsuka ask terminal output', () => {
+  it('a tool line or reply cannot drive the terminal nor show a secret (escapes, bidi overrides, masking)', () => {
+    const { terminal, out, err } = capture(false);
+    terminal.onEvent({ ...toolFinished, summary: 'read_file \u202ecod.sh', display: 'hunter2-secret\u001b[2K\r✅ approved' } as never);
+    terminal.onEvent({ type: 'text-delta', text: 'done\u001b]0;pwned\u0007 \u001b[31mred\n' });
+    expect(err.join('')).toBe('🔧 read_file cod.sh — [secret masked]✅ approved\n');
+    expect(out.join('')).toBe('done red\n');
+  });
+
   it('shows "thinking… N s" on a terminal while the model reasons, and erases it when text arrives', () => {
     vi.useFakeTimers();
     const { terminal, out, err, advance } = capture(true);
