@@ -2,10 +2,11 @@
 import type { CommandDependencies, ModelControl } from '../commands/command-dependencies.js';
 import type { Engine } from './create-engine.js';
 import { createBenchmarkControl } from './benchmark-control.js';
+import { createChannelSettings } from '../commands/channel-settings.js';
 
 export function commandDependencies(engine: Engine, models: ModelControl, overrides: Partial<CommandDependencies['settings']> = {}): CommandDependencies {
   const { config } = engine;
-  return {
+  const deps: CommandDependencies = {
     roster: engine.roster,
     tools: engine.tools,
     toolSchemas: engine.toolSchemas,
@@ -33,8 +34,13 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
       plainMentions: config.plainMentions,
       userEventsPerMinute: config.userEventsPerMinute,
       tierPinned: config.llm.tier !== undefined,
+      dangerousApproval: config.dangerousApproval,
+      threadReplies: config.threadReplies,
+      channelPolicies: config.channelPolicies,
       agent: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, defaultEffort: config.llm.defaultEffort },
       ...overrides,
     },
   };
+  // One lookup for the whole process: workspaces per channel are opened once.
+  return { ...deps, channelSettings: createChannelSettings(deps) };
 }

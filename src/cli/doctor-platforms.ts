@@ -13,6 +13,10 @@ export const SLACK_REQUIRED_SCOPES = [
   'commands',
   'channels:history',
   'groups:history',
+  // conversations.info: DMs, private or public, and how many are in it (who may approve DANGEROUS calls).
+  'channels:read',
+  'groups:read',
+  'im:read',
   'files:write',
 ];
 

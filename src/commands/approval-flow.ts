@@ -13,6 +13,7 @@ import type { ButtonActionEvent } from './inbound-event.js';
 import { isShutdown } from './active-runs.js';
 import { approveForRunLabel } from './button-label.js';
 import type { Coordination, CoordinationMessage } from '../core/coordination/coordination.js';
+import { mayDecide, whoDecidesLine, type Approvers } from '../core/scopes/approval-rule.js';
 
 const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 
@@ -30,6 +31,8 @@ export interface ApprovalFlowOptions {
   now?: () => number;
   /** With replicas: a click on another replica reaches the run waiting here through it (pub/sub). */
   coordination?: Coordination;
+  /** Who may decide a DANGEROUS call asked in this thread (the channel's rule and who is in it); default: the requester or an admin. */
+  dangerousApprovers?: (context: { surface: ChatSurface; thread: ThreadRef }) => Promise<Approvers>;
 }
 
 interface Waiter {
@@ -87,7 +90,7 @@ function detailLines(details: string[]): string[] {
   return out;
 }
 
-export function describeRequest(request: PermissionRequest, surface: ChatSurface): string {
+export function describeRequest(request: PermissionRequest, surface: ChatSurface, approvers: Approvers = 'requester'): string {
   const icon = request.riskLevel === 'DANGEROUS' ? '🛑' : '⚠️';
   const lines = [
     `${icon} **${request.agentName}** wants to run \`${request.toolName}\` (${request.riskLevel})`,
@@ -99,7 +102,7 @@ export function describeRequest(request: PermissionRequest, surface: ChatSurface
           `"Approve for this run" covers later ${request.grantScope === undefined ? `\`${request.toolName}\` calls` : `\`${request.grantScope}\` commands`} in this run, nothing else.`,
         ]
       : []),
-    request.requesterId ? `Only ${surface.mention(request.requesterId)} or an admin can decide.` : 'Only an admin can decide.',
+    whoDecidesLine(approvers, request.requesterId, (user) => surface.mention(user)),
   ];
   return lines.join('\n');
 }
@@ -107,6 +110,15 @@ export function describeRequest(request: PermissionRequest, surface: ChatSurface
 export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   const now = options.now ?? Date.now;
   const waiters = new Map<string, Waiter>();
+
+  /** Fixed when asked: the channel's rule for DANGEROUS calls; a failure to tell falls back to the strictest sensible rule. */
+  async function approversOf(request: PermissionRequest, surface: ChatSurface, thread: ThreadRef): Promise<Approvers> {
+    if (request.riskLevel !== 'DANGEROUS' || !options.dangerousApprovers) return 'requester';
+    return options.dangerousApprovers({ surface, thread }).catch((error: unknown) => {
+      options.logger.warn('could not tell who may approve in this channel: someone other than the requester must', { error });
+      return 'other' as const;
+    });
+  }
 
   const inFlight = new Set<Promise<unknown>>();
   /** Settles and shows a decision, tracked so that shutdown can wait for the message edit. */
@@ -211,7 +223,8 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       return {
         async ask(request, signal) {
           const id = randomBytes(6).toString('hex');
-          const text = describeRequest({ ...request, requesterId: requester }, surface);
+          const approvers = await approversOf(request, surface, thread);
+          const text = describeRequest({ ...request, requesterId: requester }, surface, approvers);
           const buttons: Button[] = [
             { actionId: APPROVE_ACTION, label: 'Approve', style: 'success', value: id },
             ...(request.allowForRun && request.riskLevel === 'RESTRICTED'
@@ -227,6 +240,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
             riskLevel: request.riskLevel,
             summary: request.summary,
             requesterId: requester,
+            approvers,
             expiresAt: now() + options.timeoutMs,
           });
           const decided = new Promise<PermissionDecision>((resolve) =>
@@ -302,9 +316,13 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
         await event.replyEphemeral(`This was already decided: ${record.status}${who}.`);
         return true;
       }
-      const allowed = event.user === record.requesterId || options.admins.includes(event.user);
-      if (!allowed) {
-        await event.replyEphemeral(`Only the requester${record.requesterId ? ` (${surface.mention(record.requesterId)})` : ''} or an admin can approve this.`);
+      const verdict = mayDecide(record.approvers ?? 'requester', event.actionId === DENY_ACTION ? 'deny' : 'approve', {
+        user: event.user,
+        requester: record.requesterId,
+        isAdmin: options.admins.includes(event.user),
+      });
+      if (!verdict.ok) {
+        await event.replyEphemeral(verdict.why);
         return true;
       }
       if (event.actionId === APPROVE_RUN_ACTION && record.riskLevel !== 'RESTRICTED') {

@@ -44,6 +44,16 @@ export interface ImageUpload {
   altText: string;
 }
 
+/** What a channel is, for approval rules, scopes and per-channel settings (`channelInfo`). */
+export interface ChannelInfo {
+  /** A direct message with one person; a private channel (invitation only); or a channel anyone may join. */
+  kind: 'dm' | 'private' | 'public';
+  /** The channel's name without `#`, when it has one. */
+  name?: string;
+  /** Members, the bot included, when the platform says (undefined: unknown — treat as several people). */
+  members?: number;
+}
+
 export interface SurfaceLimits {
   /** Longest text part the adapter posts in one message (Slack 3,900; Discord 2,000). */
   maxMessageLength: number;
@@ -122,6 +132,11 @@ export interface ChatSurface {
   setStatus(options: { thread: ThreadRef; text: string }): Promise<void>;
   /** The channel a thread belongs to. */
   channelOf(thread: ThreadRef): ChannelRef;
+  /**
+   * What the channel is (a DM, private, public) and how many are in it. Absent, or failing: the
+   * caller assumes a shared channel with other people (the safe side for approvals and scopes).
+   */
+  channelInfo?(channel: ChannelRef): Promise<ChannelInfo>;
   /** How to mention a user in text (`<@U123>`). */
   mention(user: UserRef): string;
 }

@@ -24,6 +24,9 @@ export interface BenchmarkControl {
   running(): boolean;
 }
 import type { CreatedToolCatalog } from '../core/tools/created-tools.js';
+import type { ChannelPolicy, DangerousApproval, ThreadReplies } from '../core/scopes/channel-policy.js';
+import type { Approvers } from '../core/scopes/approval-rule.js';
+import type { ChannelInfo, ChannelRef, ChatSurface } from './chat-surface.js';
 
 /** The model currently in use, switchable with `/tsuka model`. */
 export interface ModelControl {
@@ -50,6 +53,12 @@ export interface CommandSettings {
   agent: Partial<AgentSettings>;
   /** TSUKA_LLM_TIER is set, so a measured profile does not change the tier. */
   tierPinned?: boolean;
+  /** Who approves DANGEROUS calls in channels with other people; default `other`. */
+  dangerousApproval?: DangerousApproval;
+  /** Who is answered in a bot's thread without addressing a character; default `starter`. */
+  threadReplies?: ThreadReplies;
+  /** Per-channel settings (workspace, default and allowed characters, the two rules above). */
+  channelPolicies?: ChannelPolicy[];
 }
 
 export interface CommandDependencies {
@@ -82,4 +91,23 @@ export interface CommandDependencies {
   toolGroups?: () => ToolSourceGroup[];
   benchmark?: BenchmarkControl;
   now?: () => number;
+  /** The settings of one channel (set by the command layer from `settings.channelPolicies`). */
+  channelSettings?: ChannelSettingsLookup;
+}
+
+export interface ChannelSettings {
+  workspace: Workspace;
+  defaultCharacter?: string;
+  /** Characters allowed here; undefined = all. */
+  characters?: string[];
+  dangerousApproval: DangerousApproval;
+  threadReplies: ThreadReplies;
+  /** Undefined when the platform could not tell (then treated as a shared channel). */
+  info?: ChannelInfo;
+}
+
+export interface ChannelSettingsLookup {
+  (channel: ChannelRef, surface: ChatSurface): Promise<ChannelSettings>;
+  /** Who may decide a DANGEROUS call in the thread's channel. */
+  dangerousApprovers(context: { surface: ChatSurface; thread: string }): Promise<Approvers>;
 }

@@ -15,6 +15,9 @@ import { runTurnInThread } from './run-turn.js';
 import { RESET_REASON, type ActiveRuns } from './active-runs.js';
 import type { ToolRegistry } from '../core/tools/tool.js';
 import { findCharacter } from '../core/data/character-lookup.js';
+import { depsInChannel } from './channel-deps.js';
+import { createChannelSettings, type ChannelSettings } from './channel-settings.js';
+import { addressesCharacter, keepSideTalk, shouldAnswer } from './thread-etiquette.js';
 
 interface QueuedTurn {
   surface: ChatSurface;
@@ -78,6 +81,23 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
   const isAdmin = (user: UserRef) => deps.settings.admins.includes(user);
 
   const forget = (thread: ThreadRef) => queued.delete(thread);
+  const channelSettings = deps.channelSettings ?? createChannelSettings(deps);
+
+  /** A message in the thread from someone other than its starter, not addressed to a character: kept, not answered. */
+  async function keptAsSideTalk(event: ThreadMessageEvent, channel: ChannelSettings): Promise<boolean> {
+    const session = await deps.sessions.get(event.thread);
+    const holder = running.get(event.thread)?.requester || (await turns.holder(event.thread))?.requester || undefined;
+    const starter = session?.startedBy ?? holder;
+    if (shouldAnswer({ rule: channel.threadReplies, starter, user: event.user, addressed: addressesCharacter(deps.roster, event.text) })) return false;
+    await keepSideTalk(
+      deps.sessions,
+      event.thread,
+      { user: event.user, ...(event.userName ? { userName: event.userName } : {}), text: deps.maskSecrets(event.text), at: Date.now() },
+      { character: session?.character ?? channel.defaultCharacter ?? deps.settings.defaultCharacter, startedBy: starter },
+    );
+    deps.logger.debug('thread message kept as context, not answered', { thread: event.thread });
+    return true;
+  }
 
   // Another replica asks to stop or reset a turn running here; a released turn may be ours to answer.
   void coordination
@@ -93,6 +113,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
   async function chooseCharacter(
     event: MentionEvent | ThreadMessageEvent,
     thread: ThreadRef | undefined,
+    channelDefault?: string,
   ): Promise<{ character?: Character; rest: string; explicit: boolean; unknownName?: string }> {
     const plain = event.type === 'mention' && event.plain;
     const parsed = plain ? takePlainMention(deps.roster, event.text) : takeLeadingCharacter(deps.roster, event.text);
@@ -100,7 +121,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     // `@picard hello` with no Picard: someone answers, and the thread says who and why.
     const unknown = plain ? undefined : takeUnknownName(deps.roster, event.text);
     const session = thread ? await deps.sessions.get(thread) : undefined;
-    const name = session?.character ?? (await readChannelDefault(deps.store, event.channel)) ?? deps.settings.defaultCharacter;
+    const name = session?.character ?? (await readChannelDefault(deps.store, event.channel)) ?? channelDefault ?? deps.settings.defaultCharacter;
     return { character: findCharacter(deps.roster, name), rest: unknown?.rest ?? parsed.rest, explicit: false, unknownName: unknown?.name };
   }
 
@@ -153,17 +174,21 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     running.set(thread, current);
     void turns.update(thread, { replicaId: me, requester: turn.user }).catch(() => undefined);
     const extra = tooling?.(turn) ?? { tools: deps.tools };
-    current.done = runTurnInThread(deps, approvals, {
-      ...turn,
-      ...extra,
-      thread,
-      abort,
-      onRunCreated: (runId) => {
-        current.runId = runId;
-        void turns.update(thread, { replicaId: me, requester: turn.user, runId }).catch(() => undefined);
-        activeRuns.register({ runId, requester: turn.user, abort, done: current.done, onStop: () => void turns.clear(thread).catch(() => undefined) });
-      },
-    })
+    // The turn works in its channel's workspace (the `channels` section), else the configured one.
+    current.done = depsInChannel(deps, turn.channel, turn.surface)
+      .then((scoped) =>
+        runTurnInThread(scoped, approvals, {
+          ...turn,
+          ...extra,
+          thread,
+          abort,
+          onRunCreated: (runId) => {
+            current.runId = runId;
+            void turns.update(thread, { replicaId: me, requester: turn.user, runId }).catch(() => undefined);
+            activeRuns.register({ runId, requester: turn.user, abort, done: current.done, onStop: () => void turns.clear(thread).catch(() => undefined) });
+          },
+        }),
+      )
       .catch(async (error: unknown) => {
         deps.logger.error('turn failed', { thread, error });
         await turn.surface.post({ thread, text: '⚠️ This turn failed on my side; the details are in the bot log.' }).catch(() => undefined);
@@ -226,8 +251,19 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         .toLowerCase()
         .replace(/[.!]+$/, '');
       if (existingThread && KEYWORDS.has(word)) return keyword(word, existingThread, event, surface);
-      const choice = await chooseCharacter(event, existingThread);
+      const channel = await channelSettings(event.channel, surface);
+      if (event.type === 'thread-message' && (await keptAsSideTalk(event, channel))) return;
+      const choice = await chooseCharacter(event, existingThread, channel.defaultCharacter);
       if (event.type === 'mention' && event.plain && !choice.explicit) return;
+      if (choice.character && channel.characters && !channel.characters.includes(choice.character.name)) {
+        await surface.postEphemeral({
+          channel: event.channel,
+          thread: existingThread,
+          user: event.user,
+          text: `${choice.character.aiName} is not available in this channel. Here: ${channel.characters.join(', ')}.`,
+        });
+        return;
+      }
       if (!choice.character) {
         await surface.postEphemeral({
           channel: event.channel,

@@ -18,6 +18,7 @@ import { handleTsukaCommand } from './tsuka-command.js';
 import { createActiveRuns, type ActiveRuns } from './active-runs.js';
 import { STOP_ACTION } from './action-ids.js';
 import { createMaskingSurface } from './masking-surface.js';
+import { createChannelSettings } from './channel-settings.js';
 import { escalationTooling } from './workflows/escalation-tooling.js';
 import { createLocalCoordination } from '../core/coordination/local-coordination.js';
 
@@ -38,7 +39,9 @@ async function answerStaleButton(event: ButtonActionEvent, text: string, logger:
 
 export function createCommandLayer(given: CommandDependencies, createWorkflows?: (services: WorkflowServices) => WorkflowHandlers): CommandLayer {
   // One coordination for the whole layer: the engine's (Redis with replicas), else this process's own.
-  const deps: CommandDependencies = given.coordination ? given : { ...given, coordination: createLocalCoordination() };
+  const withCoordination: CommandDependencies = given.coordination ? given : { ...given, coordination: createLocalCoordination() };
+  const channelSettings = withCoordination.channelSettings ?? createChannelSettings(withCoordination);
+  const deps: CommandDependencies = { ...withCoordination, channelSettings };
   const approvals = createApprovalFlow({
     approvals: deps.approvals,
     runs: deps.runs,
@@ -47,6 +50,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
     logger: deps.logger,
     now: deps.now,
     coordination: deps.coordination,
+    dangerousApprovers: channelSettings.dangerousApprovers,
   });
   const activeRuns = createActiveRuns(deps.settings.admins, { coordination: deps.coordination, runs: deps.runs, logger: deps.logger });
   let workflows: WorkflowHandlers = {};

@@ -47,6 +47,7 @@ export function createMaskingSurface(surface: ChatSurface, maskSecrets: (text: s
       : {}),
     setStatus: (options) => surface.setStatus({ ...options, text: mask(options.text) }),
     channelOf: (thread) => surface.channelOf(thread),
+    ...(surface.channelInfo ? { channelInfo: (channel) => surface.channelInfo!(channel) } : {}),
     mention: (user) => surface.mention(user),
   };
   return masked;

@@ -12,6 +12,7 @@ import type { ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import type { ApprovalFlow } from './approval-flow.js';
 import { createReplyRenderer } from './reply-renderer.js';
+import { withSideTalk } from './thread-etiquette.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
 import { createTranscriptWriter } from './record-agent-event.js';
@@ -138,7 +139,8 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       character,
       roster: deps.roster,
       history: session?.history ?? [],
-      userMessage: request.text,
+      // What others said in the thread meanwhile (thread etiquette) comes with this message, once.
+      userMessage: withSideTalk(session?.sideTalk ?? [], request.text),
       userName: request.userName,
       // A stored role the roster no longer gives this character is dropped, not an error.
       activeRole: sameCharacter && session?.activeRole && character.roles.includes(session.activeRole) ? session.activeRole : undefined,
@@ -156,8 +158,9 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     permissions.clearRun(run.id);
 
     // A reset during the turn wins: its history is not saved back.
-    if (request.abort.signal.reason !== RESET_REASON)
-      await deps.sessions.save({
+    if (request.abort.signal.reason !== RESET_REASON) {
+      const heard = new Set((session?.sideTalk ?? []).map((entry) => entry.at));
+      await deps.sessions.update(thread, (stored) => ({
         threadId: thread,
         character: character.name,
         activeRole: result.activeRole,
@@ -166,7 +169,11 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         // session were masked when stored: only this turn's are scanned (a long history is not re-masked every turn).
         history: result.history.map((message) => (storedMessages.has(message) ? message : maskMessage(message, deps.maskSecrets))),
         updatedAt: Date.now(),
-      });
+        startedBy: stored?.startedBy ?? session?.startedBy ?? request.user,
+        // Side talk given to this turn is spent; what was said while it ran waits for the next one.
+        ...(stored?.sideTalk?.some((entry) => !heard.has(entry.at)) ? { sideTalk: stored.sideTalk.filter((entry) => !heard.has(entry.at)) } : {}),
+      }));
+    }
     if (result.finishReason === 'stop' && result.text.trim() === '') {
       deps.logger.warn('the model returned an empty answer', { runId: run.id, model: current.model.modelId });
       await deps.runs.appendEvent(run.id, { type: 'note', text: 'The model returned an empty answer.' });

@@ -2,6 +2,7 @@
 import type { ReasoningEffort } from '../core/model/language-model.js';
 import type { SandboxConfig } from './sandbox-config.js';
 import type { McpServerConfig } from '../core/tools/mcp/mcp-config.js';
+import type { ChannelPolicy, DangerousApproval, ThreadReplies } from '../core/scopes/channel-policy.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** `auto`: human-readable lines on a terminal, JSON lines otherwise. */
@@ -59,6 +60,12 @@ export interface AppConfig {
   /** Channel ids allowed (opaque or raw); undefined = every channel the bot is in. */
   channels?: string[];
   approvalTimeoutMs: number;
+  /** Who may approve DANGEROUS calls in channels with other people (`TSUKA_DANGEROUS_APPROVAL`). */
+  dangerousApproval: DangerousApproval;
+  /** Who is answered in a bot's thread without addressing a character (`TSUKA_THREAD_REPLIES`). */
+  threadReplies: ThreadReplies;
+  /** Per-channel settings (the `channels` section of tsuka.config.json). */
+  channelPolicies: ChannelPolicy[];
   plainMentions: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;

@@ -1,4 +1,6 @@
 import type { OwnSchema } from '../core/validation/own-validator.js';
+import { channelPolicySchema } from './channel-policies.js';
+import { DANGEROUS_APPROVALS, THREAD_REPLIES } from '../core/scopes/channel-policy.js';
 
 /** JSON Schema of `tsuka.config.json`: non-secret settings only (secrets come from the environment). */
 export const configFileSchema = {
@@ -26,7 +28,10 @@ export const configFileSchema = {
     replicaHeartbeatMs: { type: 'integer', minimum: 100 },
     replicaLeaseMs: { type: 'integer', minimum: 300 },
     admins: { type: 'string' },
-    channels: { type: 'string' },
+    // A string: the allowlist (as TSUKA_CHANNELS). An object: per-channel settings (channel-policies.ts).
+    channels: { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: channelPolicySchema }] },
+    dangerousApproval: { enum: [...DANGEROUS_APPROVALS] },
+    threadReplies: { enum: [...THREAD_REPLIES] },
     approvalTimeoutS: { type: 'integer', minimum: 1 },
     plainMentions: { type: 'boolean' },
     logLevel: { enum: ['debug', 'info', 'warn', 'error'] },

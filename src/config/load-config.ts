@@ -11,6 +11,8 @@ import { ownValidator } from '../core/validation/own-validator.js';
 import { readSandboxConfig } from './sandbox-config.js';
 import { parseModelServerUrls } from './model-servers-config.js';
 import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
+import { oneOf, readChannelPolicies } from './channel-policies.js';
+import { DANGEROUS_APPROVALS, THREAD_REPLIES } from '../core/scopes/channel-policy.js';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -176,8 +178,12 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     replicaHeartbeatMs: integer('TSUKA_REPLICA_HEARTBEAT_MS', 'replicaHeartbeatMs', 10_000, 100, 600_000),
     replicaLeaseMs: integer('TSUKA_REPLICA_LEASE_MS', 'replicaLeaseMs', 30_000, 300, 3_600_000),
     admins,
-    channels: list('TSUKA_CHANNELS', 'channels'),
+    // `channels` in the file is the allowlist when a string, per-channel settings when an object.
+    channels: typeof file.channels === 'object' && file.channels !== null ? list('TSUKA_CHANNELS', '') : list('TSUKA_CHANNELS', 'channels'),
+    channelPolicies: readChannelPolicies(file.channels, { directory: options.workingDirectory, dataDirectory, problems }),
     approvalTimeoutMs: integer('TSUKA_APPROVAL_TIMEOUT_S', 'approvalTimeoutS', 600, 1, 86_400) * 1000,
+    dangerousApproval: oneOf(setting('TSUKA_DANGEROUS_APPROVAL', 'dangerousApproval'), DANGEROUS_APPROVALS, 'other', 'TSUKA_DANGEROUS_APPROVAL', problems),
+    threadReplies: oneOf(setting('TSUKA_THREAD_REPLIES', 'threadReplies'), THREAD_REPLIES, 'starter', 'TSUKA_THREAD_REPLIES', problems),
     plainMentions: flag('TSUKA_PLAIN_MENTIONS', 'plainMentions'),
     logLevel: (LOG_LEVELS.includes(logLevelRaw as LogLevel) ? logLevelRaw : 'info') as LogLevel,
     logFormat: (LOG_FORMATS.includes(logFormatRaw as LogFormat) ? logFormatRaw : 'auto') as LogFormat,

@@ -10,6 +10,7 @@ import { createEngine, type Engine } from '../../src/app/create-engine.js';
 import { createModelControl } from '../../src/app/model-control.js';
 import { commandDependencies } from '../../src/app/command-wiring.js';
 import { createCommandLayer, type CommandLayer } from '../../src/commands/create-command-layer.js';
+import type { ChannelInfo } from '../../src/commands/chat-surface.js';
 import type { CommandSettings } from '../../src/commands/command-dependencies.js';
 import type { InboundEvent, MentionEvent, SlashCommandEvent, ThreadMessageEvent } from '../../src/commands/inbound-event.js';
 import { createScriptedModel, type ScriptedStep } from '../../src/core/model/scripted-model.js';
@@ -32,6 +33,8 @@ export async function startCommandHarness(
     modelId?: string;
     queue?: number;
     model?: LanguageModel;
+    /** What the channel is (default: the playground's — one person and the bot). */
+    channelInfo?: ChannelInfo;
   } = {},
 ) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-commands-'));
@@ -56,7 +59,7 @@ export async function startCommandHarness(
   });
   const deps = commandDependencies(engine, createModelControl(engine), options.settings);
   const layer: CommandLayer = createCommandLayer(deps, options.workflows ? createWorkflows(deps) : undefined);
-  const surface = createMemorySurface({ editIntervalMs: 10 });
+  const surface = createMemorySurface({ editIntervalMs: 10, ...(options.channelInfo ? { channelInfo: options.channelInfo } : {}) });
   const base = { platform: 'playground' as const, channel: 'playground:general', user: 'playground:alice', fromBot: false };
   return {
     engine,

@@ -2,7 +2,7 @@
  * An in-memory ChatSurface for command-layer tests: records every message, edit, ephemeral and
  * upload, and lets a test await a condition (re-checked on every change, no polling).
  */
-import type { Button, ChatSurface, EditOptions, Identity, PostOptions } from '../../src/commands/chat-surface.js';
+import type { Button, ChannelInfo, ChatSurface, EditOptions, Identity, PostOptions } from '../../src/commands/chat-surface.js';
 
 export interface RecordedMessage {
   ref: string;
@@ -14,7 +14,14 @@ export interface RecordedMessage {
   history: string[];
 }
 
-export function createMemorySurface(options: { maxMessageLength?: number; editIntervalMs?: number } = {}) {
+export function createMemorySurface(
+  options: {
+    maxMessageLength?: number;
+    editIntervalMs?: number;
+    /** What every channel is (default: the playground's — one person and the bot). */
+    channelInfo?: ChannelInfo;
+  } = {},
+) {
   const messages: RecordedMessage[] = [];
   const byRef = new Map<string, RecordedMessage>();
   const ephemerals: { user: string; text: string; thread?: string }[] = [];
@@ -82,6 +89,7 @@ export function createMemorySurface(options: { maxMessageLength?: number; editIn
     },
     channelOf: () => 'playground:general',
     mention: (user) => `<@${user}>`,
+    channelInfo: async () => options.channelInfo ?? { kind: 'private', name: 'general', members: 2 },
     waitFor(predicate, timeoutMs = 5000) {
       return new Promise<void>((resolve, reject) => {
         const check = () => {

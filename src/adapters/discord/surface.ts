@@ -26,6 +26,7 @@ import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import type { DiscordEditPacer } from './rate-limits.js';
 import { discordErrorCode, type DiscordWebhooks } from './webhooks.js';
 import { retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
+import { createDiscordChannelInfo } from './channel-info.js';
 
 /** Discord refuses message content over 2,000 characters (error 50035). */
 export const DISCORD_MAX_MESSAGE_LENGTH = 2000;
@@ -84,6 +85,7 @@ function messageId(response: unknown): string {
 
 export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurface {
   const { webhooks, pacer, logger } = options;
+  const channelInfo = createDiscordChannelInfo(options.rest);
   const withRetries = <T>(method: string, call: () => Promise<T>): Promise<T> =>
     retryWithinBudget(call, {
       platform: 'discord',
@@ -239,5 +241,6 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
       return channelRef(guild, parent);
     },
     mention: (user) => `<@${decodeUser(user)}>`,
+    channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
   };
 }

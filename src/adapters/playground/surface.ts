@@ -63,6 +63,8 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
     channelOf(thread) {
       return channelRef(decodeMessage(thread).channel);
     },
+    // One person at a time uses the playground: like a DM, the requester decides (channels stay separate scopes).
+    channelInfo: async (channel) => ({ kind: 'private', name: decodeChannel(channel), members: 2 }),
     mention: (user: UserRef) => (user === PLAYGROUND_USER ? '@you' : `@${user.replace(/^playground:/, '')}`),
   };
 }

@@ -16,6 +16,7 @@ import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef } from
 import type { SlackCaller } from './call-budget.js';
 import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
 import { identityFields, isMissingCustomize } from './identity.js';
+import { createSlackChannelInfo } from './channel-info.js';
 
 /** Slack allows 40,000 characters but reads best under 4,000 (platform notes). */
 export const SLACK_MAX_MESSAGE_LENGTH = 3900;
@@ -40,6 +41,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   let customizeAvailable = true;
   const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `**${identity.name}**: ${text}` : text);
   const streaming = createStreamingSupport(logger);
+  const channelInfo = createSlackChannelInfo(client, caller);
 
   const customizeMissing = (): void => {
     if (!customizeAvailable) return;
@@ -209,5 +211,6 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       return channelRef(team, channel);
     },
     mention: (user) => `<@${decodeUser(user)}>`,
+    channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
   };
 }

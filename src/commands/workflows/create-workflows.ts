@@ -4,6 +4,7 @@ import type { WorkflowHandlers, WorkflowServices } from '../workflow-handlers.js
 import { handleCallCommand } from './call-command.js';
 import { handleGoalCommand } from './goal-command.js';
 import { handleTeamCommand } from './team-command.js';
+import { depsInChannel } from '../channel-deps.js';
 
 export interface WorkflowOptions {
   teamMaxRounds?: number;
@@ -14,11 +15,12 @@ export interface WorkflowOptions {
 }
 
 export function createWorkflows(deps: CommandDependencies, options: WorkflowOptions = {}): (services: WorkflowServices) => WorkflowHandlers {
+  // Each run works in its channel's workspace (the `channels` section), else the configured one.
   return (services) => ({
-    call: (event, surface) => handleCallCommand(deps, services, event, surface, options),
-    team: (event, surface) => handleTeamCommand(deps, services, event, surface, options),
-    goal: (event, surface) =>
-      handleGoalCommand(deps, services, event, surface, {
+    call: async (event, surface) => handleCallCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, options),
+    team: async (event, surface) => handleTeamCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, options),
+    goal: async (event, surface) =>
+      handleGoalCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, {
         ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
         ...(options.goalMaxSteps !== undefined ? { maxSteps: options.goalMaxSteps } : {}),
       }),

@@ -8,6 +8,8 @@ import type { Store } from './open-store.js';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'approved-for-run' | 'denied' | 'expired';
 
+import type { Approvers } from '../scopes/approval-rule.js';
+
 export interface ApprovalRecord {
   id: string;
   runId: string;
@@ -16,6 +18,8 @@ export interface ApprovalRecord {
   riskLevel: RiskLevel;
   summary: string;
   requesterId?: string;
+  /** Who may decide (absent in records of earlier versions: the requester or an admin). */
+  approvers?: Approvers;
   /** The chat message showing the prompt, as the adapter's opaque id. */
   messageRef?: string;
   createdAt: number;

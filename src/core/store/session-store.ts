@@ -14,6 +14,18 @@ export interface Session {
   effortPin?: ReasoningEffort | 'auto';
   history: ChatMessage[];
   updatedAt: number;
+  /** Who started the conversation (answered in the thread without addressing a character). */
+  startedBy?: string;
+  /** Messages of other people in the thread, not addressed to a character: context for the next turn. */
+  sideTalk?: SideTalk[];
+}
+
+/** A message kept as context, not answered (thread etiquette). Masked when stored. */
+export interface SideTalk {
+  user: string;
+  userName?: string;
+  text: string;
+  at: number;
 }
 
 export interface SessionStore {

@@ -188,7 +188,12 @@ describe('Discord approvals', () => {
     const question = harness.mention({ content: 'geordi run the long job' });
     const prompt = await discord.waitFor(() => harness!.botReplies(question.id).find(hasApprove));
     expect(prompt.content).toMatch(/DANGEROUS/);
+    expect(prompt.content).toMatch(/Someone other than <@\d+> must approve/);
+    // Issue 21: the requester alone cannot run a DANGEROUS command in a shared channel; a second member can.
     await click(harness, prompt, 'tsuka_approve', ANA);
+    await discord.waitFor(() => ephemeralTo(harness!, /someone else in this channel/));
+    expect(harness.botReplies(question.id).some((message) => message.content.includes(`execute_command ${command} …`))).toBe(false);
+    await click(harness, prompt, 'tsuka_approve', BEN);
     await discord.waitFor(() => harness!.botReplies(question.id).some((message) => message.content.includes(`execute_command ${command} …`)));
     const pidFile = path.join(harness.workspace, 'pid.txt');
     await expect.poll(() => readFile(pidFile, 'utf8').catch(() => ''), { interval: 20, timeout: 5000 }).toBe('started\n');

@@ -123,7 +123,11 @@ describe('Slack approvals', () => {
     const prompt = harness.botReplies('C1', mention.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
     expect(prompt.text).toMatch(/DANGEROUS/);
     expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Deny']);
+    // Issue 21: in a channel with other people the requester's own click does not run a DANGEROUS command.
+    expect(prompt.text).toMatch(/Someone other than <@U1> must approve/);
     await click(harness, prompt, 'tsuka_approve', 'U1');
+    await harness.slack.waitFor(() => harness.slack.ephemerals.some((message) => message.user === 'U1' && /someone else in this channel/.test(message.text)));
+    await click(harness, prompt, 'tsuka_approve', 'U2');
     const pidFile = path.join(harness.workspace, 'sleeper.pid');
     await expect
       .poll(

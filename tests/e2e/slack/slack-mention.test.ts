@@ -64,6 +64,18 @@ describe('Slack mentions', () => {
     expect(contents).toContain('what is BM25?');
     expect(contents).toContain('First answer.');
     expect(contents.at(-1)).toBe('and how does it rank?');
+
+    // Issue 21, thread etiquette: a colleague talking to the starter is not answered, and is heard by the next turn.
+    await slack.threadMessage({ userId: 'U2', channelId: 'C1', threadTs: mention.ts, text: '<@U1> did you see the deploy? BM25 index is stale' });
+    const thread = `slack:${slack.teamId}/C1/${mention.ts}`;
+    await expect.poll(async () => (await harness.app.engine.sessions.get(thread))?.sideTalk?.length ?? 0).toBe(1);
+    model.enqueue({ text: 'Third answer.' });
+    await slack.threadMessage({ userId: 'U2', channelId: 'C1', threadTs: mention.ts, text: 'spock should we rebuild it?' });
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Third answer.')));
+    expect(model.requests).toHaveLength(3);
+    const third = model.requests[2]!.body as { messages: { role: string; content: string }[] };
+    expect(third.messages.at(-1)!.content).toContain('BM25 index is stale');
+    expect(third.messages.at(-1)!.content).toContain('should we rebuild it?');
   });
 
   it('hands over to another character mentioned in the thread, who sees the history', async () => {

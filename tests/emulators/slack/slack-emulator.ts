@@ -25,6 +25,7 @@ import { createSocketModeServer, type AckRecord, type DisconnectReason, type Env
 import { createWebApi } from './web-api.js';
 import { createFaultInjector, type FaultedCall, type FaultWindow } from './faults.js';
 import type { StreamingRefusal } from './streaming.js';
+import { createConversations, type EmulatedChannel } from './conversations.js';
 
 /** Every scope a TSUKA bot asks for (platform-notes.md), customize included. */
 export const DEFAULT_SLACK_SCOPES: readonly string[] = [
@@ -34,6 +35,9 @@ export const DEFAULT_SLACK_SCOPES: readonly string[] = [
   'commands',
   'channels:history',
   'groups:history',
+  'channels:read',
+  'groups:read',
+  'im:read',
   'im:history',
   'reactions:write',
   'files:write',
@@ -100,6 +104,8 @@ export interface SlackEmulator extends Deliveries {
   /** Calls answered by a fault window. */
   readonly faulted: readonly FaultedCall[];
   setScopes(scopes: readonly string[]): void;
+  /** Makes a channel private/public/a DM with these members (default: public, the bot and U1…U3). */
+  defineChannel(channel: Partial<EmulatedChannel> & { id: string }): EmulatedChannel;
   /** Refuse the streaming methods from now on with `refusal`, or offer them again (undefined). */
   setStreamingRefusal(refusal: StreamingRefusal | undefined): void;
   /** Resolves as soon as `predicate` holds; re-checked on every recorded call, ack and connection. */
@@ -151,6 +157,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     ackTimeoutMs: options.ackTimeoutMs ?? 3_000,
     onChange: () => waiter.changed(),
   });
+  const conversations = createConversations(identity.botUserId, () => scopes);
   const webApi = createWebApi({
     store,
     rateLimiter,
@@ -162,6 +169,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     baseUrl: () => baseUrl,
     issueSocketUrl: () => socket.issueUrl(),
     streamingRefusal: () => refusal,
+    conversations,
   });
   const sinks = { webApi, store, calls, rateLimited, responseUrls, changed: () => waiter.changed() };
 
@@ -241,6 +249,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     setScopes(next) {
       scopes = [...next];
     },
+    defineChannel: (channel) => conversations.define(channel),
     setStreamingRefusal(next) {
       refusal = next;
     },

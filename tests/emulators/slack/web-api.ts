@@ -9,6 +9,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import { faultAnswer, type FaultInjector } from './faults.js';
 import { newSlackId, type WorkspaceIdentity } from './payloads.js';
 import { stringField, type RequestFields } from './http-body.js';
+import { CONVERSATION_SCOPES, type Conversations } from './conversations.js';
 import { createStreamingHandlers, STREAMING_METHODS, streamingRefusal, type StreamingRefusal } from './streaming.js';
 
 /** What the Web API needs from the emulator around it. */
@@ -26,6 +27,8 @@ export interface WebApiContext {
   issueSocketUrl: () => string;
   /** Whether the workspace refuses chat.startStream/appendStream/stopStream, and how. */
   streamingRefusal: () => StreamingRefusal | undefined;
+  /** Channels, their privacy and members. */
+  conversations: Conversations;
 }
 
 /** The answer to one call, before it is written to the wire. */
@@ -64,6 +67,7 @@ const REQUIRED_SCOPES: Record<string, string | undefined> = {
   'files.getUploadURLExternal': 'files:write',
   'files.completeUploadExternal': 'files:write',
   'conversations.replies': 'channels:history',
+  ...CONVERSATION_SCOPES,
 };
 
 const fail = (error: string, extra: Body = {}): Body => ({ ok: false, error, ...extra });
@@ -214,6 +218,7 @@ export function createWebApi(context: WebApiContext): WebApi {
       if (!parent) return fail('thread_not_found');
       return { ok: true, messages: [messageJson(parent, replies), ...replies.map((r) => messageJson(r))], has_more: false };
     },
+    ...context.conversations.handlers,
     'users.info': (fields) => {
       const id = stringField(fields, 'user');
       if (!id) return fail('user_not_found');

@@ -112,6 +112,9 @@ describe('conversations in threads', () => {
     harness.engine.sessions.save = async () => {
       throw new Error('store down');
     };
+    harness.engine.sessions.update = async () => {
+      throw new Error('store down');
+    };
     await harness.mention('geordi hi', { message: 'root' });
     await harness.surface.waitFor(() =>
       harness.surface.inThread('thread:root').some((message) => /failed on my side/.test(message.text) && message.buttons.length === 0),
