@@ -17,7 +17,7 @@ import { type FlipMode, type SymlinkFlipper, startSymlinkFlipper } from './symli
 import { createTestToolContext, type TestToolContext } from './tool-test-context.js';
 
 /** Calls per tool while the flipper runs (the issue's probe made 130). */
-const CALLS = 200;
+const CALLS = 150;
 const MARKER = 'OUTSIDE-MARKER';
 const OUTSIDE_ONLY = 'outside-only.txt';
 const victims = Array.from({ length: CALLS }, (_, index) => `v${index}`);
