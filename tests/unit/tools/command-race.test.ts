@@ -63,7 +63,7 @@ describe('execute_command when `d` becomes a link outside after the check', () =
     `under bubblewrap, a flipping loop never gets a host file printed${unavailable ? ` (skipped: ${unavailable})` : ''}`,
     async () => {
       const context = { ...test.context, sandbox: bubblewrap };
-      flipper = await startSymlinkFlipper('folder', join(test.root, 'd'), join(test.root, '.parked'), test.outside);
+      flipper = await startSymlinkFlipper(join(test.root, 'd'), join(test.root, '.parked'), test.outside);
       const outputs: string[] = [];
       for (let index = 0; index < CALLS; index += 1) outputs.push((await classifyAndRun(context)).output);
       expect(outputs.filter((output) => output.includes(MARKER)).length).toBe(0);

@@ -3,7 +3,7 @@
  * a link to a folder outside it, the file tools must never read, write, edit, list, search or
  * delete anything outside — however the check and the open interleave with the flips.
  */
-import { lstat, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deleteFileTool } from '../../../src/core/tools/impl/delete-file.js';
@@ -13,7 +13,7 @@ import { listDirTool } from '../../../src/core/tools/impl/list-dir.js';
 import { readFileTool } from '../../../src/core/tools/impl/read-file.js';
 import { writeFileTool } from '../../../src/core/tools/impl/write-file.js';
 import type { ToolResult } from '../../../src/core/tools/tool.js';
-import { type FlipMode, type SymlinkFlipper, startSymlinkFlipper } from './symlink-flipper.js';
+import { type SymlinkFlipper, startSymlinkFlipper } from './symlink-flipper.js';
 import { createTestToolContext, type TestToolContext } from './tool-test-context.js';
 
 /** Calls per tool while the flipper runs (the issue's probe made 130). */
@@ -32,14 +32,11 @@ afterEach(async () => {
   await test?.cleanup();
 });
 
-/** `d` (or, in link mode, the folder `d` links to) and the outside folder hold the same names. */
-async function setUp(mode: FlipMode): Promise<TestToolContext> {
+/** `d` and the outside folder hold the same names; the flipper starts. */
+async function setUp(): Promise<TestToolContext> {
   test = await createTestToolContext();
-  const folder = join(test.root, 'd');
-  const real = join(test.root, mode === 'link' ? 'real' : '.parked');
-  const inside = mode === 'link' ? real : folder;
+  const inside = join(test.root, 'd');
   await mkdir(inside);
-  if (mode === 'link') await symlink(real, folder);
   await writeFile(join(inside, 'f'), 'needle inside\n');
   await writeFile(join(test.outside, 'f'), `needle ${MARKER}\n`);
   await writeFile(join(test.outside, OUTSIDE_ONLY), `${MARKER}\n`);
@@ -48,7 +45,7 @@ async function setUp(mode: FlipMode): Promise<TestToolContext> {
     await writeFile(join(test.outside, name), 'outside victim\n');
   }
   outsideBefore = (await readdir(test.outside)).sort();
-  flipper = await startSymlinkFlipper(mode, folder, real, test.outside);
+  flipper = await startSymlinkFlipper(inside, join(test.root, '.parked'), test.outside);
   return test;
 }
 
@@ -79,21 +76,21 @@ async function outsideChanges(outside: string): Promise<{ created: number; remov
 
 const untouched = { created: 0, removed: 0, rewritten: false };
 
-describe.each<FlipMode>(['folder'])('file tools while `d` flips to a link outside the workspace (%s mode)', (mode) => {
+describe('file tools while `d` flips between a folder and a link outside the workspace', () => {
   it('read_file never returns the outside file', async () => {
-    const { context } = await setUp(mode);
+    const { context } = await setUp();
     const outputs = await race(() => readFileTool.execute({ path: 'd/f' }, context));
     expect(outputs.filter((output) => output.includes(MARKER)).length).toBe(0);
   });
 
   it('write_file never creates a file outside', async () => {
-    const { context, outside } = await setUp(mode);
+    const { context, outside } = await setUp();
     await race((index) => writeFileTool.execute({ path: `d/new-${index}.txt`, content: 'planted\n' }, context));
     expect(await outsideChanges(outside)).toEqual(untouched);
   });
 
   it('edit_file never rewrites the outside file', async () => {
-    const { context, outside } = await setUp(mode);
+    const { context, outside } = await setUp();
     const inode = (await lstat(join(outside, 'f'))).ino;
     await race(() => editFileTool.execute({ path: 'd/f', targetContent: 'needle', replacementContent: 'needle' }, context));
     expect(await outsideChanges(outside)).toEqual(untouched);
@@ -101,19 +98,19 @@ describe.each<FlipMode>(['folder'])('file tools while `d` flips to a link outsid
   });
 
   it('delete_file never deletes an outside file', async () => {
-    const { context, outside } = await setUp(mode);
+    const { context, outside } = await setUp();
     await race((index) => deleteFileTool.execute({ path: `d/${victims[index]}` }, context));
     expect(await outsideChanges(outside)).toEqual(untouched);
   });
 
   it('list_dir never lists the outside folder', async () => {
-    const { context } = await setUp(mode);
+    const { context } = await setUp();
     const outputs = await race(() => listDirTool.execute({ path: 'd' }, context));
     expect(outputs.filter((output) => output.includes(OUTSIDE_ONLY)).length).toBe(0);
   });
 
   it('grep_search never searches the outside folder', async () => {
-    const { context } = await setUp(mode);
+    const { context } = await setUp();
     const outputs = await race(() => grepSearchTool.execute({ query: MARKER, path: 'd' }, context));
     expect(outputs.filter((output) => output.includes(MARKER) && !output.startsWith('No matches')).length).toBe(0);
   });
