@@ -116,8 +116,12 @@ async function openStep(state: WalkState, name: string, createFolders: boolean):
       if (code !== 'ENOTDIR' && code !== 'ELOOP') throw error;
       const link = await readLinkIfAny(current);
       if (link !== undefined) return followLink(state, link);
-      // Not a link (any more): a file in the middle of the path, or a flip in progress — try again.
-      if (attempt >= MAX_SYMLINK_HOPS) throw error;
+      // Not a link (any more): a folder again means a flip in progress (try again); anything else is a file on the way.
+      const now = await fs.lstat(current).catch((lstatError: unknown) => {
+        if (errorCode(lstatError) === 'ENOENT') return undefined;
+        throw lstatError;
+      });
+      if (!now?.isDirectory() || attempt >= MAX_SYMLINK_HOPS) throw error;
     }
   }
 }

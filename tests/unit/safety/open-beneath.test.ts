@@ -96,6 +96,10 @@ describe.skipIf(!DESCRIPTOR_PATHS_AVAILABLE)('openParentBeneath (descriptor walk
     expect([itself.name, (await fs.lstat(itself.directory.entry(itself.name))).isSymbolicLink()]).toEqual(['outside-link', true]);
   });
 
+  it('answers ENOTDIR at once when a file stands where a folder should be', async () => {
+    await expect(walk('real/deep/file.txt/below')).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
   it('names the root itself with an empty name', async () => {
     const entry = await walk('.');
     expect([entry.name, entry.path]).toEqual(['', root]);
