@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 
 /** How many leading bytes are inspected to tell text from binary. */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -23,10 +23,15 @@ export function looksBinary(sample: Uint8Array): boolean {
 export async function isBinaryFile(absolutePath: string): Promise<boolean> {
   const handle = await open(absolutePath, 'r');
   try {
-    const sample = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(sample, 0, BINARY_SNIFF_BYTES, 0);
-    return looksBinary(sample.subarray(0, bytesRead));
+    return await isBinaryHandle(handle);
   } finally {
     await handle.close();
   }
+}
+
+/** `looksBinary` on the first bytes of an open file (read at position 0; the file position is left alone). */
+export async function isBinaryHandle(handle: FileHandle): Promise<boolean> {
+  const sample = Buffer.alloc(BINARY_SNIFF_BYTES);
+  const { bytesRead } = await handle.read(sample, 0, BINARY_SNIFF_BYTES, 0);
+  return looksBinary(sample.subarray(0, bytesRead));
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -218,5 +219,34 @@ describe('grep_search', () => {
     const result = await grepSearchTool.execute({ query: 'needle' }, test.context);
     expect(result.output.split('\n').filter((line) => line.startsWith('src/many.txt:'))).toHaveLength(200);
     expect(result.output).toContain('[stopped at 200 matches; narrow the path or the query]');
+  });
+});
+
+describe('paths the descriptor walk meets', () => {
+  it('read_file says the root is a folder, and refuses a fifo without blocking', async () => {
+    await expect(readFileTool.execute({ path: '.' }, test.context)).rejects.toThrow('. is a directory; use list_dir');
+    try {
+      execFileSync('mkfifo', [join(test.root, 'pipe')]);
+    } catch (error) {
+      // mkfifo comes with coreutils; without it there is no fifo to try.
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
+      return;
+    }
+    await expect(readFileTool.execute({ path: 'pipe' }, test.context)).rejects.toThrow('pipe is not a regular file');
+  });
+
+  it('write_file writes through a link inside the workspace to its target, creating the target', async () => {
+    await mkdir(join(test.root, 'real'));
+    await symlink(join(test.root, 'real', 'new.txt'), join(test.root, 'alias.txt'));
+    await writeFileTool.execute({ path: 'alias.txt', content: 'through the link\n' }, test.context);
+    expect(await readFile(join(test.root, 'real', 'new.txt'), 'utf8')).toBe('through the link\n');
+  });
+
+  it('write_file refuses a file standing where a folder should be', async () => {
+    await writeFile(join(test.root, 'plain.txt'), 'x');
+    await expect(writeFileTool.execute({ path: 'plain.txt/below.txt', content: 'y' }, test.context)).rejects.toThrow(
+      'A folder on the way to plain.txt/below.txt is a file.',
+    );
+    expect(await readFile(join(test.root, 'plain.txt'), 'utf8')).toBe('x');
   });
 });

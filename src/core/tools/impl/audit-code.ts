@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { AUDIT_RULES, type AuditRule, type AuditSeverity, maskSecretMatch, SEVERITY_ORDER } from '../audit-rules.js';
 import { looksBinary } from '../binary-content.js';
 import type { ToolImplementation } from '../tool.js';
-import { statIfExists } from '../stat-if-exists.js';
+import { statBeneath } from '../workspace-files.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { SKIPPED_DIRECTORIES, walkFiles } from '../walk-files.js';
 import { displayPath } from '../workspace-paths.js';
@@ -34,19 +33,19 @@ export const auditCodeTool: ToolImplementation<AuditCodeInput> = {
   async execute(input, context) {
     const start = await context.workspace.resolve(input.targetPath ?? '.');
     const shown = displayPath(context.workspace, start);
-    if (!(await statIfExists(start))) throw new ToolFailureError(`${shown} does not exist.`);
+    if (!(await statBeneath(context.workspace, start))) throw new ToolFailureError(`${shown} does not exist.`);
     const maxFiles = Math.min(AUDIT_MAX_FILES, Math.max(1, Math.floor(input.maxFiles ?? AUDIT_DEFAULT_MAX_FILES)));
     const findings: Finding[] = [];
     let scanned = 0;
     let stoppedAtLimit = false;
-    for await (const file of walkFiles(start, { signal: context.signal, skipDirectories: AUDIT_SKIPPED_DIRECTORIES })) {
+    for await (const file of walkFiles(context.workspace, start, { signal: context.signal, skipDirectories: AUDIT_SKIPPED_DIRECTORIES })) {
       if (file.size === 0 || file.size > AUDIT_MAX_FILE_BYTES) continue;
       if (scanned === maxFiles) {
         stoppedAtLimit = true;
         break;
       }
-      const bytes = await readFile(file.absolutePath);
-      if (looksBinary(bytes)) continue;
+      const bytes = await file.read();
+      if (!bytes || looksBinary(bytes)) continue;
       scanned += 1;
       const relative = displayPath(context.workspace, file.absolutePath);
       const rules = AUDIT_RULES.filter((rule) => !rule.extensions || rule.extensions.includes(extname(file.absolutePath).toLowerCase()));

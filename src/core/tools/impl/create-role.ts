@@ -2,9 +2,7 @@ import type { Role } from '../../data/types.js';
 import { knownToolNames, requireAgentControl } from '../agent-control.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileBeneath } from '../atomic-write.js';
 
 /** Where roles made with `create_role` are kept, relative to the workspace root (loaded with the roster at start). */
 export const CREATED_ROLES_FOLDER = '.tsuka/roles';
@@ -57,9 +55,8 @@ export const createRoleTool: ToolImplementation<CreateRoleInput> = {
     if (result.ok) {
       // Kept for the workspace (a role file the roster loads at start) and, where offered, in this process's roster.
       const file = await context.workspace.resolve(`${CREATED_ROLES_FOLDER}/${role.name}.json`);
-      await mkdir(dirname(file), { recursive: true });
       const { name: _name, ...stored } = role;
-      await writeFileAtomic(file, `${JSON.stringify(stored, null, 2)}\n`);
+      await writeFileBeneath(context.workspace, file, `${JSON.stringify(stored, null, 2)}\n`);
       const roster = context.services.createdRoles as { add?: (role: Role) => void } | undefined;
       roster?.add?.(role);
       return { output: `${result.message} It is kept for this workspace (${CREATED_ROLES_FOLDER}/${role.name}.json).`, display: `role ${role.name}` };

@@ -1,8 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { Ajv } from 'ajv';
 import { knownToolNames } from '../agent-control.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileBeneath } from '../atomic-write.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { displayPath } from '../workspace-paths.js';
@@ -82,8 +80,7 @@ export const createToolTool: ToolImplementation<CreateToolInput> = {
       createdBy: context.agentName,
       createdAt: new Date().toISOString(),
     };
-    await mkdir(dirname(absolutePath), { recursive: true });
-    await writeFileAtomic(absolutePath, `${JSON.stringify(definition, null, 2)}\n`);
+    await writeFileBeneath(context.workspace, absolutePath, `${JSON.stringify(definition, null, 2)}\n`);
     const shown = displayPath(context.workspace, absolutePath);
     return {
       output:

@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { open, mkdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { beginWriteBeneath } from '../atomic-write.js';
 import { iterateBody, openUrl } from '../fetch-limited.js';
 import { formatBytes } from '../format-bytes.js';
 import { writeRisk } from '../git-internals.js';
 import { hostOf } from '../outgoing-secrets.js';
 import { parseWebUrl } from '../private-address.js';
-import { statIfExists } from '../stat-if-exists.js';
 import type { CallPreview, CallRisk, RiskLevel, ToolContext, ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { classifyWebUrl, createGuardedFetch, findPrivateTarget, type WebGuardOptions } from '../web-risk.js';
+import { statBeneath } from '../workspace-files.js';
 import { displayPath, resolveForPreview } from '../workspace-paths.js';
 
 export const DOWNLOAD_FILE_MAX_BYTES = 50 * 1024 * 1024;
@@ -50,7 +48,7 @@ export function createDownloadFileTool(options: DownloadFileOptions = {}): ToolI
       const details = [`url: ${input.url}`, `to: ${target.display}`, `risk: ${risk.level} — ${risk.reason}`];
       if (!target.ok) details.push(`refused: ${target.problem}`);
       else {
-        const existing = await statIfExists(target.absolutePath);
+        const existing = await statBeneath(context.workspace, target.absolutePath);
         if (existing) details.push(`replaces an existing ${formatBytes(existing.size)} file`);
       }
       return { summary: `download_file ${input.url} → ${target.display}`, details };
@@ -61,7 +59,7 @@ export function createDownloadFileTool(options: DownloadFileOptions = {}): ToolI
       if (!url) throw new ToolFailureError(`"${input.url}" is not an http(s) URL.`);
       const absolutePath = await context.workspace.resolve(input.path ?? defaultFileName(input.url));
       const shown = displayPath(context.workspace, absolutePath);
-      if ((await statIfExists(absolutePath))?.isDirectory()) throw new ToolFailureError(`${shown} is a folder; give a file path.`);
+      if ((await statBeneath(context.workspace, absolutePath))?.isDirectory()) throw new ToolFailureError(`${shown} is a folder; give a file path.`);
       // A private target was approved as DANGEROUS; a public one must stay public on every hop.
       const allowPrivate = (await findPrivateTarget(url, options)) !== undefined;
       const opened = await openUrl(url, {
@@ -80,25 +78,25 @@ export function createDownloadFileTool(options: DownloadFileOptions = {}): ToolI
         await response.body?.cancel();
         throw new ToolFailureError(`The file is ${formatBytes(declared)}, over the ${formatBytes(DOWNLOAD_FILE_MAX_BYTES)} download limit.`);
       }
-      await mkdir(dirname(absolutePath), { recursive: true });
-      const temporary = join(dirname(absolutePath), `.${basename(absolutePath)}.${randomBytes(6).toString('hex')}.download`);
+      // The temp file lives in the target's folder, held open by descriptor, and is renamed within it (issue 29).
+      const pending = await beginWriteBeneath(context.workspace, absolutePath, 'download').catch(async (error: unknown) => {
+        await response.body?.cancel();
+        throw error;
+      });
       let total = 0;
-      const handle = await open(temporary, 'w');
       try {
         for await (const chunk of iterateBody(opened)) {
           total += chunk.length;
           if (total > DOWNLOAD_FILE_MAX_BYTES) {
             throw new ToolFailureError(`The download passed the ${formatBytes(DOWNLOAD_FILE_MAX_BYTES)} limit and was stopped.`);
           }
-          await handle.write(chunk);
+          await pending.handle.write(chunk);
         }
-        await handle.close();
-        await rename(temporary, absolutePath);
       } catch (error) {
-        await handle.close().catch(() => undefined); // already closed when the rename failed
-        await rm(temporary, { force: true });
+        await pending.discard();
         throw error;
       }
+      await pending.commit();
       const type = (response.headers.get('content-type') ?? 'unknown type').split(';')[0];
       return { output: `Downloaded ${formatBytes(total)} (${type}) from ${finalUrl.href} to ${shown}.`, display: formatBytes(total) };
     },

@@ -1,12 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../atomic-write.js';
-import { isBinaryFile } from '../binary-content.js';
+import { writeFileBeneath } from '../atomic-write.js';
+import { looksBinary } from '../binary-content.js';
 import { countLines } from '../format-bytes.js';
 import { DIFF_PREVIEW_MAX_LINES } from '../line-diff.js';
 import type { CallPreview, ToolImplementation } from '../tool.js';
 import { writeRisk } from '../git-internals.js';
-import { statIfExists } from '../stat-if-exists.js';
 import { ToolFailureError } from '../tool-failure-error.js';
+import { readFileBeneath, withFileBeneath } from '../workspace-files.js';
 import { displayPath, resolveForPreview } from '../workspace-paths.js';
 
 export type EditFileInput = { path: string; targetContent: string; replacementContent: string };
@@ -22,9 +21,9 @@ export const editFileTool: ToolImplementation<EditFileInput> = {
     const summary = `edit_file ${target.display}`;
     const changes = [...previewLines('-', input.targetContent), ...previewLines('+', input.replacementContent)];
     if (!target.ok) return { summary, details: [`path: ${input.path}`, `refused: ${target.problem}`] };
-    const stats = await statIfExists(target.absolutePath);
-    if (!stats?.isFile()) return { summary, details: [`path: ${target.display} (does not exist; the edit will fail)`, ...changes] };
-    const content = await readFile(target.absolutePath, 'utf8');
+    const bytes = await readFileBeneath(context.workspace, target.absolutePath);
+    if (!bytes) return { summary, details: [`path: ${target.display} (does not exist; the edit will fail)`, ...changes] };
+    const content = bytes.toString('utf8');
     const index = content.indexOf(input.targetContent);
     const where = index >= 0 ? ` at line ${countLines(content.slice(0, index + 1))}` : ' (target not found; the edit will fail)';
     return { summary, details: [`path: ${target.display}${where}`, ...changes] };
@@ -33,12 +32,15 @@ export const editFileTool: ToolImplementation<EditFileInput> = {
   async execute(input, context) {
     const absolutePath = await context.workspace.resolve(input.path);
     const shown = displayPath(context.workspace, absolutePath);
-    const stats = await statIfExists(absolutePath);
-    if (!stats) throw new ToolFailureError(`${shown} does not exist; use write_file to create it.`);
-    if (!stats.isFile()) throw new ToolFailureError(`${shown} is not a regular file.`);
-    if (await isBinaryFile(absolutePath)) throw new ToolFailureError(`${shown} is a binary file; edit_file only edits text.`);
+    // Read through the descriptor: what is edited is what was checked, whatever is swapped meanwhile.
+    const bytes = await withFileBeneath(context.workspace, absolutePath, async ({ handle, stats }) => {
+      if (!stats.isFile()) throw new ToolFailureError(`${shown} is not a regular file.`);
+      return handle.readFile();
+    });
+    if (!bytes) throw new ToolFailureError(`${shown} does not exist; use write_file to create it.`);
+    if (looksBinary(bytes)) throw new ToolFailureError(`${shown} is a binary file; edit_file only edits text.`);
     if (input.targetContent === '') throw new ToolFailureError('targetContent is empty; give the exact text to replace.');
-    const content = await readFile(absolutePath, 'utf8');
+    const content = bytes.toString('utf8');
     let target = input.targetContent;
     let replacement = input.replacementContent;
     let positions = findAll(content, target);
@@ -63,7 +65,7 @@ export const editFileTool: ToolImplementation<EditFileInput> = {
     }
     const position = positions[0] as number;
     const updated = content.slice(0, position) + replacement + content.slice(position + target.length);
-    await writeFileAtomic(absolutePath, updated);
+    await writeFileBeneath(context.workspace, absolutePath, updated);
     const removed = countLines(target);
     const added = countLines(replacement);
     const line = countLines(content.slice(0, position + 1));

@@ -2,7 +2,7 @@ import { classifyCommand } from '../../safety/command-risk.js';
 import { gitCommandEnv } from '../../safety/git-env.js';
 import { runCommand } from '../../safety/process-runner.js';
 import { countLines } from '../format-bytes.js';
-import type { CallRisk, ToolContext, ToolImplementation } from '../tool.js';
+import type { CallRisk, RiskLevel, ToolContext, ToolImplementation } from '../tool.js';
 
 export const EXECUTE_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
 export const EXECUTE_COMMAND_MAX_TIMEOUT_MS = 600_000;
@@ -10,6 +10,14 @@ const MIN_TIMEOUT_MS = 1_000;
 const SUMMARY_MAX_CHARACTERS = 100;
 
 export type ExecuteCommandInput = { command: string; timeout_ms?: number };
+
+const RANK: Readonly<Record<RiskLevel, number>> = { SAFE: 0, RESTRICTED: 1, DANGEROUS: 2 };
+/**
+ * The level each call was classified at, by its input object (the agent passes the same object to
+ * classify and execute). A call is classified again just before it runs: a path that stayed inside
+ * when it was checked (or approved) may have been turned into a link outside since (issue 29).
+ */
+const classifiedLevels = new WeakMap<ExecuteCommandInput, RiskLevel>();
 
 /**
  * `execute_command`: one shell command in the workspace (or the staging folder a parallel
@@ -20,7 +28,11 @@ export type ExecuteCommandInput = { command: string; timeout_ms?: number };
 export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
   name: 'execute_command',
 
-  classify: (input, context) => classify(input, context),
+  classify(input, context) {
+    const risk = classify(input, context);
+    if (!classifiedLevels.has(input)) classifiedLevels.set(input, risk.level);
+    return risk;
+  },
 
   preview(input, context) {
     const risk = classify(input, context);
@@ -33,6 +45,17 @@ export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
   },
 
   async execute(input, context) {
+    const checked = classifiedLevels.get(input);
+    if (checked !== undefined) {
+      const now = classify(input, context);
+      if (RANK[now.level] > RANK[checked]) {
+        return {
+          output: `Not run: the command was ${checked} when it was checked but is ${now.level} now — ${now.reason} Something changed its paths meanwhile (a folder swapped for a link?); check them and call it again.`,
+          isError: true,
+          display: `refused: now ${now.level}`,
+        };
+      }
+    }
     const timeoutMs = Math.min(EXECUTE_COMMAND_MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, input.timeout_ms ?? EXECUTE_COMMAND_DEFAULT_TIMEOUT_MS));
     const result = await runCommand({
       command: input.command,

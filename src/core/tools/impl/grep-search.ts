@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { looksBinary } from '../binary-content.js';
 import type { ToolImplementation } from '../tool.js';
-import { statIfExists } from '../stat-if-exists.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { walkFiles } from '../walk-files.js';
+import { statBeneath } from '../workspace-files.js';
 import { displayPath } from '../workspace-paths.js';
 
 export const GREP_MAX_MATCHES = 200;
@@ -23,15 +22,15 @@ export const grepSearchTool: ToolImplementation<GrepSearchInput> = {
     if (input.query === '') throw new ToolFailureError('query is empty; give the text to look for.');
     const start = await context.workspace.resolve(input.path ?? '.');
     const shown = displayPath(context.workspace, start);
-    if (!(await statIfExists(start))) throw new ToolFailureError(`${shown} does not exist.`);
+    if (!(await statBeneath(context.workspace, start))) throw new ToolFailureError(`${shown} does not exist.`);
     const needle = input.query.toLowerCase();
     const matches: string[] = [];
     let filesSearched = 0;
     let capped = false;
-    search: for await (const file of walkFiles(start, { signal: context.signal })) {
+    search: for await (const file of walkFiles(context.workspace, start, { signal: context.signal })) {
       if (file.size > GREP_MAX_FILE_BYTES || file.size === 0) continue;
-      const bytes = await readFile(file.absolutePath);
-      if (looksBinary(bytes)) continue;
+      const bytes = await file.read();
+      if (!bytes || looksBinary(bytes)) continue;
       filesSearched += 1;
       const relative = displayPath(context.workspace, file.absolutePath);
       const lines = bytes.toString('utf8').split('\n');

@@ -1,10 +1,9 @@
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { isBinaryFile } from '../binary-content.js';
+import { isBinaryHandle } from '../binary-content.js';
 import { formatBytes } from '../format-bytes.js';
 import type { ToolImplementation } from '../tool.js';
-import { statIfExists } from '../stat-if-exists.js';
 import { ToolFailureError } from '../tool-failure-error.js';
+import { type OpenedWorkspaceFile, withFileBeneath } from '../workspace-files.js';
 import { displayPath } from '../workspace-paths.js';
 
 /** Lines returned when the model gives no `limit`. */
@@ -24,33 +23,42 @@ export const readFileTool: ToolImplementation<ReadFileInput> = {
   async execute(input, context) {
     const absolutePath = await context.workspace.resolve(input.path);
     const shown = displayPath(context.workspace, absolutePath);
-    const stats = await statIfExists(absolutePath);
-    if (!stats) throw new ToolFailureError(`${shown} does not exist.`);
-    if (stats.isDirectory()) throw new ToolFailureError(`${shown} is a directory; use list_dir to see what it contains.`);
-    if (await isBinaryFile(absolutePath)) {
-      throw new ToolFailureError(`${shown} is a binary file (${formatBytes(stats.size)}); read_file only shows text.`);
-    }
-    const offset = Math.max(1, Math.floor(input.offset ?? 1));
-    const limit = Math.min(READ_FILE_MAX_LIMIT, Math.max(1, Math.floor(input.limit ?? READ_FILE_DEFAULT_LIMIT)));
-    const last = offset + limit - 1;
-    const lines: { number: number; text: string }[] = [];
-    let total = 0;
-    const reader = createInterface({ input: createReadStream(absolutePath, { encoding: 'utf8', signal: context.signal }), crlfDelay: Infinity });
-    for await (const line of reader) {
-      total += 1;
-      if (total >= offset && total <= last) {
-        const text = line.length > MAX_LINE_CHARACTERS ? `${line.slice(0, MAX_LINE_CHARACTERS)}… (line cut at ${MAX_LINE_CHARACTERS} characters)` : line;
-        lines.push({ number: total, text });
-      }
-    }
-    const size = formatBytes(stats.size);
-    if (total === 0) return { output: `${shown} is empty (0 lines).`, display: size };
-    if (offset > total) throw new ToolFailureError(`offset ${offset} is past the end of ${shown}, which has ${total} lines.`);
-    const end = Math.min(last, total);
-    const width = String(end).length;
-    const numbered = lines.map((line) => `${String(line.number).padStart(width)}\t${line.text}`);
-    const header = `${shown} — lines ${offset}–${end} of ${total} (${size})`;
-    const footer = end < total ? `\n[lines ${offset}–${end} of ${total}; continue with offset=${end + 1}]` : '';
-    return { output: `${header}\n${numbered.join('\n')}${footer}`, display: size };
+    const result = await withFileBeneath(context.workspace, absolutePath, (file) => readLines(file, shown, input, context.signal));
+    if (!result) throw new ToolFailureError(`${shown} does not exist.`);
+    return result;
   },
 };
+
+/** Numbered lines of the open file (the descriptor, never the path again). */
+async function readLines(file: OpenedWorkspaceFile, shown: string, input: ReadFileInput, signal: AbortSignal): Promise<{ output: string; display: string }> {
+  const { handle, stats } = file;
+  if (stats.isDirectory()) throw new ToolFailureError(`${shown} is a directory; use list_dir to see what it contains.`);
+  if (await isBinaryHandle(handle)) {
+    throw new ToolFailureError(`${shown} is a binary file (${formatBytes(stats.size)}); read_file only shows text.`);
+  }
+  const offset = Math.max(1, Math.floor(input.offset ?? 1));
+  const limit = Math.min(READ_FILE_MAX_LIMIT, Math.max(1, Math.floor(input.limit ?? READ_FILE_DEFAULT_LIMIT)));
+  const last = offset + limit - 1;
+  const lines: { number: number; text: string }[] = [];
+  let total = 0;
+  const reader = createInterface({
+    input: handle.createReadStream({ encoding: 'utf8', signal, autoClose: false, start: 0 }),
+    crlfDelay: Infinity,
+  });
+  for await (const line of reader) {
+    total += 1;
+    if (total >= offset && total <= last) {
+      const text = line.length > MAX_LINE_CHARACTERS ? `${line.slice(0, MAX_LINE_CHARACTERS)}… (line cut at ${MAX_LINE_CHARACTERS} characters)` : line;
+      lines.push({ number: total, text });
+    }
+  }
+  const size = formatBytes(stats.size);
+  if (total === 0) return { output: `${shown} is empty (0 lines).`, display: size };
+  if (offset > total) throw new ToolFailureError(`offset ${offset} is past the end of ${shown}, which has ${total} lines.`);
+  const end = Math.min(last, total);
+  const width = String(end).length;
+  const numbered = lines.map((line) => `${String(line.number).padStart(width)}\t${line.text}`);
+  const header = `${shown} — lines ${offset}–${end} of ${total} (${size})`;
+  const footer = end < total ? `\n[lines ${offset}–${end} of ${total}; continue with offset=${end + 1}]` : '';
+  return { output: `${header}\n${numbered.join('\n')}${footer}`, display: size };
+}

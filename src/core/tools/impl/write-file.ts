@@ -1,13 +1,10 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
-import { isBinaryFile } from '../binary-content.js';
+import { appendFileBeneath, writeFileBeneath } from '../atomic-write.js';
+import { looksBinary } from '../binary-content.js';
 import { countLines, formatBytes } from '../format-bytes.js';
 import { contentPreview, diffPreview } from '../line-diff.js';
 import type { CallPreview, ToolImplementation } from '../tool.js';
 import { writeRisk } from '../git-internals.js';
-import { statIfExists } from '../stat-if-exists.js';
-import { ToolFailureError } from '../tool-failure-error.js';
+import { readFileBeneath, statBeneath } from '../workspace-files.js';
 import { displayPath, resolveForPreview } from '../workspace-paths.js';
 
 /** Existing files above this size get no diff in the approval prompt (only sizes). */
@@ -27,28 +24,26 @@ export const writeFileTool: ToolImplementation<WriteFileInput> = {
     if (!target.ok) return { summary, details: [`path: ${input.path}`, `refused: ${target.problem}`] };
     const bytes = Buffer.byteLength(input.content);
     const details = [`path: ${target.display}`, `size: ${formatBytes(bytes)} (${countLines(input.content)} lines)`];
-    const existing = await statIfExists(target.absolutePath);
+    const existing = await statBeneath(context.workspace, target.absolutePath);
     if (!existing) return { summary, details: [...details, 'new file', ...(input.content.includes('\u0000') ? [] : contentPreview(input.content))] };
     if (existing.isDirectory()) return { summary, details: [...details, 'refused: the path is a directory'] };
     details.push(`${input.append ? 'appends to' : 'replaces'} an existing ${formatBytes(existing.size)} file`);
-    if (input.append || existing.size > DIFF_MAX_BYTES || (await isBinaryFile(target.absolutePath))) return { summary, details };
-    const before = await readFile(target.absolutePath, 'utf8');
-    return { summary, details: [...details, ...diffPreview(before, input.content)] };
+    if (input.append || existing.size > DIFF_MAX_BYTES) return { summary, details };
+    const before = await readFileBeneath(context.workspace, target.absolutePath);
+    if (!before || looksBinary(before)) return { summary, details };
+    return { summary, details: [...details, ...diffPreview(before.toString('utf8'), input.content)] };
   },
 
   async execute(input, context) {
     const absolutePath = await context.workspace.resolve(input.path);
     const shown = displayPath(context.workspace, absolutePath);
-    const existing = await statIfExists(absolutePath);
-    if (existing?.isDirectory()) throw new ToolFailureError(`${shown} is a directory; give a file path.`);
-    await mkdir(dirname(absolutePath), { recursive: true });
     const size = formatBytes(Buffer.byteLength(input.content));
     const lines = countLines(input.content);
     if (input.append) {
-      await appendFile(absolutePath, input.content);
+      await appendFileBeneath(context.workspace, absolutePath, input.content);
       return { output: `Appended ${size} (${lines} lines) to ${shown}.`, display: size };
     }
-    await writeFileAtomic(absolutePath, input.content);
-    return { output: `${existing ? 'Replaced' : 'Created'} ${shown}: ${size}, ${lines} lines.`, display: size };
+    const { replaced } = await writeFileBeneath(context.workspace, absolutePath, input.content);
+    return { output: `${replaced ? 'Replaced' : 'Created'} ${shown}: ${size}, ${lines} lines.`, display: size };
   },
 };
