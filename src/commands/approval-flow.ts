@@ -13,6 +13,8 @@ import type { ButtonActionEvent } from './inbound-event.js';
 import { isShutdown } from './active-runs.js';
 import { approveForRunLabel } from './button-label.js';
 import type { Coordination, CoordinationMessage } from '../core/coordination/coordination.js';
+import type { AuditLog } from '../core/audit/audit-log.js';
+import { auditApprovalDecision } from './approval-audit.js';
 
 const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 
@@ -30,6 +32,8 @@ export interface ApprovalFlowOptions {
   now?: () => number;
   /** With replicas: a click on another replica reaches the run waiting here through it (pub/sub). */
   coordination?: Coordination;
+  /** Every decision (click, timeout, stop) is appended to it. */
+  audit?: AuditLog;
 }
 
 interface Waiter {
@@ -139,6 +143,11 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     waiters.delete(id);
     try {
       await options.runs.appendEvent(result.record.runId, { type: 'approval', tool: result.record.toolName, outcome: status, decidedBy: decision.decidedBy });
+      if (options.audit) {
+        await auditApprovalDecision(options.audit, options.runs, result.record, status, decision.decidedBy).catch((error: unknown) =>
+          options.logger.error('could not write an approval decision to the audit log', { approvalId: id, error }),
+        );
+      }
       if (waiter && result.record.messageRef) {
         await waiter.surface
           .edit({ message: result.record.messageRef, text: `${banner}\n${waiter.text}`, buttons: [] })

@@ -47,6 +47,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
     logger: deps.logger,
     now: deps.now,
     coordination: deps.coordination,
+    audit: deps.audit,
   });
   const activeRuns = createActiveRuns(deps.settings.admins, { coordination: deps.coordination, runs: deps.runs, logger: deps.logger });
   let workflows: WorkflowHandlers = {};

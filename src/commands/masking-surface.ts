@@ -33,6 +33,9 @@ export function createMaskingSurface(surface: ChatSurface, mask: (text: string) 
     ...(surface.startStream ? { startStream: (options) => maskStream(surface.startStream!(options), mask) } : {}),
     postEphemeral: (options) => surface.postEphemeral({ ...options, text: mask(options.text) }),
     uploadFile: (options) => surface.uploadFile({ ...options, content: mask(options.content), title: mask(options.title) }),
+    ...(surface.uploadToUser
+      ? { uploadToUser: (options) => surface.uploadToUser!({ ...options, content: mask(options.content), title: mask(options.title) }) }
+      : {}),
     ...(surface.uploadImage
       ? { uploadImage: (options) => surface.uploadImage!({ ...options, title: mask(options.title), altText: mask(options.altText), svg: mask(options.svg) }) }
       : {}),

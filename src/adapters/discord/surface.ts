@@ -9,6 +9,7 @@
 import { Routes, type REST } from 'discord.js';
 import type { Button, ChatSurface, Identity, MessageRef } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
+import { TsukaError } from '../../core/errors.js';
 import { componentsFor } from './cards.js';
 import {
   channelRef,
@@ -205,6 +206,15 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     async uploadFile({ channel, thread, fileName, title, content }) {
       const target = thread ? decodeThread(thread).thread : decodeChannel(channel).channel;
       await options.rest().post(Routes.channelMessages(target), {
+        body: { content: fit(`📎 ${title}`), allowed_mentions: { parse: [] } },
+        files: [{ name: fileName, data: Buffer.from(content, 'utf8'), contentType: 'text/markdown' }],
+      });
+    },
+    async uploadToUser({ user, fileName, title, content }) {
+      // https://discord.com/developers/docs/resources/user#create-dm: the bot's DM channel with the user.
+      const dm = (await options.rest().post(Routes.userChannels(), { body: { recipient_id: decodeUser(user) } })) as { id?: string };
+      if (!dm.id) throw new TsukaError('discord_no_direct_message', `Discord opened no direct message with ${user}.`);
+      await options.rest().post(Routes.channelMessages(dm.id), {
         body: { content: fit(`📎 ${title}`), allowed_mentions: { parse: [] } },
         files: [{ name: fileName, data: Buffer.from(content, 'utf8'), contentType: 'text/markdown' }],
       });
