@@ -14,6 +14,7 @@ export const SLACK_REQUIRED_SCOPES = [
   'channels:history',
   'groups:history',
   'files:write',
+  'im:write',
 ];
 
 const GATEWAY_MESSAGE_CONTENT = 1 << 18;

@@ -19,6 +19,8 @@ export function createMemorySurface(options: { maxMessageLength?: number; editIn
   const byRef = new Map<string, RecordedMessage>();
   const ephemerals: { user: string; text: string; thread?: string }[] = [];
   const uploads: { fileName: string; content: string; channel: string }[] = [];
+  /** Files sent to one user alone (`uploadToUser`). */
+  const directUploads: { user: string; fileName: string; content: string }[] = [];
   const statuses: { thread: string; text: string }[] = [];
   const waiters = new Set<() => void>();
   let counter = 0;
@@ -34,6 +36,7 @@ export function createMemorySurface(options: { maxMessageLength?: number; editIn
     messages: RecordedMessage[];
     ephemerals: typeof ephemerals;
     uploads: typeof uploads;
+    directUploads: typeof directUploads;
     statuses: typeof statuses;
     inThread(thread: string): RecordedMessage[];
     waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
@@ -43,6 +46,7 @@ export function createMemorySurface(options: { maxMessageLength?: number; editIn
     messages,
     ephemerals,
     uploads,
+    directUploads,
     statuses,
     inThread: (thread) => messages.filter((message) => message.thread === thread),
     async threadFor({ message, existingThread }) {
@@ -75,6 +79,10 @@ export function createMemorySurface(options: { maxMessageLength?: number; editIn
     },
     async uploadFile({ fileName, content, channel }) {
       uploads.push({ fileName, content, channel });
+      changed();
+    },
+    async uploadToUser({ user, fileName, content }) {
+      directUploads.push({ user, fileName, content });
       changed();
     },
     async setStatus({ thread, text }) {
