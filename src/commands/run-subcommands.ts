@@ -70,7 +70,9 @@ async function listRuns(asker: Asker): Promise<void> {
   const runs = runsOfChannel(await asker.deps.runs.list(), asker.event.channel).slice(0, LISTED_RUNS);
   if (runs.length === 0) return asker.reply('No runs in this channel yet.');
   return asker.reply(
-    runs.map((run) => `\`${run.id}\` ${run.kind} · ${run.status} · ${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} · ${run.title}`).join('\n'),
+    runs
+      .map((run) => `\`${run.id}\` ${run.kind} · ${run.status} · ${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} · ${run.title}`)
+      .join('\n'),
   );
 }
 

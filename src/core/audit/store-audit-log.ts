@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { StoreError } from '../errors.js';
 import type { Store } from '../store/open-store.js';
-import type { AuditEntry, AuditEntryInput, AuditLog } from './audit-log.js';
+import type { AuditEntry, AuditLog } from './audit-log.js';
 
 export const AUDIT_NAMESPACE = 'audit';
 const TIME_DIGITS = 15;

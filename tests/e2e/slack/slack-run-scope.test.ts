@@ -97,11 +97,22 @@ describe('Slack: runs belong to their channel', () => {
     harness.model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/plan.md', content: '# Plan\n' } }] });
     harness.model.enqueue({ text: 'Written.' });
     const mention = await harness.slack.mention({ userId: 'U1', channelId: 'C_GENERAL', text: `<@${harness.slack.botUserId}> geordi write the plan` });
-    await harness.slack.waitFor(() => harness.botReplies('C_GENERAL', mention.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
+    await harness.slack.waitFor(() =>
+      harness.botReplies('C_GENERAL', mention.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')),
+    );
     const prompt = harness.botReplies('C_GENERAL', mention.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
     const approve = buttonsOf(prompt).find((button) => button.action_id === 'tsuka_approve')!;
-    await harness.slack.deliverBlockAction({ userId: 'U1', channelId: 'C_GENERAL', messageTs: prompt.ts, threadTs: prompt.thread_ts, actionId: 'tsuka_approve', value: approve.value });
-    await harness.slack.waitFor(() => harness.botReplies('C_GENERAL', mention.ts).some((message) => message.text.includes('Written.') && buttonsOf(message).length === 0));
+    await harness.slack.deliverBlockAction({
+      userId: 'U1',
+      channelId: 'C_GENERAL',
+      messageTs: prompt.ts,
+      threadTs: prompt.thread_ts,
+      actionId: 'tsuka_approve',
+      value: approve.value,
+    });
+    await harness.slack.waitFor(() =>
+      harness.botReplies('C_GENERAL', mention.ts).some((message) => message.text.includes('Written.') && buttonsOf(message).length === 0),
+    );
 
     let out = '';
     let err = '';
@@ -128,7 +139,13 @@ describe('Slack: runs belong to their channel', () => {
       }),
     );
     expect(entries).toContainEqual(
-      expect.objectContaining({ type: 'admin-action', action: 'export', actor: 'slack:UADMIN', runId: privateRun.id, runWhere: expect.objectContaining({ channelId: privateRun.where.channelId }) }),
+      expect.objectContaining({
+        type: 'admin-action',
+        action: 'export',
+        actor: 'slack:UADMIN',
+        runId: privateRun.id,
+        runWhere: expect.objectContaining({ channelId: privateRun.where.channelId }),
+      }),
     );
     out = '';
     expect(await main(['audit', '--since', '2999-01-01'], io)).toBe(0);

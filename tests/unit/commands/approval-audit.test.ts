@@ -65,7 +65,17 @@ describe('approval decisions in the audit log', () => {
     expect((await second).outcome).toBe('denied');
     const entries = await audit.list();
     expect(entries).toEqual([
-      expect.objectContaining({ type: 'approval', decision: 'approved', actor: 'playground:root', tool: 'execute_command', riskLevel: 'DANGEROUS', summary: 'rm -rf build', runId: run.id, requester: 'playground:alice', where }),
+      expect.objectContaining({
+        type: 'approval',
+        decision: 'approved',
+        actor: 'playground:root',
+        tool: 'execute_command',
+        riskLevel: 'DANGEROUS',
+        summary: 'rm -rf build',
+        runId: run.id,
+        requester: 'playground:alice',
+        where,
+      }),
       expect.objectContaining({ type: 'approval', decision: 'denied', actor: 'playground:alice', summary: 'git push --force', runId: run.id, where }),
     ]);
     expect(entries.every((entry) => typeof entry.at === 'number')).toBe(true);
@@ -74,7 +84,9 @@ describe('approval decisions in the audit log', () => {
 
   it('records a timeout as expired, decided by nobody', async () => {
     const { flow, surface, audit, request, store } = await setup(30);
-    expect((await flow.promptFor({ surface, thread: 'playground:ops/m1', requester: 'playground:alice' }).ask(request, new AbortController().signal)).outcome).toBe('expired');
+    expect(
+      (await flow.promptFor({ surface, thread: 'playground:ops/m1', requester: 'playground:alice' }).ask(request, new AbortController().signal)).outcome,
+    ).toBe('expired');
     await flow.drain();
     const [entry] = await audit.list();
     expect(entry).toMatchObject({ type: 'approval', decision: 'expired', tool: 'execute_command' });

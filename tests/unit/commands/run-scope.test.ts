@@ -19,16 +19,22 @@ const VAULT = 'the vault code is 7741';
 async function seed() {
   harness = await startCommandHarness({ settings: { admins: ['playground:root'] } });
   const runs = harness.engine.runs;
-  const secret = await runs.create({ kind: 'ask', title: 'rotate the vault', startedBy: 'playground:bob', where: { platform: 'playground', channelId: PRIVATE } });
+  const secret = await runs.create({
+    kind: 'ask',
+    title: 'rotate the vault',
+    startedBy: 'playground:bob',
+    where: { platform: 'playground', channelId: PRIVATE },
+  });
   await runs.appendEvent(secret.id, { type: 'reasoning', agent: 'worf', text: `Remember: ${VAULT}.` });
   await runs.appendEvent(secret.id, { type: 'tool-result', agent: 'worf', tool: 'read_file', outcome: 'success', display: '1 line', output: VAULT });
   await runs.update(secret.id, (run) => ({ ...run, status: 'completed', endedAt: Date.now() }));
   const running = await runs.create({ kind: 'team', title: 'incident 42', startedBy: 'playground:bob', where: { platform: 'playground', channelId: PRIVATE } });
   const abort = new AbortController();
-  let finish = () => undefined as void;
-  harness.layer.activeRuns.register({ runId: running.id, requester: 'playground:bob', abort, done: new Promise<void>((resolve) => (finish = resolve)) });
+  // A run in progress that ends when it is stopped (by a command, or by the harness at teardown).
+  const done = new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
+  harness.layer.activeRuns.register({ runId: running.id, requester: 'playground:bob', abort, done });
   const here = await runs.create({ kind: 'ask', title: 'lint the repo', startedBy: 'playground:alice', where: { platform: 'playground', channelId: GENERAL } });
-  return { secret, running, abort, finish, here };
+  return { secret, running, abort, here };
 }
 
 /** Nothing of the private runs anywhere the surface shows in #general, nor in the answers. */
@@ -39,7 +45,7 @@ function expectNothingOfThePrivateRuns(texts: string[]): void {
 
 describe('runs scoped to their channel', () => {
   it('a member in #general cannot list, export, trace or stop a run of the private channel, and learns nothing of it', async () => {
-    const { secret, running, abort, finish, here } = await seed();
+    const { secret, running, abort, here } = await seed();
     const listed = await harness.slash('tsuka', 'runs');
     expect(listed.join('\n')).toContain(here.id);
     expect(listed.join('\n')).not.toContain(secret.id);
@@ -61,24 +67,28 @@ describe('runs scoped to their channel', () => {
 
     expectNothingOfThePrivateRuns([...listed, ...exported]);
     expect(await harness.engine.audit.list()).toEqual([]);
-    finish();
   });
 
   it('in its own channel the run is listed, exported and traced as before, and the export is audited', async () => {
-    const { secret, finish } = await seed();
+    const { secret } = await seed();
     const inPrivate = { channel: PRIVATE, user: 'playground:bob' };
     expect((await harness.slash('tsuka', 'runs', inPrivate)).join('\n')).toContain(secret.id);
     expect(await harness.slash('tsuka', `trace ${secret.id}`, inPrivate)).toEqual([expect.stringContaining('7741')]);
     expect(await harness.slash('tsuka', `export ${secret.id}`, inPrivate)).toEqual([expect.stringMatching(/Uploaded the transcript/)]);
     expect(harness.surface.uploads).toEqual([expect.objectContaining({ channel: PRIVATE, fileName: `${secret.id}.md` })]);
     expect(await harness.engine.audit.list()).toEqual([
-      expect.objectContaining({ type: 'export', actor: 'playground:bob', runId: secret.id, format: 'md', where: { platform: 'playground', channelId: PRIVATE } }),
+      expect.objectContaining({
+        type: 'export',
+        actor: 'playground:bob',
+        runId: secret.id,
+        format: 'md',
+        where: { platform: 'playground', channelId: PRIVATE },
+      }),
     ]);
-    finish();
   });
 
   it('an admin in #general gets the private trace alone, the transcript in a direct message, may stop the run — each audited', async () => {
-    const { secret, running, abort, finish } = await seed();
+    const { secret, running, abort } = await seed();
     const asAdmin = { user: 'playground:root' };
     const trace = await harness.slash('tsuka', `trace ${secret.id}`, asAdmin);
     expect(trace.join('\n')).toContain('7741');
@@ -91,7 +101,6 @@ describe('runs scoped to their channel', () => {
     expect(harness.surface.messages).toEqual([]);
     expect(await harness.slash('tsuka', `stop ${running.id}`, asAdmin)).toEqual([`Stopping ${running.id}.`]);
     expect(abort.signal.aborted).toBe(true);
-    finish();
     const runWhere = { platform: 'playground', channelId: PRIVATE };
     const where = { platform: 'playground', channelId: GENERAL };
     expect(await harness.engine.audit.list()).toEqual([
@@ -102,11 +111,10 @@ describe('runs scoped to their channel', () => {
   });
 
   it('an admin on a surface without direct messages is told to export on the host; nothing is posted', async () => {
-    const { secret, finish } = await seed();
+    const { secret } = await seed();
     delete (harness.surface as { uploadToUser?: unknown }).uploadToUser;
     const answer = await harness.slash('tsuka', `export ${secret.id}`, { user: 'playground:root' });
     expect(answer).toEqual([expect.stringMatching(/cannot send you a direct message.*tsuka export/)]);
     expect(harness.surface.uploads).toEqual([]);
-    finish();
   });
 });

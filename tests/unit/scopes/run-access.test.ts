@@ -11,7 +11,7 @@ describe('run access', () => {
     expect(runAccess(privateRun, { channel: 'slack:T1/CPRIVATE', isAdmin: true })).toBe('channel');
   });
 
-  it('refuses another channel\'s run to a member, as if it did not exist', () => {
+  it("refuses another channel's run to a member, as if it did not exist", () => {
     expect(runAccess(privateRun, { channel: 'slack:T1/CGENERAL', isAdmin: false })).toBe('none');
     expect(runAccess(undefined, { channel: 'slack:T1/CGENERAL', isAdmin: false })).toBe('none');
     // The same words for a run of another channel and a run that never existed.
@@ -19,7 +19,7 @@ describe('run access', () => {
     expect(noSuchRunInChannel('run-p').replace('run-p', 'X')).toBe(noSuchRunInChannel('run-nope').replace('run-nope', 'X'));
   });
 
-  it('lets an admin reach another channel\'s run, marked as such (shown to the admin alone)', () => {
+  it("lets an admin reach another channel's run, marked as such (shown to the admin alone)", () => {
     expect(runAccess(privateRun, { channel: 'slack:T1/CGENERAL', isAdmin: true })).toBe('admin');
     expect(runAccess(undefined, { channel: 'slack:T1/CGENERAL', isAdmin: true })).toBe('none');
   });
