@@ -20,6 +20,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
     runs: engine.runs,
     approvals: engine.approvals,
     dedupe: engine.dedupe,
+    audit: engine.audit,
     store: engine.store,
     coordination: engine.coordination,
     models,

@@ -30,6 +30,8 @@ import { createSessionStore } from '../core/store/session-store.js';
 import { createRunStore } from '../core/store/run-store.js';
 import { createApprovalStore } from '../core/store/approval-store.js';
 import { createDedupeStore } from '../core/store/dedupe-store.js';
+import type { AuditLog } from '../core/audit/audit-log.js';
+import { createStoreAuditLog } from '../core/audit/store-audit-log.js';
 import { connectModelServer, findModelServer, type ModelConnection } from './model-connection.js';
 import { TsukaError } from '../core/errors.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
@@ -55,6 +57,8 @@ export interface Engine {
   runs: ReturnType<typeof createRunStore>;
   approvals: ReturnType<typeof createApprovalStore>;
   dedupe: ReturnType<typeof createDedupeStore>;
+  /** The audit trail (store namespace `audit`): approvals, exports, memory changes, admin actions. */
+  audit: AuditLog;
   roster: Roster;
   /** The catalogue: the engine's own tools plus tool sources (MCP servers), with `/tsuka tools` groups. */
   tools: ToolCatalogue;
@@ -220,6 +224,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     runs: createRunStore(store, { owner: coordination.replicaId, ...(coordination.shared ? { sequence: coordination } : {}) }),
     approvals: createApprovalStore(store),
     dedupe: createDedupeStore(store, coordination.shared ? { claim: (key, ttlMs) => coordination.claim(`event:${key}`, ttlMs) } : {}),
+    audit: createStoreAuditLog(store, { maskSecrets: options.maskSecrets }),
     roster,
     tools,
     ...(mcp ? { mcp } : {}),

@@ -105,7 +105,12 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
         // A `tsuka ask` still working on this host keeps its run.
         stillRunning: (owner) => ownerProcessAlive(owner, replicaHost(), process.pid),
       });
-  const stopRetention = await startRetention({ store: engine.store, retentionDays: config.retentionDays, logger });
+  const stopRetention = await startRetention({
+    store: engine.store,
+    retentionDays: config.retentionDays,
+    auditRetentionDays: config.auditRetentionDays,
+    logger,
+  });
   opened.push(stopRetention);
   const models = createModelControl(engine, {
     fetch: options.fetch,

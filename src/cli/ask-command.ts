@@ -88,6 +88,17 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       async ask(request) {
         const allowed = yesFlag === '--yes=all' || (yesFlag === '--yes' && request.riskLevel === 'RESTRICTED');
         io.stderr(`${allowed ? '✅ approved' : '⛔ denied'} (${request.riskLevel}) ${request.summary} — ${request.reason}\n`);
+        // Decided by the host operator's flags: in the audit log like a click in chat.
+        await engine.audit.append({
+          type: 'approval',
+          decision: allowed ? 'approved' : 'denied',
+          actor: 'cli',
+          where: { platform: 'cli', channelId: 'terminal' },
+          runId: request.runId,
+          tool: request.toolName,
+          riskLevel: request.riskLevel,
+          summary: request.summary,
+        });
         if (!allowed) {
           const hint = request.riskLevel === 'RESTRICTED' ? '--yes' : '--yes=all';
           return { outcome: 'denied', note: `not allowed in headless mode (run again with ${hint} to allow)` };

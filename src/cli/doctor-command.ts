@@ -120,6 +120,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
         ? `retention: runs and sessions older than ${config.retentionDays} days are pruned hourly (TSUKA_RETENTION_DAYS)`
         : 'retention: off (TSUKA_RETENTION_DAYS=0 keeps everything)',
     );
+    info(
+      config.auditRetentionDays > 0
+        ? `audit log: entries older than ${config.auditRetentionDays} days are pruned hourly (TSUKA_AUDIT_RETENTION_DAYS)`
+        : 'audit log: kept for ever (TSUKA_AUDIT_RETENTION_DAYS=0)',
+    );
   } catch (error) {
     bad(error instanceof Error ? error.message : String(error), 'move the damaged file aside or point TSUKA_DATA_DIR / TSUKA_STORE_URL elsewhere');
   }

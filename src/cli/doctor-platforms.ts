@@ -18,6 +18,7 @@ export const SLACK_REQUIRED_SCOPES = [
   'groups:read',
   'im:read',
   'files:write',
+  'im:write',
 ];
 
 const GATEWAY_MESSAGE_CONTENT = 1 << 18;

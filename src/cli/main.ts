@@ -26,6 +26,7 @@ const USAGE = `Usage:
   tsuka --version                               print the version
   tsuka runs [N]                                recent runs: id, when, where, kind, outcome
   tsuka export [RUN_ID] [--json]                one run's transcript on stdout (default: the latest)
+  tsuka audit [--json] [--since 7d|ISO-DATE]    the audit log: approvals, exports, memory changes, admin actions
 `;
 
 /** The command line's io (the process's streams, or a test's). */
@@ -60,7 +61,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`tsuka ${packageVersion()}\n`);
     return 0;
   }
-  if (!['start', 'ask', 'doctor', 'backup', 'benchmark', 'runs', 'export'].includes(command)) {
+  if (!['start', 'ask', 'doctor', 'backup', 'benchmark', 'runs', 'export', 'audit'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
   }
@@ -86,6 +87,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (command === 'benchmark') return (await import('./benchmark-command.js')).runBenchmarkCommand(config, io);
   if (command === 'runs') return (await import('./runs-command.js')).runRuns(rest, config, io);
   if (command === 'export') return (await import('./export-command.js')).runExport(rest, config, io);
+  if (command === 'audit') return (await import('./audit-command.js')).runAudit(rest, config, io);
   return (await import('./start-command.js')).runStart(config, io);
 }
 

@@ -14,6 +14,8 @@ import { isShutdown } from './active-runs.js';
 import { approveForRunLabel } from './button-label.js';
 import type { Coordination, CoordinationMessage } from '../core/coordination/coordination.js';
 import { mayDecide, whoDecidesLine, type Approvers } from '../core/scopes/approval-rule.js';
+import type { AuditLog } from '../core/audit/audit-log.js';
+import { auditApprovalDecision } from './approval-audit.js';
 
 const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 
@@ -33,6 +35,8 @@ export interface ApprovalFlowOptions {
   coordination?: Coordination;
   /** Who may decide a DANGEROUS call asked in this thread (the channel's rule and who is in it); default: the requester or an admin. */
   dangerousApprovers?: (context: { surface: ChatSurface; thread: ThreadRef }) => Promise<Approvers>;
+  /** Every decision (click, timeout, stop) is appended to it. */
+  audit?: AuditLog;
 }
 
 interface Waiter {
@@ -151,6 +155,11 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     waiters.delete(id);
     try {
       await options.runs.appendEvent(result.record.runId, { type: 'approval', tool: result.record.toolName, outcome: status, decidedBy: decision.decidedBy });
+      if (options.audit) {
+        await auditApprovalDecision(options.audit, options.runs, result.record, status, decision.decidedBy).catch((error: unknown) =>
+          options.logger.error('could not write an approval decision to the audit log', { approvalId: id, error }),
+        );
+      }
       if (waiter && result.record.messageRef) {
         await waiter.surface
           .edit({ message: result.record.messageRef, text: `${banner}\n${waiter.text}`, buttons: [] })

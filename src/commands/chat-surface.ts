@@ -124,6 +124,12 @@ export interface ChatSurface {
   postEphemeral(options: { channel: ChannelRef; thread?: ThreadRef; user: UserRef; text: string }): Promise<void>;
   uploadFile(options: { channel: ChannelRef; thread?: ThreadRef; fileName: string; title: string; content: string }): Promise<void>;
   /**
+   * A file for `user` alone, in the bot's direct messages with them (Slack: conversations.open;
+   * Discord: the user's DM channel; the playground: its `direct` channel) — never in a shared
+   * channel. What an admin fetches from another channel goes this way.
+   */
+  uploadToUser?(options: { user: UserRef; fileName: string; title: string; content: string }): Promise<void>;
+  /**
    * A picture (closing stats, a plan graph), shown each platform's own way: Slack and Discord get
    * a PNG attachment, the playground the SVG itself. `altText` says the same in words.
    */

@@ -11,6 +11,7 @@ import type { SessionStore } from '../core/store/session-store.js';
 import type { RunStore } from '../core/store/run-store.js';
 import type { ApprovalStore } from '../core/store/approval-store.js';
 import type { Store } from '../core/store/open-store.js';
+import type { AuditLog } from '../core/audit/audit-log.js';
 import type { Coordination } from '../core/coordination/coordination.js';
 import type { AgentSettings } from '../core/agent/agent-defaults.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
@@ -80,6 +81,8 @@ export interface CommandDependencies {
   approvals: ApprovalStore;
   /** Seen event ids; true the first time an id is seen. */
   dedupe: { markSeen(eventId: string): Promise<boolean> };
+  /** The audit trail: append an entry for every decision, export, memory change and admin reach. */
+  audit: AuditLog;
   /** For small settings of the command layer (channel defaults, the effort pin). */
   store: Store;
   /** Turns, stops and approval decisions shared with other replicas; in-process when omitted. */

@@ -51,6 +51,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
     now: deps.now,
     coordination: deps.coordination,
     dangerousApprovers: channelSettings.dangerousApprovers,
+    audit: deps.audit,
   });
   const activeRuns = createActiveRuns(deps.settings.admins, { coordination: deps.coordination, runs: deps.runs, logger: deps.logger });
   let workflows: WorkflowHandlers = {};

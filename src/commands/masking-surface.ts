@@ -39,6 +39,9 @@ export function createMaskingSurface(surface: ChatSurface, maskSecrets: (text: s
     ...(surface.startStream ? { startStream: (options) => maskStream(surface.startStream!(options), mask) } : {}),
     postEphemeral: (options) => surface.postEphemeral({ ...options, text: mask(options.text) }),
     uploadFile: (options) => surface.uploadFile({ ...options, content: mask(options.content), title: mask(options.title) }),
+    ...(surface.uploadToUser
+      ? { uploadToUser: (options) => surface.uploadToUser!({ ...options, content: mask(options.content), title: mask(options.title) }) }
+      : {}),
     ...(surface.uploadImage
       ? {
           uploadImage: (options) =>

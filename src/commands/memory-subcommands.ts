@@ -24,17 +24,19 @@ const refusal = (outcome: Extract<MemoryOutcome, { ok: false }>, id: string): st
 export async function handleMemorySubcommand(
   subcommand: (typeof MEMORY_SUBCOMMANDS)[number],
   args: readonly string[],
-  event: Pick<SlashCommandEvent, 'channel' | 'user'>,
-  deps: Pick<CommandDependencies, 'memory' | 'settings' | 'logger'>,
+  event: Pick<SlashCommandEvent, 'channel' | 'user' | 'platform'>,
+  deps: Pick<CommandDependencies, 'memory' | 'settings' | 'logger' | 'audit'>,
   reply: (text: string) => Promise<void>,
 ): Promise<void> {
   const memory = scopedMemory(deps.memory, memoryAccessFor(deps.settings, event));
+  const where = { platform: event.platform, channelId: event.channel };
   if (subcommand === 'memory' && args[0]?.toLowerCase() === 'share') {
     const id = args[1];
     if (!id) return reply('Usage: /tsuka memory share <id>');
     const outcome = await memory.share(id);
     if (!outcome.ok) return reply(refusal(outcome, id));
     deps.logger.info('memory fact shared', { from: id, to: outcome.fact.id, by: event.user });
+    await deps.audit.append({ type: 'memory-share', actor: event.user, where, factId: id, scope: outcome.fact.scope });
     return reply(outcome.fact.id === id ? `${id} is already shared.` : `Shared: every channel now sees it as ${outcome.fact.id}.`);
   }
   if (subcommand === 'memory') {
@@ -48,5 +50,7 @@ export async function handleMemorySubcommand(
   const outcome = subcommand === 'forget' ? await memory.forget(id) : subcommand === 'pin' ? await memory.pin(id) : await memory.unpin(id);
   if (!outcome.ok) return reply(refusal(outcome, id));
   if (subcommand === 'forget') deps.logger.info('memory fact forgotten', { id, by: event.user });
+  const type = subcommand === 'forget' ? 'memory-forget' : subcommand === 'pin' ? 'memory-pin' : 'memory-unpin';
+  await deps.audit.append({ type, actor: event.user, where, factId: id, ...('fact' in outcome && outcome.fact ? { scope: outcome.fact.scope } : {}) });
   return reply(`${subcommand === 'forget' ? 'Forgot' : subcommand === 'pin' ? 'Pinned' : 'Unpinned'} ${id}.`);
 }

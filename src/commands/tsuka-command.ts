@@ -9,12 +9,11 @@ import type { Conversations } from './conversations.js';
 import type { ActiveRuns } from './active-runs.js';
 import { findCharacter } from '../core/data/character-lookup.js';
 import { characterCatalogue, teamCatalogue } from '../core/data/roster-summary.js';
-import { exportRunJson, exportRunMarkdown, formatRunTrace } from '../core/store/run-export.js';
-import type { RunRecord } from '../core/store/run-types.js';
 import { readEffortPin, writeChannelDefault, writeEffortPin } from './settings-store.js';
 import { formatToolListing } from './tools-listing.js';
 import { handleBenchmarkSubcommand } from './benchmark-subcommand.js';
 import { handleMemorySubcommand, type MEMORY_SUBCOMMANDS } from './memory-subcommands.js';
+import { handleRunSubcommand, isRunSubcommand } from './run-subcommands.js';
 
 export const TSUKA_HELP = [
   '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
@@ -24,9 +23,6 @@ export const TSUKA_HELP = [
 ].join('\n');
 
 const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
-const EXPORT_FORMATS = ['md', 'json'];
-/** A trace fits one chat message on every platform (Discord's 2,000 characters is the smallest). */
-const TRACE_LIMITS = { perItemChars: 400, maxChars: 1900 };
 
 export interface TsukaCommandContext {
   deps: CommandDependencies;
@@ -41,11 +37,10 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
   const argument = args.join(' ');
   const isAdmin = deps.settings.admins.includes(event.user);
   const reply = (text: string) => event.reply(deps.maskSecrets(text));
-  // A named run, else the latest run of this channel.
-  const findRun = async (runId: string | undefined): Promise<RunRecord | undefined> =>
-    runId ? deps.runs.get(runId) : (await deps.runs.list({ limit: 50 })).find((candidate) => candidate.where.channelId === event.channel);
 
-  switch (subcommand.toLowerCase()) {
+  const name = subcommand.toLowerCase();
+  if (isRunSubcommand(name)) return handleRunSubcommand(name, args, event, surface, context);
+  switch (name) {
     case 'help':
       return reply(TSUKA_HELP);
     case 'characters':
@@ -91,46 +86,6 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
       return handleMemorySubcommand(subcommand.toLowerCase() as (typeof MEMORY_SUBCOMMANDS)[number], args, event, deps, reply);
     case 'roles':
       return reply(['**Roles**', ...[...deps.roster.roles.values()].map((role) => `\`${role.name}\` ${role.displayName} — ${role.description}`)].join('\n'));
-    case 'runs': {
-      const runs = await deps.runs.list({ limit: 10 });
-      if (runs.length === 0) return reply('No runs yet.');
-      return reply(
-        runs
-          .map((run) => `\`${run.id}\` ${run.kind} · ${run.status} · ${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} · ${run.title}`)
-          .join('\n'),
-      );
-    }
-    case 'export': {
-      const format = args.find((word) => EXPORT_FORMATS.includes(word.toLowerCase()))?.toLowerCase() ?? 'md';
-      const runId = args.find((word) => !EXPORT_FORMATS.includes(word.toLowerCase()));
-      const run = await findRun(runId);
-      if (!run) return reply(runId ? `No run ${runId}.` : 'No run in this channel yet.');
-      const events = await deps.runs.events(run.id);
-      const content = deps.maskSecrets(format === 'json' ? exportRunJson(run, events) : exportRunMarkdown(run, events));
-      await surface.uploadFile({ channel: event.channel, fileName: `${run.id}.${format}`, title: `Transcript of ${run.id}`, content });
-      return reply(`Uploaded the transcript of ${run.id} (${format === 'json' ? 'JSON' : 'Markdown'}).`);
-    }
-    case 'trace': {
-      const run = await findRun(argument || undefined);
-      if (!run) return reply(argument ? `No run ${argument}.` : 'No run in this channel yet.');
-      // An ephemeral reply: the requester alone sees the reasoning and the tool outputs.
-      return reply(formatRunTrace(run, await deps.runs.events(run.id), TRACE_LIMITS));
-    }
-    case 'stop': {
-      if (argument) {
-        const outcome = await context.activeRuns.stop(argument, event.user);
-        return reply(
-          outcome === 'stopped'
-            ? `Stopping ${argument}.`
-            : outcome === 'forbidden'
-              ? 'Only the person who started that run or an admin can stop it.'
-              : `No run ${argument} is running.`,
-        );
-      }
-      const mine = await context.activeRuns.startedBy(event.user);
-      for (const runId of mine) await context.activeRuns.stop(runId, event.user);
-      return reply(mine.length ? `Stopping ${mine.join(', ')}.` : 'Nothing of yours is running.');
-    }
     case 'default': {
       if (!argument) return reply(`Usage: /tsuka default <character> — one of ${[...deps.roster.characters.keys()].join(', ')}`);
       const character = findCharacter(deps.roster, argument);

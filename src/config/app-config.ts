@@ -55,6 +55,8 @@ export interface AppConfig {
   replicaLeaseMs: number;
   /** Runs (with their events) and sessions older than this are pruned hourly; 0 keeps everything. */
   retentionDays: number;
+  /** Audit log entries older than this are pruned hourly (longer than runs by default); 0 keeps them all. */
+  auditRetentionDays: number;
   /** Opaque platform user ids (`slack:U0123`, `discord:81234`). */
   admins: string[];
   /** Channel ids allowed (opaque or raw); undefined = every channel the bot is in. */

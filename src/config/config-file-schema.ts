@@ -25,6 +25,7 @@ export const configFileSchema = {
     workspace: { type: 'string' },
     storeUrl: { type: 'string' },
     retentionDays: { type: 'integer', minimum: 0 },
+    auditRetentionDays: { type: 'integer', minimum: 0 },
     replicaHeartbeatMs: { type: 'integer', minimum: 100 },
     replicaLeaseMs: { type: 'integer', minimum: 300 },
     admins: { type: 'string' },

@@ -175,6 +175,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     workspace,
     storeUrl,
     retentionDays: integer('TSUKA_RETENTION_DAYS', 'retentionDays', 90, 0, 36_500),
+    auditRetentionDays: integer('TSUKA_AUDIT_RETENTION_DAYS', 'auditRetentionDays', 365, 0, 36_500),
     replicaHeartbeatMs: integer('TSUKA_REPLICA_HEARTBEAT_MS', 'replicaHeartbeatMs', 10_000, 100, 600_000),
     replicaLeaseMs: integer('TSUKA_REPLICA_LEASE_MS', 'replicaLeaseMs', 30_000, 300, 3_600_000),
     admins,

@@ -107,6 +107,19 @@ describe('tsuka ask', () => {
     server.enqueue({ text: 'ok' });
     expect((await ask(['geordi', 'delete notes', '--yes=all'])).status).toBe(0);
     await expect(readFile(path.join(workspace, 'notes.md'), 'utf8')).rejects.toThrow();
+    // Both decisions are in the audit log, the host operator's flags as the one who decided.
+    let out = '';
+    const io = { stdout: (text: string) => void (out += text), stderr: () => undefined, environment: environment(), workingDirectory: home };
+    expect(await main(['audit', '--json'], io)).toBe(0);
+    const decisions = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.tool === 'execute_command');
+    expect(decisions.map((entry) => [entry.decision, entry.actor, entry.riskLevel, entry.summary])).toEqual([
+      ['denied', 'cli', 'DANGEROUS', expect.stringContaining('rm notes.md')],
+      ['approved', 'cli', 'DANGEROUS', expect.stringContaining('rm notes.md')],
+    ]);
   });
 
   it('refuses a symlink that escapes the workspace', async () => {

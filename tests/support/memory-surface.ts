@@ -26,6 +26,8 @@ export function createMemorySurface(
   const byRef = new Map<string, RecordedMessage>();
   const ephemerals: { user: string; text: string; thread?: string }[] = [];
   const uploads: { fileName: string; content: string; channel: string }[] = [];
+  /** Files sent to one user alone (`uploadToUser`). */
+  const directUploads: { user: string; fileName: string; content: string }[] = [];
   const statuses: { thread: string; text: string }[] = [];
   const waiters = new Set<() => void>();
   let counter = 0;
@@ -41,6 +43,7 @@ export function createMemorySurface(
     messages: RecordedMessage[];
     ephemerals: typeof ephemerals;
     uploads: typeof uploads;
+    directUploads: typeof directUploads;
     statuses: typeof statuses;
     inThread(thread: string): RecordedMessage[];
     waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
@@ -50,6 +53,7 @@ export function createMemorySurface(
     messages,
     ephemerals,
     uploads,
+    directUploads,
     statuses,
     inThread: (thread) => messages.filter((message) => message.thread === thread),
     async threadFor({ message, existingThread }) {
@@ -82,6 +86,10 @@ export function createMemorySurface(
     },
     async uploadFile({ fileName, content, channel }) {
       uploads.push({ fileName, content, channel });
+      changed();
+    },
+    async uploadToUser({ user, fileName, content }) {
+      directUploads.push({ user, fileName, content });
       changed();
     },
     async setStatus({ thread, text }) {

@@ -9,6 +9,7 @@
 import { Routes, type REST } from 'discord.js';
 import type { Button, ChatSurface, Identity, MessageRef } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
+import { TsukaError } from '../../core/errors.js';
 import { componentsFor } from './cards.js';
 import {
   channelRef,
@@ -216,6 +217,15 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
           files: [{ name: fileName, data: Buffer.from(content, 'utf8'), contentType: 'text/markdown' }],
         }),
       );
+    },
+    async uploadToUser({ user, fileName, title, content }) {
+      // https://discord.com/developers/docs/resources/user#create-dm: the bot's DM channel with the user.
+      const dm = (await options.rest().post(Routes.userChannels(), { body: { recipient_id: decodeUser(user) } })) as { id?: string };
+      if (!dm.id) throw new TsukaError('discord_no_direct_message', `Discord opened no direct message with ${user}.`);
+      await options.rest().post(Routes.channelMessages(dm.id), {
+        body: { content: fit(`📎 ${title}`), allowed_mentions: { parse: [] } },
+        files: [{ name: fileName, data: Buffer.from(content, 'utf8'), contentType: 'text/markdown' }],
+      });
     },
     async uploadImage({ channel, thread, fileName, title, svg, altText }) {
       const png = await svgToPng(svg);

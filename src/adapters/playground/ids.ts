@@ -12,6 +12,8 @@ const PREFIX = 'playground:';
 /** The only person in the playground: the requester of every run started there. */
 export const PLAYGROUND_USER: UserRef = `${PREFIX}local`;
 export const DEFAULT_CHANNEL_ID = 'general';
+/** Where files for the user alone go (`uploadToUser`): the playground's stand-in for a direct message. */
+export const DIRECT_CHANNEL_ID = 'direct';
 /** Channel names the page may create: lower-case words joined by dashes. */
 export const CHANNEL_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
 

@@ -5,7 +5,7 @@
  */
 import type { ChatSurface, ThreadRef, UserRef } from '../../commands/chat-surface.js';
 import { authorView, buttonViews } from './cards.js';
-import { channelRef, decodeChannel, decodeMessage, messageRef, PLAYGROUND_USER } from './ids.js';
+import { channelRef, decodeChannel, decodeMessage, DIRECT_CHANNEL_ID, messageRef, PLAYGROUND_USER } from './ids.js';
 import type { PlaygroundState } from './state.js';
 
 /** No platform limit; long replies still split so that the page reads like a chat. */
@@ -51,6 +51,11 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
     },
     async uploadFile({ channel, thread, fileName, title, content }) {
       state.addFile({ channel: decodeChannel(channel), thread: thread ? rootOf(thread).root : undefined, fileName, title, content });
+    },
+    async uploadToUser({ fileName, title, content }) {
+      // One person uses the playground: their direct messages are one channel of its own.
+      state.addChannel(DIRECT_CHANNEL_ID);
+      state.addFile({ channel: DIRECT_CHANNEL_ID, fileName, title, content });
     },
     async uploadImage({ channel, thread, fileName, title, svg, altText }) {
       // The page shows it as <img src> (an SVG image runs no script); the alt text goes with it.

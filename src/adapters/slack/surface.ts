@@ -8,6 +8,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Button, ChatSurface, Identity } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
+import { TsukaError } from '../../core/errors.js';
 import type { CallPriority } from '../shared/call-budget.js';
 import { blocksFor } from './cards.js';
 import { toSlackMrkdwn } from './markdown.js';
@@ -197,6 +198,22 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     },
     async uploadFile({ channel, thread, fileName, title, content }) {
       await upload(channel, thread, { filename: fileName, title, content });
+    },
+    async uploadToUser({ user, fileName, title, content }) {
+      // https://docs.slack.dev/reference/methods/conversations.open (scope im:write): the bot's DM with the user.
+      const opened = await caller({
+        method: 'conversations.open',
+        priority: 'final',
+        call: () => client.conversations.open({ users: decodeUser(user) }),
+      });
+      const dm = opened.channel?.id;
+      if (!dm) throw new TsukaError('slack_no_direct_message', `Slack opened no direct message with ${user}.`);
+      await caller({
+        method: 'files.uploadV2',
+        channel: dm,
+        priority: 'final',
+        call: () => client.filesUploadV2({ channel_id: dm, filename: fileName, title, content } as Parameters<WebClient['filesUploadV2']>[0]),
+      });
     },
     async uploadImage({ channel, thread, fileName, title, svg, altText }) {
       // https://docs.slack.dev/reference/methods/files.getUploadURLExternal (alt_text for images)

@@ -1,7 +1,7 @@
 /** Application commands on Discord: registered once (guild-scoped or global), deferred within 3 s, answered ephemerally; `/tsuka export` uploads; the 4014 fallback. */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DiscordEmulator, InvokedInteraction } from '../../emulators/discord/discord-emulator.js';
-import { ANA, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+import { DEFAULT_CHANNEL_ID, type DiscordEmulator, type InvokedInteraction } from '../../emulators/discord/discord-emulator.js';
+import { ADMIN, ANA, BEN, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
 let harnesses: DiscordHarness[] = [];
 afterEach(async () => {
@@ -105,6 +105,40 @@ describe('Discord application commands', () => {
     expect(transcript).toContain('say something worth keeping');
     expect(transcript).toContain('Exported answer.');
     expect((await discord.waitFor(() => answerOf(discord, invoked))).content).toMatch(/Uploaded the transcript/);
+  });
+
+  it("a private channel's run: refused from #general to a member; an admin's export goes to the admin's DM, not #general", async () => {
+    const PRIVATE = '1250000000000000777';
+    const harness = await start({
+      emulator: {
+        channels: [
+          { id: DEFAULT_CHANNEL_ID, name: 'general' },
+          { id: PRIVATE, name: 'sec-private' },
+        ],
+      },
+    });
+    const { discord, model } = harness;
+    model.enqueue({ text: 'The vault code is 7741.' });
+    const question = harness.mention({ channelId: PRIVATE, content: 'geordi rotate the vault keys' });
+    await harness.waitForReply(question.id, '7741');
+    const runId = (await harness.app.engine.runs.list())[0]!.id;
+    const tsuka = async (userId: string, value: string) => {
+      const invoked = await discord.invokeSlashCommand({
+        name: 'tsuka',
+        options: [{ name: 'command', type: STRING, value }],
+        userId,
+        channelId: DEFAULT_CHANNEL_ID,
+      });
+      return (await discord.waitFor(() => answerOf(discord, invoked))).content;
+    };
+    expect(await tsuka(BEN, `export ${runId}`)).toBe(`No run ${runId} in this channel.`);
+    expect(await tsuka(ADMIN, `export ${runId}`)).toMatch(/sent to you in a direct message/);
+    const upload = await discord.waitFor(() => discord.messages().find((message) => message.files.length > 0));
+    expect([DEFAULT_CHANNEL_ID, PRIVATE]).not.toContain(upload.channelId);
+    expect(upload.files[0]!.bytes.toString('utf8')).toContain('7741');
+    // #general holds nothing of the private run: only the two ephemeral answers, none with its words.
+    const general = discord.messages(DEFAULT_CHANNEL_ID);
+    expect(general.every((message) => (message.flags & 64) !== 0 && message.files.length === 0 && !/vault|7741/.test(message.content))).toBe(true);
   });
 
   it('without the Message Content intent, reconnects without it, says how to enable it, and still answers mentions', async () => {

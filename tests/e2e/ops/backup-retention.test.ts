@@ -11,6 +11,7 @@ import { main, type CliIo } from '../../../src/cli/main.js';
 import { openStore } from '../../../src/core/store/open-store.js';
 import { createRunStore } from '../../../src/core/store/run-store.js';
 import { createSessionStore } from '../../../src/core/store/session-store.js';
+import { createStoreAuditLog } from '../../../src/core/audit/store-audit-log.js';
 import { startApp } from '../../../src/app/start-app.js';
 import { testAppConfig } from '../../support/test-app-config.js';
 import { cliEnvironment } from '../../support/cli-process.js';
@@ -86,7 +87,7 @@ describe('backup beside a running instance', () => {
     expect(again.stderr).toMatch(/already exists: choose a new file name/);
   }, 60_000);
 
-  it('prunes runs with their events, and sessions, older than TSUKA_RETENTION_DAYS at start; running runs stay', async () => {
+  it('prunes runs with their events, and sessions, older than TSUKA_RETENTION_DAYS at start; running runs stay; the audit log is kept longer', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-retention-'));
     cleanup.push(home);
     const config = testAppConfig(home, 'http://127.0.0.1:9/v1', { TSUKA_RETENTION_DAYS: '30' });
@@ -106,6 +107,10 @@ describe('backup beside a running instance', () => {
       updatedAt: 0,
     });
     await createSessionStore(seed).save({ threadId: 'playground:general/new', character: 'geordi', history: [], updatedAt: 0 });
+    // The audit log outlives runs: 100 days is past the runs' 30 but within the audit's 365 (the default).
+    for (const age of [400, 100]) {
+      await createStoreAuditLog(seed, { now: () => Date.now() - age * day }).append({ type: 'export', actor: `age-${age}`, runId: 'old', format: 'md' });
+    }
     await seed.close();
 
     const app = await startApp({ config, io: { stdout: () => undefined, stderr: () => undefined, environment: {}, workingDirectory: home } });
@@ -117,6 +122,7 @@ describe('backup beside a running instance', () => {
       expect(await app.engine.runs.get('old-running')).toMatchObject({ status: 'interrupted' });
       expect(await app.engine.sessions.get('playground:general/old')).toBeUndefined();
       expect(await app.engine.sessions.get('playground:general/new')).toMatchObject({ character: 'geordi' });
+      expect((await app.engine.audit.list()).map((entry) => entry.actor)).toEqual(['age-100']);
     } finally {
       await app.stop();
     }

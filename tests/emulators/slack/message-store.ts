@@ -111,6 +111,8 @@ export interface MessageStore {
   readonly statuses: ThreadStatus[];
   readonly reactions: AddedReaction[];
   readonly responses: ResponseUrlPost[];
+  /** The bot's direct-message channel with each user, opened by conversations.open (user id → D… id). */
+  readonly directChannels: Map<string, string>;
 }
 
 const MICROS_PER_SECOND = 1_000_000;
@@ -189,5 +191,6 @@ export function createMessageStore(now: () => number = Date.now): MessageStore {
     statuses: [],
     reactions: [],
     responses: [],
+    directChannels: new Map(),
   };
 }

@@ -41,6 +41,7 @@ export const DEFAULT_SLACK_SCOPES: readonly string[] = [
   'im:history',
   'reactions:write',
   'files:write',
+  'im:write',
 ];
 
 /** Options of {@link startSlackEmulator}; every field has a default. */
@@ -87,6 +88,8 @@ export interface SlackEmulator extends Deliveries {
   thread(channel: string, threadTs: string): StoredMessage[];
   readonly ephemerals: readonly EphemeralMessage[];
   readonly files: readonly UploadedFile[];
+  /** The bot's DM channel with `user` (a Slack user id), once conversations.open opened it. */
+  directChannelOf(user: string): string | undefined;
   readonly statuses: readonly ThreadStatus[];
   readonly reactions: readonly AddedReaction[];
   /** Posts to response_urls (slash commands, button clicks). */
@@ -228,6 +231,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     thread: (channel, threadTs) => structuredClone(store.thread(channel, threadTs)),
     ephemerals: store.ephemerals,
     files: store.files,
+    directChannelOf: (user) => store.directChannels.get(user),
     statuses: store.statuses,
     reactions: store.reactions,
     responses: store.responses,

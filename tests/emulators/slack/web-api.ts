@@ -68,6 +68,7 @@ const REQUIRED_SCOPES: Record<string, string | undefined> = {
   'files.completeUploadExternal': 'files:write',
   'conversations.replies': 'channels:history',
   ...CONVERSATION_SCOPES,
+  'conversations.open': 'im:write',
 };
 
 const fail = (error: string, extra: Body = {}): Body => ({ ok: false, error, ...extra });
@@ -219,6 +220,17 @@ export function createWebApi(context: WebApiContext): WebApi {
       return { ok: true, messages: [messageJson(parent, replies), ...replies.map((r) => messageJson(r))], has_more: false };
     },
     ...context.conversations.handlers,
+    // https://docs.slack.dev/reference/methods/conversations.open: one user → the bot's DM with them (the same id each time).
+    'conversations.open': (fields) => {
+      const users = (stringField(fields, 'users') ?? '').split(',').filter(Boolean);
+      if (users.length === 0) return fail('users_list_not_supplied');
+      if (users.length > 1) return fail('not_supported', { detail: 'the emulator opens one-to-one DMs only' });
+      const user = users[0]!;
+      const existing = store.directChannels.get(user);
+      const id = existing ?? newSlackId('D');
+      store.directChannels.set(user, id);
+      return { ok: true, ...(existing ? { no_op: true, already_open: true } : {}), channel: { id } };
+    },
     'users.info': (fields) => {
       const id = stringField(fields, 'user');
       if (!id) return fail('user_not_found');
