@@ -10,6 +10,7 @@ import { CONFIG_FILE_SCHEMA } from './config-file-schema.js';
 import { ownValidator } from '../core/validation/own-validator.js';
 import { readSandboxConfig } from './sandbox-config.js';
 import { parseModelServerUrls } from './model-servers-config.js';
+import { readStoreSecurityConfig } from './store-security-config.js';
 import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 
 export class ConfigError extends Error {
@@ -147,6 +148,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   if (storeUrl !== undefined && !/^(sqlite|redis|rediss|postgres|postgresql|mysql|mongodb|memory):/.test(storeUrl)) {
     problems.push(`TSUKA_STORE_URL="${storeUrl}" is not a keyv URL: use e.g. sqlite://./data/tsuka.sqlite.`);
   }
+  const storeSecurity = readStoreSecurityConfig({ environment, storeUrl, problems });
 
   const config: AppConfig = {
     rootDirectory: options.rootDirectory,
@@ -172,6 +174,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     dataDirectory,
     workspace,
     storeUrl,
+    storeSecurity,
     retentionDays: integer('TSUKA_RETENTION_DAYS', 'retentionDays', 90, 0, 36_500),
     replicaHeartbeatMs: integer('TSUKA_REPLICA_HEARTBEAT_MS', 'replicaHeartbeatMs', 10_000, 100, 600_000),
     replicaLeaseMs: integer('TSUKA_REPLICA_LEASE_MS', 'replicaLeaseMs', 30_000, 300, 3_600_000),
