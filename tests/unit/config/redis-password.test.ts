@@ -82,3 +82,11 @@ describe('doctor on the store', () => {
     ]);
   });
 });
+
+describe('the new settings and child processes', () => {
+  it('TSUKA_APPROVAL_KEY never reaches a command (nor the opt-in: its name says PASSWORD)', async () => {
+    const { createChildEnv } = await import('../../../src/core/safety/child-env.js');
+    const env = createChildEnv({ PATH: '/usr/bin', TSUKA_APPROVAL_KEY: KEY, TSUKA_REDIS_ALLOW_NO_PASSWORD: '1' });
+    expect(env).toEqual({ PATH: '/usr/bin' });
+  });
+});
