@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '../src/core/memory/memory-store.js';
 import { createApprovalStore } from '../src/core/store/approval-store.js';
+import { createApprovalSigner } from '../src/core/store/approval-signature.js';
 import { openStore } from '../src/core/store/open-store.js';
 import { recoverAfterRestart } from '../src/core/store/recover-after-restart.js';
 import { createRunStore } from '../src/core/store/run-store.js';
@@ -105,7 +106,10 @@ async function benchOpen(directory: string): Promise<void> {
   const reopened = await openStore({ dataDirectory: directory });
   const openMs = performance.now() - started;
   started = performance.now();
-  const report = await recoverAfterRestart({ runs: createRunStore(reopened), approvals: createApprovalStore(reopened) });
+  const report = await recoverAfterRestart({
+    runs: createRunStore(reopened),
+    approvals: createApprovalStore(reopened, { signer: createApprovalSigner(Buffer.alloc(32, 1)) }),
+  });
   const recoverMs = performance.now() - started;
   started = performance.now();
   const reopenedRuns = createRunStore(reopened);

@@ -29,6 +29,8 @@ import { upgradeMemoryToConversationScopes } from '../core/scopes/memory-upgrade
 import { createSessionStore } from '../core/store/session-store.js';
 import { createRunStore } from '../core/store/run-store.js';
 import { createApprovalStore } from '../core/store/approval-store.js';
+import { createApprovalSigner } from '../core/store/approval-signature.js';
+import { loadApprovalKey } from '../core/store/approval-key.js';
 import { createDedupeStore } from '../core/store/dedupe-store.js';
 import type { AuditLog } from '../core/audit/audit-log.js';
 import { createStoreAuditLog } from '../core/audit/store-audit-log.js';
@@ -166,7 +168,18 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     await coordination.close();
     throw error;
   });
+  // Stored approvals are signed with it; a record written without it counts as denied (approval-key.ts).
+  const approvalKey = await loadApprovalKey({
+    approvalKey: config.storeSecurity.approvalKey,
+    storeUrl: config.storeUrl,
+    dataDirectory: config.dataDirectory,
+  }).catch(async (error: unknown) => {
+    await store.close();
+    await coordination.close();
+    throw error;
+  });
   logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
+  logger.info('approvals signed', { key: approvalKey.source });
   logger.info('coordination', { replica: coordination.replicaId, location: coordination.location });
   const childEnv = createChildEnv(config.environment);
   // The MCP client (and its SDK) is loaded only when servers are configured: `ask` stays quick without.
@@ -222,7 +235,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     sessions: createSessionStore(store),
     coordination,
     runs: createRunStore(store, { owner: coordination.replicaId, ...(coordination.shared ? { sequence: coordination } : {}) }),
-    approvals: createApprovalStore(store),
+    approvals: createApprovalStore(store, { signer: createApprovalSigner(approvalKey.key), logger }),
     dedupe: createDedupeStore(store, coordination.shared ? { claim: (key, ttlMs) => coordination.claim(`event:${key}`, ttlMs) } : {}),
     audit: createStoreAuditLog(store, { maskSecrets: options.maskSecrets }),
     roster,

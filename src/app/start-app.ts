@@ -22,6 +22,7 @@ import type { createSlackAdapter, SlackAdapter } from '../adapters/slack/index.j
 import type { createDiscordAdapter, DiscordAdapter } from '../adapters/discord/index.js';
 import type { PlaygroundAdapter } from '../adapters/playground/index.js';
 import { createPlaygroundPersistence } from '../adapters/playground/persistence.js';
+import { playgroundStartUrl } from '../adapters/playground/access-key.js';
 
 /** How often a streaming reply is redrawn in the playground (no platform budget applies). */
 const PLAYGROUND_EDIT_INTERVAL_MS = 150;
@@ -236,7 +237,11 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   const stopWatch = shared ? await watchReplicas(engine, surfaces, layer, config.replicaHeartbeatMs) : () => undefined;
   opened.push(stopWatch);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
-  if (playground) announce(`No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundUrl} in a browser.`);
+  // The key is in the link only (on this terminal, never in the log): the page cannot be used without it.
+  if (playground)
+    announce(
+      `No SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN is set: starting the local playground. Open ${playgroundStartUrl(http.port, playground.accessKey)} in a browser (the link carries this start's access key; keep it to yourself).`,
+    );
   announce(
     `TSUKA is running: ${[slack ? 'Slack' : undefined, discord ? `Discord${discord.messageContent() ? '' : ' (no Message Content intent: follow-ups need a mention)'}` : undefined, playground ? `playground on ${playgroundUrl}` : undefined].filter(Boolean).join(', ') || 'no chat adapter'} · health on http://127.0.0.1:${http.port}/healthz`,
   );

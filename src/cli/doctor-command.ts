@@ -19,6 +19,7 @@ import { checkDiscord, checkSlack } from './doctor-platforms.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { checkMcpServers, reportModelProfiles } from './doctor-extensions.js';
+import { storeSecurityLines } from './doctor-store-security.js';
 
 export interface DoctorOptions {
   io: CliIo;
@@ -104,6 +105,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       const replicas = await liveReplicas(config.storeUrl.trim());
       info(`replicas on this Redis: ${replicas.length === 0 ? 'none running' : `${replicas.length} (${replicas.join(', ')})`}`);
     }
+    for (const line of storeSecurityLines(config)) info(line);
     const file = sqliteStorePath(config.storeUrl, config.dataDirectory);
     if (file) {
       const stats = await sqliteStoreStats(file);

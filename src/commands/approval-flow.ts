@@ -12,10 +12,13 @@ import type { Button, ChatSurface, ThreadRef, UserRef } from './chat-surface.js'
 import type { ButtonActionEvent } from './inbound-event.js';
 import { isShutdown } from './active-runs.js';
 import { approveForRunLabel } from './button-label.js';
-import type { Coordination, CoordinationMessage } from '../core/coordination/coordination.js';
-import { mayDecide, whoDecidesLine, type Approvers } from '../core/scopes/approval-rule.js';
+import { clock, decidedBanner, describeRequest } from './approval-text.js';
+import type { Coordination } from '../core/coordination/coordination.js';
+import { mayDecide, type Approvers } from '../core/scopes/approval-rule.js';
 import type { AuditLog } from '../core/audit/audit-log.js';
 import { auditApprovalDecision } from './approval-audit.js';
+
+export { describeRequest } from './approval-text.js';
 
 const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 
@@ -45,6 +48,8 @@ interface Waiter {
   text: string;
   /** What "approve for this run" covers, for the decision banner. */
   grant: string;
+  /** The prompt this run posted (its own, never one named by a stored record that may be forged). */
+  messageRef?: string;
 }
 
 export interface ApprovalFlow {
@@ -55,60 +60,6 @@ export interface ApprovalFlow {
   pendingCount(): number;
   /** Resolves when every decision being recorded and shown has finished (shutdown waits for it). */
   drain(): Promise<void>;
-}
-
-const clock = (time: number): string => `${new Date(time).toISOString().slice(11, 16)} UTC`;
-
-/** The banner of a decision read back from the store (decided elsewhere, or before the prompt was recorded). */
-function decidedBanner(record: { status: string; decidedBy?: string; decidedAt?: number }, surface: ChatSurface): string {
-  const by = record.decidedBy ? ` by ${surface.mention(record.decidedBy)}` : '';
-  const at = record.decidedAt ? ` · ${clock(record.decidedAt)}` : '';
-  if (record.status === 'approved') return `✅ Approved${by}${at}`;
-  if (record.status === 'approved-for-run') return `✅ Approved for this run${by}${at}`;
-  if (record.status === 'denied') return `⛔ Denied${by}${at}`;
-  return '⌛ Expired without a decision — denied.';
-}
-
-/** A preview line of a change (`+ added`, `- removed`, `@@ line 3 @@`, `… 40 more lines …`). */
-const CHANGE_LINE = /^(?:[-+] |@@ |… \d+ more)/;
-
-/**
- * The request's detail lines: plain ones quoted, runs of change lines in a ```diff block (coloured
- * on Discord and in the playground, monospace on Slack).
- */
-function detailLines(details: string[]): string[] {
-  const out: string[] = [];
-  let change: string[] = [];
-  const flush = () => {
-    if (change.length > 0) out.push(['```diff', ...change.map((line) => line.replace(/```/g, '`\u200b``')), '```'].join('\n'));
-    change = [];
-  };
-  for (const line of details) {
-    if (CHANGE_LINE.test(line)) change.push(line);
-    else {
-      flush();
-      out.push(`> ${line}`);
-    }
-  }
-  flush();
-  return out;
-}
-
-export function describeRequest(request: PermissionRequest, surface: ChatSurface, approvers: Approvers = 'requester'): string {
-  const icon = request.riskLevel === 'DANGEROUS' ? '🛑' : '⚠️';
-  const lines = [
-    `${icon} **${request.agentName}** wants to run \`${request.toolName}\` (${request.riskLevel})`,
-    `> ${request.summary}`,
-    ...detailLines(request.details),
-    `Why it asks: ${request.reason}`,
-    ...(request.allowForRun && request.riskLevel === 'RESTRICTED'
-      ? [
-          `"Approve for this run" covers later ${request.grantScope === undefined ? `\`${request.toolName}\` calls` : `\`${request.grantScope}\` commands`} in this run, nothing else.`,
-        ]
-      : []),
-    whoDecidesLine(approvers, request.requesterId, (user) => surface.mention(user)),
-  ];
-  return lines.join('\n');
 }
 
 export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
@@ -160,9 +111,10 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           options.logger.error('could not write an approval decision to the audit log', { approvalId: id, error }),
         );
       }
-      if (waiter && result.record.messageRef) {
+      const messageRef = waiter?.messageRef ?? result.record.messageRef;
+      if (waiter && messageRef) {
         await waiter.surface
-          .edit({ message: result.record.messageRef, text: `${banner}\n${waiter.text}`, buttons: [] })
+          .edit({ message: messageRef, text: `${banner}\n${waiter.text}`, buttons: [] })
           .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
       }
     } catch (error) {
@@ -174,53 +126,51 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     return decision;
   }
 
+  /** Ends a wait with a decision read from the store (already verified: a forged record reads as denied). */
   async function settleWaiter(
     id: string,
     status: 'approved' | 'approved-for-run' | 'denied' | 'expired',
-    record: { messageRef?: string; decidedBy?: string },
+    record: { messageRef?: string; decidedBy?: string; decidedAt?: number; tampered?: true },
   ): Promise<void> {
     const waiter = waiters.get(id);
     if (!waiter) return;
     waiters.delete(id);
-    if (record.messageRef) {
+    const messageRef = waiter.messageRef ?? record.messageRef;
+    if (messageRef) {
       await waiter.surface
         .edit({
-          message: record.messageRef,
-          text: `${decidedBanner({ ...record, status }, waiter.surface)}\n${waiter.text}`,
+          message: messageRef,
+          text: `${decidedBanner({ ...record, status }, waiter.surface, waiter.grant)}\n${waiter.text}`,
           buttons: [],
         })
         .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
     }
-    waiter.resolve(status === 'expired' ? { outcome: 'expired', note: 'nobody decided in time' } : { outcome: status, decidedBy: record.decidedBy });
+    if (record.tampered) waiter.resolve({ outcome: 'denied', note: 'the stored approval was changed outside TSUKA' });
+    else if (status === 'expired') waiter.resolve({ outcome: 'expired', note: 'nobody decided in time' });
+    else
+      waiter.resolve({
+        outcome: status,
+        decidedBy: record.decidedBy,
+        ...(status === 'denied' && record.decidedBy ? { note: `denied by ${record.decidedBy}` } : {}),
+      });
   }
 
-  /** Decided (and recorded) on another replica: show it on the prompt and let the run go on. */
-  async function decidedElsewhere(id: string, message: CoordinationMessage): Promise<void> {
-    const waiter = waiters.get(id);
-    const status = String(message.status);
-    if (!waiter || !DECIDED_STATUSES.has(status)) return;
-    // A message is only a nudge: the decision is the stored, settled record (fails closed otherwise).
-    const record = await options.approvals.get(id).catch(() => undefined);
-    if (!record || record.status !== status || !waiters.has(id)) {
-      options.logger.warn('ignored an approval message that does not match the stored approval', { approvalId: id, status, stored: record?.status });
+  /**
+   * Decided (and recorded) on another replica: show it on the prompt and let the run go on. The
+   * message only says "look again": what counts is the stored record, and only if its signature
+   * verifies — a forged record denies, a pending one is ignored; nothing of the message is shown.
+   */
+  async function decidedElsewhere(id: string): Promise<void> {
+    if (!waiters.has(id)) return;
+    const record = await options.approvals.get(id).catch((error: unknown) => {
+      options.logger.warn('could not read an approval decided elsewhere', { approvalId: id, error });
+      return undefined;
+    });
+    if (!record || !DECIDED_STATUSES.has(record.status)) {
+      options.logger.warn('ignored an approval message: the stored approval is not decided', { approvalId: id, stored: record?.status });
       return;
     }
-    waiters.delete(id);
-    if (record?.messageRef) {
-      await waiter.surface
-        .edit({
-          message: record.messageRef,
-          text: `${String(message.banner ?? decidedBanner({ ...record, status }, waiter.surface))}\n${waiter.text}`,
-          buttons: [],
-        })
-        .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
-    }
-    const decidedBy = record.decidedBy;
-    waiter.resolve(
-      status === 'expired'
-        ? { outcome: 'expired', note: 'nobody decided in time' }
-        : { outcome: status as 'approved' | 'approved-for-run' | 'denied', decidedBy, note: typeof message.note === 'string' ? message.note : undefined },
-    );
+    await settleWaiter(id, record.status as 'approved' | 'approved-for-run' | 'denied' | 'expired', record);
   }
 
   return {
@@ -257,7 +207,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
           );
           // Listening before the buttons exist: a click on any replica reaches this run at once.
           const unsubscribe = options.coordination?.shared
-            ? await options.coordination.subscribe(`approval:${id}`, (message) => void decidedElsewhere(id, message))
+            ? await options.coordination.subscribe(`approval:${id}`, () => void decidedElsewhere(id))
             : undefined;
           // The clock starts with the record (its expiresAt), not when the slower post returns.
           const timer = setTimeout(() => {
@@ -275,8 +225,11 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
             });
             const expires = `⌛ Expires at ${clock(now() + options.timeoutMs)} (in ${Math.max(1, Math.round(options.timeoutMs / 60_000))} min) if nobody decides — then it is denied.`;
             const messageRef = await surface.post({ thread, text: `${text}\n${expires}`, buttons });
+            const waiter = waiters.get(id);
+            if (waiter) waiter.messageRef = messageRef;
             const record = await options.approvals.setMessageRef(id, messageRef);
-            if (record && record.status !== 'pending') {
+            if (record?.tampered) await settleWaiter(id, 'denied', record);
+            else if (record && record.status !== 'pending') {
               // Decided (expired, stopped) while the prompt was being posted: it must not keep live buttons.
               await surface.edit({
                 message: messageRef,
@@ -320,6 +273,12 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
         await event.replyEphemeral('This approval is no longer active.');
         return true;
       }
+      if (record.tampered) {
+        // Whoever clicks: a forged record only ever denies, and the run waiting here learns it now.
+        await settleWaiter(record.id, 'denied', record);
+        await event.replyEphemeral('This approval was changed outside TSUKA (its signature does not match): it counts as denied.');
+        return true;
+      }
       if (record.status !== 'pending') {
         const who = record.decidedBy ? ` by ${surface.mention(record.decidedBy)}` : '';
         await event.replyEphemeral(`This was already decided: ${record.status}${who}.`);
@@ -358,7 +317,8 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
         !hadWaiter &&
         options.coordination?.shared &&
         (await options.coordination
-          .publish(`approval:${record.id}`, { status, decidedBy: event.user, banner, ...(decision.note ? { note: decision.note } : {}) })
+          // Only a nudge: the waiting replica reads the signed record and renders everything from it.
+          .publish(`approval:${record.id}`, { status })
           .catch(() => 0)) > 0
       ) {
         // The replica whose run waits for it shows the decision and goes on.

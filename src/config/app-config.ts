@@ -3,6 +3,7 @@ import type { ReasoningEffort } from '../core/model/language-model.js';
 import type { SandboxConfig } from './sandbox-config.js';
 import type { McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 import type { ChannelPolicy, DangerousApproval, ThreadReplies } from '../core/scopes/channel-policy.js';
+import type { StoreSecurityConfig } from './store-security-config.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** `auto`: human-readable lines on a terminal, JSON lines otherwise. */
@@ -50,6 +51,8 @@ export interface AppConfig {
   dataDirectory: string;
   workspace: string;
   storeUrl?: string;
+  /** Redis without a password refused unless allowed; the approval signing secret (`TSUKA_APPROVAL_KEY`). */
+  storeSecurity: StoreSecurityConfig;
   /** With Redis: how often a replica renews its lease, and when a silent replica's lease expires. */
   replicaHeartbeatMs: number;
   replicaLeaseMs: number;

@@ -10,6 +10,7 @@ import { CONFIG_FILE_SCHEMA } from './config-file-schema.js';
 import { ownValidator } from '../core/validation/own-validator.js';
 import { readSandboxConfig } from './sandbox-config.js';
 import { parseModelServerUrls } from './model-servers-config.js';
+import { readStoreSecurityConfig } from './store-security-config.js';
 import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 import { oneOf, readChannelPolicies } from './channel-policies.js';
 import { DANGEROUS_APPROVALS, THREAD_REPLIES } from '../core/scopes/channel-policy.js';
@@ -149,6 +150,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   if (storeUrl !== undefined && !/^(sqlite|redis|rediss|postgres|postgresql|mysql|mongodb|memory):/.test(storeUrl)) {
     problems.push(`TSUKA_STORE_URL="${storeUrl}" is not a keyv URL: use e.g. sqlite://./data/tsuka.sqlite.`);
   }
+  const storeSecurity = readStoreSecurityConfig({ environment, storeUrl, problems });
 
   const config: AppConfig = {
     rootDirectory: options.rootDirectory,
@@ -174,6 +176,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     dataDirectory,
     workspace,
     storeUrl,
+    storeSecurity,
     retentionDays: integer('TSUKA_RETENTION_DAYS', 'retentionDays', 90, 0, 36_500),
     auditRetentionDays: integer('TSUKA_AUDIT_RETENTION_DAYS', 'auditRetentionDays', 365, 0, 36_500),
     replicaHeartbeatMs: integer('TSUKA_REPLICA_HEARTBEAT_MS', 'replicaHeartbeatMs', 10_000, 100, 600_000),

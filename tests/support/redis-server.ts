@@ -1,13 +1,20 @@
 /**
  * A real `redis-server` (Debian package) on a free 127.0.0.1 port for one test file: no
- * persistence, stopped (and its process reaped) by `stop()`.
+ * persistence, a password (TSUKA refuses a password-less Redis), stopped (and its process reaped) by `stop()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { connect, createServer } from 'node:net';
 import { once } from 'node:events';
 
+/** One password per test process: a server restarted on the same port (`{ port }`) takes the same URL. */
+const TEST_REDIS_PASSWORD = randomBytes(12).toString('hex');
+
 export interface RedisServer {
+  /** `redis://:PASSWORD@127.0.0.1:PORT`. */
   url: string;
+  /** The same server without the password (refused by Redis, and by TSUKA's configuration). */
+  urlWithoutPassword: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -27,7 +34,7 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
   const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', '--requirepass', TEST_REDIS_PASSWORD],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -56,7 +63,8 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://:${TEST_REDIS_PASSWORD}@127.0.0.1:${port}`,
+    urlWithoutPassword: `redis://127.0.0.1:${port}`,
     port,
     async stop() {
       if (child.exitCode === null) {

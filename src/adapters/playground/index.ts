@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatSurface } from '../../commands/chat-surface.js';
 import type { InboundEvent } from '../../commands/inbound-event.js';
 import type { Logger } from '../../core/logger.js';
+import { createAccessKey } from './access-key.js';
 import { createPlaygroundInput } from './events.js';
 import { createInputLimiter } from './rate-limits.js';
 import { createPlaygroundRoutes } from './routes.js';
@@ -30,6 +31,8 @@ export interface PlaygroundAdapter {
   readonly routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void>;
   /** The in-memory chat, for tests and the contract suite. */
   readonly state: PlaygroundState;
+  /** This start's access key (access-key.ts): only the start link prints it; held in memory only. */
+  readonly accessKey: string;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -39,7 +42,8 @@ export function createPlaygroundAdapter(options: PlaygroundAdapterOptions): Play
   const state = createPlaygroundState();
   const surface = createPlaygroundSurface({ state, editIntervalMs: options.editIntervalMs });
   const input = createPlaygroundInput({ state, dispatch: (event) => options.handle(event, surface), logger });
-  const http = createPlaygroundRoutes({ state, input, modelStatus: options.modelStatus, limiter: createInputLimiter(), logger });
+  const accessKey = createAccessKey();
+  const http = createPlaygroundRoutes({ state, input, modelStatus: options.modelStatus, limiter: createInputLimiter(), logger, accessKey });
   let started = false;
   let unsubscribe: (() => void) | undefined;
 
@@ -47,6 +51,7 @@ export function createPlaygroundAdapter(options: PlaygroundAdapterOptions): Play
     surface,
     routes: http.routes,
     state,
+    accessKey,
     async start() {
       const persistence = options.persistence;
       if (persistence) {

@@ -3,10 +3,14 @@
  * assets, a server-sent event stream of every change, the JSON API the page posts to, file
  * downloads and the model status. Every request must name this server in `Host` (a DNS-rebinding
  * guard); every POST must be JSON from this origin (a plain cross-site form cannot send that).
+ * Every API route (all but the page's static files) also needs this start's access key in the
+ * `x-tsuka-key` header (access-key.ts): a local script — an agent's command — can reach the port
+ * and fetch the page, but not the key, which only the link printed by `tsuka start` carries.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logger.js';
+import { ACCESS_KEY_HEADER, checkAccessKey } from './access-key.js';
 import type { InputResult } from './events.js';
 import { CHANNEL_ID_PATTERN } from './ids.js';
 import type { InputLimiter } from './rate-limits.js';
@@ -32,9 +36,10 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
 };
-// Defence in depth behind the escaping: no inline script, nothing from another origin.
+// Defence in depth behind the escaping: no inline script, nothing from another origin (blob: are
+// the page's own pictures, fetched with the access key).
 const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface PlaygroundRoutesOptions {
   state: PlaygroundState;
@@ -42,6 +47,8 @@ export interface PlaygroundRoutesOptions {
   modelStatus: () => { ok: boolean; message: string };
   limiter: InputLimiter;
   logger: Logger;
+  /** This start's access key (access-key.ts): every API request must carry it. */
+  accessKey: string;
 }
 
 export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { routes: Record<string, PlaygroundRouteHandler>; closeStreams(): void } {
@@ -49,10 +56,11 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
   const streams = new Set<ServerResponse>();
   const assetCache = new Map<string, Promise<Buffer>>();
 
+  /** `open`: the page's static files, the same for everyone (they hold no key and no chat). */
   const guarded =
-    (handler: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void): PlaygroundRouteHandler =>
+    (handler: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void, access: 'key' | 'open' = 'key'): PlaygroundRouteHandler =>
     (request, response) => {
-      const refusal = refuse(request);
+      const refusal = refuse(request) ?? (access === 'key' ? checkAccessKey(request.headers[ACCESS_KEY_HEADER], options.accessKey) : undefined);
       if (refusal) {
         logger.warn('playground request refused', { reason: refusal.reason, host: request.headers.host, url: request.url });
         sendJson(response, refusal.status, { ok: false, error: refusal.reason });
@@ -88,7 +96,7 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
           ...(file.endsWith('.html') ? { 'content-security-policy': CONTENT_SECURITY_POLICY } : {}),
         })
         .end(content);
-    });
+    }, 'open');
 
   const events = guarded((request, response) => {
     response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });

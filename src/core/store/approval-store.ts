@@ -1,8 +1,13 @@
 /**
  * Approval prompts that wait for a click. Kept in the store so a click is matched after a reconnect
  * or restart; settling is atomic per approval, so a second click reports "already decided".
+ * Every record is signed (approval-signature.ts): one that does not verify — written into the store
+ * by something without the bot's key — reads as denied (`tampered`), is never settled, never listed
+ * as pending, and is logged.
  */
 import { StoreError } from '../errors.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { ApprovalSigner } from './approval-signature.js';
 import type { RiskLevel } from '../tools/tool.js';
 import type { Store } from './open-store.js';
 
@@ -27,9 +32,16 @@ export interface ApprovalRecord {
   status: ApprovalStatus;
   decidedBy?: string;
   decidedAt?: number;
+  /** HMAC of the fields above with the bot's key (approval-signature.ts). */
+  signature?: string;
+  /**
+   * Set on what `get`/`settle` return for a stored record whose signature does not verify: shown as
+   * denied, with no decider and no prompt message (both would come from whoever forged it).
+   */
+  tampered?: true;
 }
 
-export type NewApproval = Omit<ApprovalRecord, 'status' | 'decidedBy' | 'decidedAt' | 'createdAt'> & { createdAt?: number };
+export type NewApproval = Omit<ApprovalRecord, 'status' | 'decidedBy' | 'decidedAt' | 'createdAt' | 'signature' | 'tampered'> & { createdAt?: number };
 export type ApprovalDecision = { status: Exclude<ApprovalStatus, 'pending'>; decidedBy?: string };
 export type SettleResult =
   | { ok: true; record: ApprovalRecord }
@@ -51,10 +63,31 @@ export interface ApprovalStore {
 /** How long a decided approval stays readable (for "already decided by …" replies). */
 export const DECIDED_APPROVAL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Creates the approval store over the `approvals` namespace. */
-export function createApprovalStore(store: Store, options: { now?: () => number } = {}): ApprovalStore {
+/** What a record that failed its signature check reads as: denied, with nothing of the forger's choosing that would act. */
+function tamperedView(stored: ApprovalRecord): ApprovalRecord {
+  const { messageRef: _messageRef, decidedBy: _decidedBy, decidedAt: _decidedAt, signature: _signature, ...rest } = stored;
+  return { ...rest, status: 'denied', tampered: true };
+}
+
+/** Creates the approval store over the `approvals` namespace; `signer` holds the bot's key. */
+export function createApprovalStore(store: Store, options: { signer: ApprovalSigner; now?: () => number; logger?: Logger }): ApprovalStore {
   const now = options.now ?? Date.now;
+  const logger = options.logger ?? silentLogger;
   const approvals = store.namespace<ApprovalRecord>('approvals');
+  const signed = (record: ApprovalRecord): ApprovalRecord => {
+    const { signature: _old, tampered: _tampered, ...fields } = record;
+    return { ...fields, signature: options.signer.sign(fields) };
+  };
+  /** The stored record as the bot may act on it: itself when it verifies, else its tampered view (logged). */
+  const checked = (stored: ApprovalRecord): ApprovalRecord => {
+    if (options.signer.verify(stored)) return stored;
+    logger.error("a stored approval failed its signature check: it was written without the bot's key and counts as denied", {
+      approvalId: stored.id,
+      runId: stored.runId,
+      storedStatus: stored.status,
+    });
+    return tamperedView(stored);
+  };
 
   /** `update` for a record that must exist: resolves undefined (and writes nothing) when it does not. */
   async function updateExisting(
@@ -82,18 +115,21 @@ export function createApprovalStore(store: Store, options: { now?: () => number 
     let result: SettleResult = { ok: false, reason: 'unknown' };
     await updateExisting(
       id,
-      (current) => {
-        if (current.status !== 'pending') {
+      (stored) => {
+        const current = checked(stored);
+        // A forged record stays as it is (evidence); it decides nothing but a denial.
+        if (current.tampered || current.status !== 'pending') {
           result = { ok: false, reason: 'already-decided', record: current };
-          return current;
+          return stored;
         }
         const time = now();
         const expired = time > current.expiresAt;
         const record: ApprovalRecord = expired
           ? { ...current, status: 'expired', decidedAt: time }
           : { ...current, status: decision.status, decidedBy: decision.decidedBy, decidedAt: time };
-        result = expired && decision.status !== 'expired' ? { ok: false, reason: 'already-decided', record } : { ok: true, record };
-        return record;
+        const record_ = signed(record);
+        result = expired && decision.status !== 'expired' ? { ok: false, reason: 'already-decided', record: record_ } : { ok: true, record: record_ };
+        return record_;
       },
       { ttlMs: DECIDED_APPROVAL_TTL_MS },
     );
@@ -102,20 +138,39 @@ export function createApprovalStore(store: Store, options: { now?: () => number 
 
   async function listPending(): Promise<ApprovalRecord[]> {
     const pending: ApprovalRecord[] = [];
-    for await (const [, record] of approvals.entries()) if (record.status === 'pending') pending.push(record);
+    for await (const [, stored] of approvals.entries()) {
+      if (stored.status !== 'pending') continue;
+      const record = checked(stored);
+      if (!record.tampered) pending.push(record);
+    }
     return pending.sort((a, b) => a.createdAt - b.createdAt);
   }
 
   return {
     async create(input) {
-      const record: ApprovalRecord = { ...input, createdAt: input.createdAt ?? now(), status: 'pending' };
+      const record = signed({ ...input, createdAt: input.createdAt ?? now(), status: 'pending' });
       return approvals.update(record.id, (current) => {
         if (current) throw new StoreError(`An approval with id "${record.id}" already exists.`);
         return record;
       });
     },
-    get: (id) => approvals.get(id),
-    setMessageRef: (id, messageRef) => updateExisting(id, (current) => ({ ...current, messageRef })),
+    async get(id) {
+      const stored = await approvals.get(id);
+      return stored === undefined ? undefined : checked(stored);
+    },
+    async setMessageRef(id, messageRef) {
+      let result: ApprovalRecord | undefined;
+      await updateExisting(id, (stored) => {
+        const current = checked(stored);
+        if (current.tampered) {
+          result = current;
+          return stored;
+        }
+        result = signed({ ...current, messageRef });
+        return result;
+      });
+      return result;
+    },
     settle,
     listPending,
     async expireAllPending(keep) {

@@ -90,7 +90,7 @@ describe('binding model settings', () => {
     const ready = await fetch(`${harness.baseUrl}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ ready: false, model: null, modelStatus: expect.stringContaining('does not answer') });
-    expect(await (await fetch(`${harness.baseUrl}/api/status`)).json()).toMatchObject({
+    expect(await (await harness.get('/api/status')).json()).toMatchObject({
       ok: false,
       message: expect.stringContaining(`${configured} (TSUKA_LLM_BASE_URL) does not answer`),
     });
@@ -101,7 +101,7 @@ describe('binding model settings', () => {
     later.enqueue({ text: 'Here now.' });
     const second = await harness.say('@geordi hello again');
     await harness.waitFor(() => harness!.thread(second).some((message) => message.text.includes('Here now.')));
-    expect(await (await fetch(`${harness.baseUrl}/api/status`)).json()).toMatchObject({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
+    expect(await (await harness.get('/api/status')).json()).toMatchObject({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
     expect((await fetch(`${harness.baseUrl}/readyz`)).status).toBe(200);
     expect(decoy.hits).toEqual([]);
   });
@@ -109,10 +109,10 @@ describe('binding model settings', () => {
   it('start: probes on its own while no model answers, and the page banner goes away', async () => {
     const port = await freePort();
     harness = await startPlaygroundHarness({ modelBaseURL: `http://127.0.0.1:${port}/v1`, rootDirectory: root, modelProbeIntervalMs: 100 });
-    expect(await (await fetch(`${harness.baseUrl}/api/status`)).json()).toMatchObject({ ok: false });
+    expect(await (await harness.get('/api/status')).json()).toMatchObject({ ok: false });
     later = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b', port });
     await harness.waitFor(() => harness!.logs.some((line) => line.includes('found after start')));
-    expect(await (await fetch(`${harness.baseUrl}/api/status`)).json()).toMatchObject({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
+    expect(await (await harness.get('/api/status')).json()).toMatchObject({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
     expect(later.requests).toHaveLength(0);
   });
 });

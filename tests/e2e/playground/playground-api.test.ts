@@ -97,7 +97,7 @@ describe('playground API', () => {
 
     await h.post('/api/messages', { channel: 'general', text: '/tsuka export' });
     await h.waitFor(() => h.files.length === 1);
-    const download = await fetch(`${h.baseUrl}/api/files?id=${h.files[0]!.id}`);
+    const download = await h.get(`/api/files?id=${h.files[0]!.id}`);
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.md"$/);
     // The latest run in the channel: the follow-up turn.
     expect(await download.text()).toContain('Second answer.');
@@ -157,10 +157,10 @@ describe('playground API', () => {
 
   it('reports the model status for the page banner, with the commands to start a server when none answers', async () => {
     harness = await startPlaygroundHarness();
-    expect(await (await fetch(`${harness.baseUrl}/api/status`)).json()).toEqual({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
+    expect(await (await harness.get('/api/status')).json()).toEqual({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
     await harness.stop();
     harness = await startPlaygroundHarness({ withModel: false });
-    const status = (await (await fetch(`${harness.baseUrl}/api/status`)).json()) as { ok: boolean; message: string };
+    const status = (await (await harness.get('/api/status')).json()) as { ok: boolean; message: string };
     expect(status.ok).toBe(false);
     expect(status.message).toMatch(/ollama serve/);
     expect(status.message).toMatch(/llama-server/);

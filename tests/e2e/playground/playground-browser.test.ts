@@ -43,7 +43,7 @@ async function openPage(h: PlaygroundHarness): Promise<{ page: Page; dialogs: st
     (url) => url.hostname !== '127.0.0.1',
     (route) => route.abort(),
   );
-  await page.goto(`${h.baseUrl}/`);
+  await page.goto(h.pageUrl);
   await page.waitForSelector('#connection[data-state="live"]');
   return { page, dialogs };
 }
@@ -105,6 +105,13 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     expect(await page.locator('#thread-messages .message-character .name', { hasText: 'Geordi' }).count()).toBeGreaterThan(0);
     expect(await page.locator('#thread-messages .body', { hasText: 'Spock concludes.' }).count()).toBe(1);
 
+    // Files come through the API with the key: a download from a blob:.
+    await send(page, '#input', '/tsuka export');
+    const link = page.locator('.file a').first();
+    await link.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/\.md$/);
+
     expect(dialogs).toEqual([]);
     await mkdir(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
@@ -120,6 +127,19 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     expect(message).toContain('ollama serve');
     expect(message).toContain('llama-server');
     expect(message).toContain('lms server start');
+
+    // The key from the start link is out of the address bar, and kept for this tab: a reload still works.
+    expect(page.url()).toBe(`${harness.baseUrl}/`);
+    await page.reload();
+    await page.waitForSelector('#connection[data-state="live"]');
     await page.close();
+
+    // Opened without the start link (a bookmark, another program's browser): nothing but how to get in.
+    const stranger = await browser!.newPage();
+    await stranger.goto(`${harness.baseUrl}/`);
+    await stranger.locator('#key-banner').waitFor({ state: 'visible' });
+    expect(await stranger.textContent('#connection')).toBe('no access key');
+    expect(await stranger.locator('.message').count()).toBe(0);
+    await stranger.close();
   });
 });

@@ -17,6 +17,12 @@ export interface PlaygroundHarness {
   model: ScriptedModelServer;
   baseUrl: string;
   port: number;
+  /** This start's access key, read from the start link in the output (as a person would). */
+  key: string;
+  /** The link `tsuka start` printed: the page with the key in its fragment. */
+  pageUrl: string;
+  /** A GET of the API with the key. */
+  get(path: string): Promise<Response>;
   workspace: string;
   logs: string[];
   /** Every message as the event stream last showed it. */
@@ -28,13 +34,14 @@ export interface PlaygroundHarness {
   /** Messages in the thread under root `root` (root excluded), oldest first. */
   thread(root: string): PlaygroundMessage[];
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
-  /** A raw request with any Host header (fetch does not let a test forge one). */
+  /** A raw request with any Host header (fetch does not let a test forge one); with the access key unless `withKey` is false. */
   raw(options: {
     method: string;
     path: string;
     host: string;
     headers?: Record<string, string>;
     body?: string;
+    withKey?: boolean;
   }): Promise<{ status: number; headers: Record<string, unknown>; text: string }>;
   /** A top-level message; resolves with the id of the message (its thread's root). */
   say(text: string, thread?: string): Promise<string>;
@@ -76,6 +83,10 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
   });
   const port = app.http.port;
   const baseUrl = `http://127.0.0.1:${port}`;
+  const pageUrl = /(http:\/\/127\.0\.0\.1:\d+\/#k=[\w-]+)/.exec(logs.join(''))?.[1];
+  if (!pageUrl) throw new Error(`the start printed no playground link with its key:\n${logs.join('')}`);
+  const key = pageUrl.slice(pageUrl.indexOf('#k=') + 3);
+  const keyHeader = { 'x-tsuka-key': key };
 
   const messages = new Map<string, PlaygroundMessage>();
   const history = new Map<string, string[]>();
@@ -92,7 +103,7 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
   };
 
   const streamAbort = new AbortController();
-  const stream = await fetch(`${baseUrl}/events`, { signal: streamAbort.signal });
+  const stream = await fetch(`${baseUrl}/events`, { signal: streamAbort.signal, headers: keyHeader });
   if (!stream.ok || !stream.body) throw new Error(`GET /events answered ${stream.status}`);
   const snapshotSeen = new Promise<void>((resolve) => {
     void (async () => {
@@ -126,6 +137,9 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     model,
     baseUrl,
     port,
+    key,
+    pageUrl,
+    get: (pathname) => fetch(`${baseUrl}${pathname}`, { headers: keyHeader }),
     workspace,
     logs,
     messages,
@@ -136,19 +150,22 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     async post(pathname, body, headers = {}) {
       const response = await fetch(`${baseUrl}${pathname}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
+        headers: { 'content-type': 'application/json', ...keyHeader, ...headers },
         body: JSON.stringify(body),
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     },
-    raw: ({ method, path: pathname, host, headers = {}, body }) =>
+    raw: ({ method, path: pathname, host, headers = {}, body, withKey = true }) =>
       new Promise((resolve, reject) => {
-        const request = httpRequest({ host: '127.0.0.1', port, method, path: pathname, headers: { host, ...headers } }, (response) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
-        });
+        const request = httpRequest(
+          { host: '127.0.0.1', port, method, path: pathname, headers: { host, ...(withKey ? keyHeader : {}), ...headers } },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (text += chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+          },
+        );
         request.on('error', reject);
         request.end(body);
       }),

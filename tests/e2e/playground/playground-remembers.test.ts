@@ -31,7 +31,7 @@ async function openPage(h: PlaygroundHarness, width: number, height: number): Pr
     (url) => url.hostname !== '127.0.0.1',
     (route) => route.abort(),
   );
-  await page.goto(`${h.baseUrl}/`);
+  await page.goto(h.pageUrl);
   await page.waitForSelector('#connection[data-state="live"]');
   return page;
 }
@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)(`playground remembers and reads well${skippedReaso
       await note.waitFor();
       await note.locator('button.dismiss').click();
       await note.waitFor({ state: 'detached' });
-      await expect.poll(async () => ((await (await fetch(`${harness!.baseUrl}/api/state`)).json()) as { ephemerals: unknown[] }).ephemerals.length).toBe(0);
+      await expect.poll(async () => ((await (await harness!.get('/api/state')).json()) as { ephemerals: unknown[] }).ephemerals.length).toBe(0);
 
       await mkdir(OUTPUT, { recursive: true });
       await page.screenshot({ path: path.join(OUTPUT, 'playground-1366.png') });

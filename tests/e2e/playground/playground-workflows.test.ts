@@ -98,7 +98,7 @@ describe('playground workflows', () => {
     await h.waitFor(() => h.files.some((file) => file.fileName === 'goal-stats.svg'));
     const chart = h.files.find((file) => file.fileName === 'goal-stats.svg')!;
     expect(chart.image?.altText).toMatch(/geordi: \d[\d,]* output tokens/);
-    const picture = await fetch(`${h.baseUrl}/api/files?id=${encodeURIComponent(chart.id)}&view=image`);
+    const picture = await h.get(`/api/files?id=${encodeURIComponent(chart.id)}&view=image`);
     expect(picture.headers.get('content-type')).toBe('image/svg+xml');
     expect(await picture.text()).toMatch(/^<svg[\s\S]*>geordi<[\s\S]*<\/svg>$/);
     expect(card!.buttons).toEqual([]);

@@ -1,4 +1,5 @@
 /** Every approval decision — a click to approve, a click to deny, a timeout — lands in the audit log with who, what, when and where. */
+import { testApprovalSigner } from '../../support/approval-signer.js';
 import { describe, expect, it } from 'vitest';
 import { createApprovalFlow } from '../../../src/commands/approval-flow.js';
 import { openStore } from '../../../src/core/store/open-store.js';
@@ -14,7 +15,7 @@ const where = { platform: 'playground', channelId: 'playground:ops', threadId: '
 
 async function setup(timeoutMs = 10_000) {
   const store = await openStore({ url: 'memory://', dataDirectory: '/tmp' });
-  const approvals = createApprovalStore(store);
+  const approvals = createApprovalStore(store, { signer: testApprovalSigner });
   const runs = createRunStore(store);
   const audit = createStoreAuditLog(store);
   const run = await runs.create({ kind: 'ask', title: 't', startedBy: 'playground:alice', where });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createApprovalFlow } from '../../../src/commands/approval-flow.js';
 import { openStore } from '../../../src/core/store/open-store.js';
 import { createApprovalStore } from '../../../src/core/store/approval-store.js';
+import { testApprovalSigner } from '../../support/approval-signer.js';
 import { createRunStore } from '../../../src/core/store/run-store.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { writeFileTool } from '../../../src/core/tools/impl/write-file.js';
@@ -26,7 +27,7 @@ async function postedCard(details: string[]) {
   const run = await runs.create({ kind: 'ask', title: 't', startedBy: 'playground:alice', where: { platform: 'playground', channelId: 'c' } });
   const surface = createMemorySurface();
   const flow = createApprovalFlow({
-    approvals: createApprovalStore(store),
+    approvals: createApprovalStore(store, { signer: testApprovalSigner }),
     runs,
     admins: [],
     timeoutMs: 600_000,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApprovalFlow } from '../../../src/commands/approval-flow.js';
 import { openStore } from '../../../src/core/store/open-store.js';
 import { createApprovalStore } from '../../../src/core/store/approval-store.js';
+import { testApprovalSigner } from '../../support/approval-signer.js';
 import { createRunStore } from '../../../src/core/store/run-store.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { PermissionRequest } from '../../../src/core/safety/permission-port.js';
@@ -11,7 +12,7 @@ import { createLocalCoordination } from '../../../src/core/coordination/local-co
 
 async function setup(options: { timeoutMs: number; slowPostMs?: number; failPost?: boolean }) {
   const store = await openStore({ url: 'memory://', dataDirectory: '/tmp' });
-  const approvals = createApprovalStore(store);
+  const approvals = createApprovalStore(store, { signer: testApprovalSigner });
   const runs = createRunStore(store);
   const run = await runs.create({ kind: 'ask', title: 't', startedBy: 'playground:alice', where: { platform: 'playground', channelId: 'c' } });
   const surface = createMemorySurface();

@@ -20,9 +20,7 @@ describe('memory changes in the audit log', () => {
     expect(await harness.slash('tsuka', `pin ${fact.id}`)).toEqual([`Pinned ${fact.id}.`]);
     expect(await harness.slash('tsuka', `unpin ${fact.id}`)).toEqual([`Unpinned ${fact.id}.`]);
     expect(await harness.slash('tsuka', `forget ${fact.id}`)).toEqual([`Forgot ${fact.id}.`]);
-    expect(await harness.slash('tsuka', 'forget no-such-fact')).toEqual([
-      "No fact with id no-such-fact in this channel's memory or the shared memory.",
-    ]);
+    expect(await harness.slash('tsuka', 'forget no-such-fact')).toEqual(["No fact with id no-such-fact in this channel's memory or the shared memory."]);
     const where = { platform: 'playground', channelId: 'playground:general' };
     expect(await harness.engine.audit.list()).toEqual([
       expect.objectContaining({ type: 'memory-pin', actor: 'playground:alice', where, factId: fact.id, scope: 'channel:playground:general' }),

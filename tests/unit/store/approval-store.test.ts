@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApprovalStore, type NewApproval } from '../../../src/core/store/approval-store.js';
+import { testApprovalSigner } from '../../support/approval-signer.js';
 import { openStore } from '../../../src/core/store/open-store.js';
 import { useTempDirectories } from './support/temp-directory.js';
 
@@ -17,7 +18,7 @@ const pending = (id: string, expiresAt = 10_000): NewApproval => ({
 });
 
 async function memoryApprovals(now: () => number) {
-  return createApprovalStore(await openStore({ url: 'memory', dataDirectory: '/unused' }), { now });
+  return createApprovalStore(await openStore({ url: 'memory', dataDirectory: '/unused' }), { signer: testApprovalSigner, now });
 }
 
 describe('approval store', () => {
@@ -55,7 +56,7 @@ describe('approval store', () => {
   it('finds a pending prompt after a restart and expires all pending ones', async () => {
     const directory = await tempDirectory();
     const before = await openStore({ dataDirectory: directory });
-    const approvalsBefore = createApprovalStore(before, { now: () => 100 });
+    const approvalsBefore = createApprovalStore(before, { signer: testApprovalSigner, now: () => 100 });
     await approvalsBefore.create(pending('p1'));
     await approvalsBefore.create(pending('p2'));
     await approvalsBefore.create(pending('done'));
@@ -64,7 +65,7 @@ describe('approval store', () => {
 
     const store = await openStore({ dataDirectory: directory });
     try {
-      const approvals = createApprovalStore(store, { now: () => 200 });
+      const approvals = createApprovalStore(store, { signer: testApprovalSigner, now: () => 200 });
       expect((await approvals.listPending()).map((record) => record.id)).toEqual(['p1', 'p2']);
       const expired = await approvals.expireAllPending();
       expect(expired.map((record) => [record.id, record.status])).toEqual([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../../src/core/store/approval-store.js';
+import { testApprovalSigner } from '../../support/approval-signer.js';
 import { openStore } from '../../../src/core/store/open-store.js';
 import { ownerProcessAlive, recoverAfterRestart, recoverDeadReplicas } from '../../../src/core/store/recover-after-restart.js';
 import { createLocalCoordination, replicaHost } from '../../../src/core/coordination/local-coordination.js';
@@ -20,7 +21,7 @@ describe('recoverAfterRestart', () => {
       where: { platform: 'discord', channelId: 'discord:G1/C1', threadId: 'discord:G1/C1/T9' },
     });
     await runsBefore.appendEvent(run.id, { type: 'tool-call', agent: 'geordi', tool: 'execute_command', summary: 'npm run deploy' });
-    await createApprovalStore(before).create({
+    await createApprovalStore(before, { signer: testApprovalSigner }).create({
       id: 'ap-1',
       runId: run.id,
       toolCallId: 'tc-1',
@@ -36,7 +37,7 @@ describe('recoverAfterRestart', () => {
     const store = await openStore({ dataDirectory: directory });
     try {
       const runs = createRunStore(store);
-      const approvals = createApprovalStore(store);
+      const approvals = createApprovalStore(store, { signer: testApprovalSigner });
       const report = await recoverAfterRestart({ runs, approvals });
       expect(report.interruptedRuns.map((record) => [record.id, record.where.threadId])).toEqual([[run.id, 'discord:G1/C1/T9']]);
       expect(report.expiredApprovals.map((record) => [record.id, record.messageRef, record.status])).toEqual([['ap-1', 'discord:G1/C1/T9/M5', 'expired']]);
@@ -57,7 +58,7 @@ describe('recoverDeadReplicas', () => {
     const dead = await createRunStore(store, { owner: 'host-1-dead' }).create({ kind: 'ask', title: 'left behind', startedBy: 'u', where });
     const live = await createRunStore(store, { owner: coordination.replicaId }).create({ kind: 'ask', title: 'mine', startedBy: 'u', where });
     const runs = createRunStore(store);
-    const approvals = createApprovalStore(store);
+    const approvals = createApprovalStore(store, { signer: testApprovalSigner });
     for (const [id, runId] of [
       ['ap-dead', dead.id],
       ['ap-live', live.id],
@@ -90,7 +91,7 @@ describe('recoverAfterRestart beside a running `tsuka ask`', () => {
     const runs = createRunStore(store);
     const report = await recoverAfterRestart({
       runs,
-      approvals: createApprovalStore(store),
+      approvals: createApprovalStore(store, { signer: testApprovalSigner }),
       stillRunning: (owner) => ownerProcessAlive(owner, replicaHost(), process.pid),
     });
     expect(report.interruptedRuns.map((run) => run.id)).toEqual([left.id]);

@@ -7,6 +7,7 @@ import { openRedisCoordination } from '../../../src/core/coordination/redis-coor
 import type { Coordination } from '../../../src/core/coordination/coordination.js';
 import { openStore, type Store } from '../../../src/core/store/open-store.js';
 import { createApprovalStore } from '../../../src/core/store/approval-store.js';
+import { testApprovalSigner } from '../../support/approval-signer.js';
 import { createRunStore } from '../../../src/core/store/run-store.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
@@ -77,8 +78,8 @@ describe('store on Redis', () => {
   it('settles an approval once when both replicas click at the same moment', async () => {
     const one = await replica();
     const two = await replica();
-    const approvalsOne = createApprovalStore(one.store);
-    const approvalsTwo = createApprovalStore(two.store);
+    const approvalsOne = createApprovalStore(one.store, { signer: testApprovalSigner });
+    const approvalsTwo = createApprovalStore(two.store, { signer: testApprovalSigner });
     await approvalsOne.create({
       id: 'ap-1',
       runId: 'run-1',
@@ -97,7 +98,7 @@ describe('store on Redis', () => {
 
   it("keeps a store task's own errors: an unknown approval or run is reported as such, not as Redis failing", async () => {
     const { store, coordination } = await replica();
-    const approvals = createApprovalStore(store);
+    const approvals = createApprovalStore(store, { signer: testApprovalSigner });
     expect(await approvals.setMessageRef('ap-none', 'msg')).toBeUndefined();
     expect(await approvals.settle('ap-none', { status: 'approved' })).toEqual({ ok: false, reason: 'unknown' });
     await expect(createRunStore(store, { sequence: coordination }).update('run-none', (run) => run)).rejects.toThrow(/Unknown run "run-none"/);

@@ -24,8 +24,45 @@ const el = (tag, className, text) => {
   return node;
 };
 
+// ---- the access key -------------------------------------------------------------------------
+// `tsuka start` prints http://127.0.0.1:<port>/#k=<key>. The key is this start's only proof that a
+// request comes from this page and not from any other program on the machine (access-key.ts): kept
+// in sessionStorage (this origin only), taken out of the address bar, sent in a header — never in a URL.
+
+const KEY_STORAGE = 'tsuka-playground-key';
+function readAccessKey() {
+  const fromLink = /(?:^#|&)k=([\w-]+)/.exec(location.hash)?.[1];
+  if (fromLink) {
+    sessionStorage.setItem(KEY_STORAGE, fromLink);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return sessionStorage.getItem(KEY_STORAGE) || '';
+}
+const accessKey = readAccessKey();
+let keyRefused = false;
+
+function showKeyProblem() {
+  keyRefused = true;
+  $('key-banner').hidden = false;
+  $('connection').dataset.state = 'offline';
+  $('connection').textContent = 'no access key';
+}
+
+/** fetch with the access key; a refused key shows how to get the right link. */
+async function api(path, init = {}) {
+  const response = await fetch(path, { ...init, headers: { ...init.headers, 'x-tsuka-key': accessKey } });
+  if (response.status === 401 || response.status === 403) {
+    const answer = await response
+      .clone()
+      .json()
+      .catch(() => ({}));
+    if (/access key/.test(String(answer.error))) showKeyProblem();
+  }
+  return response;
+}
+
 async function postJson(path, body) {
-  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const answer = await response.json().catch(() => ({ ok: false, error: `HTTP ${response.status}` }));
   if (!response.ok || answer.ok === false) throw new Error(answer.error || `HTTP ${response.status}`);
   return answer;
@@ -74,31 +111,53 @@ function applyChange(change) {
   }
 }
 
-function connect() {
-  const source = new EventSource('/events');
+/** One server-sent event block (`event: …` / `data: …` lines) applied to the page. */
+function handleEventBlock(block) {
+  const type = /^event: (.+)$/m.exec(block)?.[1];
+  const data = /^data: (.+)$/m.exec(block)?.[1];
+  if (!type || !data) return;
+  if (type === 'snapshot') applySnapshot(JSON.parse(data));
+  else if (type === 'change') applyChange(JSON.parse(data));
+  scheduleRender();
+}
+
+// The event stream read through fetch (EventSource cannot send the key header), reconnecting as EventSource would.
+async function connect() {
   const connection = $('connection');
-  source.addEventListener('open', () => {
-    connection.dataset.state = 'live';
-    connection.textContent = 'live';
-    refreshModelStatus();
-  });
-  source.addEventListener('error', () => {
+  for (;;) {
+    try {
+      const response = await api('/events');
+      if (keyRefused) return;
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      connection.dataset.state = 'live';
+      connection.textContent = 'live';
+      refreshModelStatus();
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end = buffer.indexOf('\n\n');
+        while (end >= 0) {
+          handleEventBlock(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          end = buffer.indexOf('\n\n');
+        }
+      }
+    } catch {
+      // Offline for now: shown below, tried again in a second.
+    }
+    if (keyRefused) return;
     connection.dataset.state = 'offline';
     connection.textContent = 'reconnecting…';
-  });
-  source.addEventListener('snapshot', (event) => {
-    applySnapshot(JSON.parse(event.data));
-    scheduleRender();
-  });
-  source.addEventListener('change', (event) => {
-    applyChange(JSON.parse(event.data));
-    scheduleRender();
-  });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 async function refreshModelStatus() {
   try {
-    const response = await fetch('/api/status');
+    const response = await api('/api/status');
     const status = await response.json();
     $('model-banner').hidden = status.ok === true;
     $('model-message').textContent = status.ok ? '' : String(status.message || '');
@@ -197,17 +256,52 @@ function fileElement(file) {
   if (file.image) {
     const figure = el('figure', 'picture');
     const image = el('img');
-    image.src = `/api/files?id=${encodeURIComponent(file.id)}&view=image`;
     image.alt = file.image.altText;
+    fileBlobUrl(file, true).then(
+      (url) => {
+        image.src = url;
+      },
+      () => undefined,
+    );
     figure.append(image, el('figcaption', undefined, file.title));
     box.append(figure);
     return box;
   }
   const link = el('a', undefined, `📎 ${file.title || file.fileName}`);
-  link.href = `/api/files?id=${encodeURIComponent(file.id)}`;
-  link.download = file.fileName;
+  link.href = '#';
+  link.addEventListener('click', async (event) => {
+    event.preventDefault();
+    try {
+      const save = el('a');
+      save.href = await fileBlobUrl(file, false);
+      save.download = file.fileName;
+      save.click();
+    } catch (error) {
+      $(file.thread ? 'thread-error' : 'composer-error').textContent = `The file could not be fetched: ${error.message}`;
+    }
+  });
   box.append(link, el('span', 'file-meta', ` ${file.fileName} · ${file.size} bytes`));
   return box;
+}
+
+// Files come through the API with the key, then are shown from memory (a blob: URL per file, kept).
+const fileUrls = new Map();
+function fileBlobUrl(file, asImage) {
+  const cacheKey = `${file.id}:${asImage}`;
+  if (!fileUrls.has(cacheKey))
+    fileUrls.set(
+      cacheKey,
+      api(`/api/files?id=${encodeURIComponent(file.id)}${asImage ? '&view=image' : ''}`)
+        .then(async (response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          return URL.createObjectURL(await response.blob());
+        })
+        .catch((error) => {
+          fileUrls.delete(cacheKey);
+          throw error;
+        }),
+    );
+  return fileUrls.get(cacheKey);
 }
 
 function renderLog(container, entries, emptyText) {
@@ -346,6 +440,7 @@ document.addEventListener('DOMContentLoaded', () => {
       $('composer-error').textContent = error.message;
     }
   });
-  connect();
+  if (!accessKey) return showKeyProblem();
+  void connect();
   refreshModelStatus();
 });
