@@ -122,6 +122,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     rootDirectory: config.rootDirectory,
     knownTools: reservedNames,
     extraRoleDirectories: [path.join(workspace.root, CREATED_ROLES_FOLDER)],
+    // A created role without a recorded ceiling keeps the SAFE tools at most; a broken one is skipped.
+    safeTools: new Set([...toolSchemas].filter(([, schema]) => schema.riskLevel === 'SAFE').map(([name]) => name)),
+    onWarning: (problem) => logger.warn('a created role was skipped or cut down', { ...problem }),
     schemaChecked,
   });
   if (!schemaChecked)
