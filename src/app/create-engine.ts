@@ -43,7 +43,6 @@ import { createModelProfileStore } from '../core/benchmark/model-profile.js';
 import { createModelTiers, type ModelTiers } from './model-tiers.js';
 
 /** How long start waits for MCP servers before going on without the slow ones (they join when ready). */
-const MCP_START_WAIT_MS = 10_000;
 import { createCreatedToolCatalog, type CreatedToolCatalog } from '../core/tools/created-tools.js';
 import { CREATED_ROLES_FOLDER } from '../core/tools/impl/create-role.js';
 import { combineRegistries } from '../core/workflows/combine-registries.js';
@@ -134,6 +133,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     rootDirectory: config.rootDirectory,
     knownTools: reservedNames,
     extraRoleDirectories: [path.join(workspace.root, CREATED_ROLES_FOLDER)],
+    // A created role without a recorded ceiling keeps the SAFE tools at most; a broken one is skipped.
+    safeTools: new Set([...toolSchemas].filter(([, schema]) => schema.riskLevel === 'SAFE').map(([name]) => name)),
+    onWarning: (problem) => logger.warn('a created role was skipped or cut down', { ...problem }),
     schemaChecked,
   });
   if (!schemaChecked)
@@ -189,7 +191,8 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
       : undefined;
   const tools = createToolCatalogue(combineRegistries(builtinTools, createdTools.registry), mcp ? [mcp] : []);
   attachToolSourcesToRoster(roster, tools.sources);
-  if (mcp) await waitAtMost(mcp.start(), MCP_START_WAIT_MS);
+  // Each server is waited for up to its `startTimeoutS` (default 5 s); a mute one keeps connecting in the background.
+  if (mcp) await mcp.start();
   const tiers = createModelTiers({ configured: config.llm.tier, profiles: createModelProfileStore(store), logger });
   // On the SQLite store, scopes open from snapshots kept in the same file (decision 0013); it connects at first use.
   const memoryIndex = openMemoryIndexFor(config.storeUrl, config.dataDirectory, { logger });
@@ -281,10 +284,4 @@ async function startMcpSource(
     fetch: fetchImplementation,
     launchStdio: sandboxedStdioLauncher(sandbox),
   });
-}
-
-async function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import type { ConsoleIo as CliIo } from '../app/console-io.js';
 import { loadToolSchemas } from '../core/tools/tool-schema-loader.js';
 import { loadRoster } from '../core/data/load-roster.js';
+import { CREATED_ROLES_FOLDER } from '../core/tools/impl/create-role.js';
 import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
@@ -76,15 +77,26 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
   io.stdout('\nData files\n');
   let knownTools = new Set<string>();
+  let safeTools = new Set<string>();
   try {
     const schemas = await loadToolSchemas(path.join(config.rootDirectory, 'tools_schemas'));
     knownTools = new Set([...schemas.keys(), ...WORKFLOW_TOOL_NAMES]);
+    safeTools = new Set([...schemas].filter(([, schema]) => schema.riskLevel === 'SAFE').map(([name]) => name));
     ok(`${schemas.size} tool schemas`);
   } catch (error) {
     reportDataError('tools_schemas/', error, bad);
   }
   try {
-    const roster = await loadRoster({ rootDirectory: config.rootDirectory, knownTools });
+    // Roles made with create_role: a broken or clashing one is skipped at start; doctor says which.
+    const createdRoleWarnings: string[] = [];
+    const roster = await loadRoster({
+      rootDirectory: config.rootDirectory,
+      knownTools,
+      safeTools,
+      extraRoleDirectories: [path.resolve(config.workspace, CREATED_ROLES_FOLDER)],
+      onWarning: (problem) => createdRoleWarnings.push(`${problem.file}${problem.field === '/' ? '' : ` ${problem.field}`}: ${problem.message}`),
+    });
+    for (const warning of createdRoleWarnings) info(`created role: ${warning}`);
     ok(`${roster.roles.size} roles, ${roster.traits.size} traits, ${roster.characters.size} characters, ${roster.teams.size} teams`);
     if (!roster.characters.has(config.defaultCharacter))
       bad(

@@ -45,7 +45,7 @@ export async function checkMcpServers(
       if (status.state === 'ready') reporter.ok(`MCP server ${status.name}: ${status.tools.length} tool(s) (${status.endpoint})`);
       else
         reporter.bad(
-          `MCP server ${status.name}: ${status.error ?? status.state}`,
+          `MCP server ${status.name}: ${status.error ?? (status.state === 'starting' ? 'it did not answer within its start timeout (startTimeoutS, default 5 s)' : status.state)}`,
           `check its entry in ${config.mcp.file ?? 'the MCP config'} (${status.endpoint})`,
         );
     }

@@ -14,9 +14,33 @@ export interface AgentSessionState {
   tier: ModelTier;
 }
 
-/** A role by name: the roster's, else one added in this session. */
-export function findRole(state: Pick<AgentSessionState, 'roster' | 'extraRoles'>, name: string): Role | undefined {
-  return state.roster.roles.get(name) ?? state.extraRoles.get(name);
+type RoleLookup = Pick<AgentSessionState, 'roster' | 'extraRoles' | 'character'>;
+
+/** A role's own tools: a created role's never exceed its recorded ceiling. */
+function ownTools(role: Role): string[] {
+  const ceiling = role.ceiling;
+  return ceiling ? role.allowedTools.filter((tool) => ceiling.includes(tool)) : role.allowedTools;
+}
+
+/**
+ * A role by name as this character may use it: the roster's, else one added in this session. A
+ * created role (it has a ceiling) that is not one of the character's own roles is cut to the tools the
+ * character's own roles allow, so switching to a role someone else made never widens its tools.
+ */
+export function findRole(state: RoleLookup, name: string): Role | undefined {
+  const role = state.roster.roles.get(name) ?? state.extraRoles.get(name);
+  if (!role?.ceiling) return role;
+  let allowed = ownTools(role);
+  if (!state.character.roles.includes(name)) {
+    const reach = new Set(
+      state.character.roles.flatMap((own) => {
+        const ownRole = state.roster.roles.get(own) ?? state.extraRoles.get(own);
+        return ownRole ? ownTools(ownRole) : [];
+      }),
+    );
+    allowed = allowed.filter((tool) => reach.has(tool));
+  }
+  return { ...role, allowedTools: allowed, ...(role.coreTools ? { coreTools: role.coreTools.filter((tool) => allowed.includes(tool)) } : {}) };
 }
 
 function switchableRoles(state: AgentSessionState): string[] {
@@ -63,8 +87,19 @@ export function createAgentControl(state: AgentSessionState): AgentControlServic
     addRole(role) {
       if (!isValidRole(role)) return { ok: false, message: 'The role needs a name (letters, digits, _ or -), a systemPrompt and allowedTools.' };
       if (findRole(state, role.name) !== undefined) return { ok: false, message: `A role named ${role.name} already exists.` };
-      state.extraRoles.set(role.name, role);
-      return { ok: true, message: `Added the role ${role.name}; switch_skill can switch to it in this session.` };
+      // The ceiling: what the creator's current role allows. A made role can never grant more.
+      const current = findRole(state, state.activeRole);
+      const ceiling = current ? roleToolNames(current, state.tools) : [];
+      const beyond = role.allowedTools.filter((tool) => !ceiling.includes(tool));
+      if (beyond.length > 0) {
+        return {
+          ok: false,
+          message: `The role ${role.name} was not created: a role you make may only use tools your role ${state.activeRole} allows, and ${beyond.join(', ')} ${beyond.length === 1 ? 'is' : 'are'} not among them.`,
+        };
+      }
+      const added: Role = { ...role, ceiling: [...new Set(ceiling)].sort(), createdBy: state.character.name };
+      state.extraRoles.set(role.name, added);
+      return { ok: true, message: `Added the role ${role.name}; switch_skill can switch to it in this session.`, role: added };
     },
   };
 }

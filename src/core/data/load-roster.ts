@@ -2,8 +2,10 @@ import path from 'node:path';
 import { DataFileError } from '../errors.js';
 import type { DataProblem } from './data-problem.js';
 import { readJsonFolder, type JsonDataFile, type JsonFolderContents } from './read-json-folder.js';
+import { loadCreatedRoles } from './created-roles.js';
 import { checkRosterReferences, type RosterSources } from './roster-references.js';
-import { getRosterValidators, schemaProblems, type CharacterFile, type RoleFile, type TeamFile, type TraitFile } from './roster-schemas.js';
+import { ownValidator } from '../validation/own-validator.js';
+import { getRosterValidators, ROSTER_SCHEMAS, schemaProblems, type CharacterFile, type RoleFile, type TeamFile, type TraitFile } from './roster-schemas.js';
 import type { Character, Role, Roster, Team, Trait } from './types.js';
 import type { ValidateFunction } from 'ajv';
 
@@ -12,8 +14,16 @@ export interface LoadRosterOptions {
   /** Folder holding `roles/`, `traits/`, `characters/` and `teams/`. */
   rootDirectory: string;
   knownTools: ReadonlySet<string>;
-  /** Further folders of role files (e.g. roles made at runtime by `create_role`); missing folders are skipped. */
+  /**
+   * Further folders of role files (roles made at runtime by `create_role`); missing folders are
+   * skipped. A broken or clashing file there is skipped with a warning, never fatal, and each role's
+   * tools are clamped to its recorded ceiling (`created-roles.ts`).
+   */
   extraRoleDirectories?: string[];
+  /** The tools a created role without a recorded ceiling may keep (the SAFE ones); none when not given. */
+  safeTools?: ReadonlySet<string>;
+  /** Told of every created-role file that was skipped or cut down. */
+  onWarning?: (problem: DataProblem) => void;
   /**
    * These very files passed the JSON Schema checks before (the caller compared a fingerprint of their
    * bytes): skip compiling the schemas. Names, file-name ids and references are still checked.
@@ -45,24 +55,21 @@ export async function loadRoster(options: LoadRosterOptions): Promise<Roster> {
     ...(options.extraRoleDirectories ?? []).map((directory) => readJsonFolder(root, path.resolve(root, directory), { optional: true })),
   ]);
   const problems: DataProblem[] = [];
-  const roleFiles = mergeRoleFolders([roleFolder, ...extraRoleFolders], problems);
-
-  const roles = buildEntries(
-    roleFiles,
-    validators.role,
-    problems,
-    (file, name): Role =>
-      withoutUndefined({
-        name,
-        displayName: file.displayName,
-        description: file.description,
-        systemPrompt: joinLines(file.systemPrompt),
-        allowedTools: [...file.allowedTools],
-        coreTools: file.coreTools && [...file.coreTools],
-        reasoningEffort: file.reasoningEffort,
-        network: file.network,
-      }),
-  );
+  const roles = buildEntries(collect(roleFolder, problems), validators.role, problems, buildRole);
+  if (extraRoleFolders.some((folder) => folder.names.size > 0 || folder.problems.length > 0)) {
+    // Written by agents into the workspace: checked in full whatever the fingerprint says, never fatal.
+    const created = loadCreatedRoles({
+      folders: extraRoleFolders,
+      shipped: new Map([...roleFolder.names].map((name) => [name, roles.files.get(name) ?? `roles/${name}.json`])),
+      validate: options.schemaChecked ? ownValidator<RoleFile>(ROSTER_SCHEMAS.role) : validators.role,
+      knownTools: options.knownTools,
+      safeTools: options.safeTools ?? new Set(),
+      build: buildRole,
+    });
+    for (const [name, role] of created.roles) roles.entries.set(name, role);
+    for (const [name, file] of created.files) roles.files.set(name, file);
+    for (const warning of created.warnings) options.onWarning?.(warning);
+  }
   const traits = buildEntries(
     collect(traitFolder, problems),
     validators.trait,
@@ -126,28 +133,24 @@ export async function loadRoster(options: LoadRosterOptions): Promise<Roster> {
   return roster;
 }
 
+function buildRole(file: RoleFile, name: string): Role {
+  return withoutUndefined({
+    name,
+    displayName: file.displayName,
+    description: file.description,
+    systemPrompt: joinLines(file.systemPrompt),
+    allowedTools: [...file.allowedTools],
+    coreTools: file.coreTools && [...file.coreTools],
+    reasoningEffort: file.reasoningEffort,
+    network: file.network,
+    ceiling: file.ceiling && [...file.ceiling],
+    createdBy: file.createdBy,
+  });
+}
+
 function collect(folder: JsonFolderContents, problems: DataProblem[]): JsonDataFile[] {
   problems.push(...folder.problems);
   return folder.files;
-}
-
-/** Shipped roles come first; a runtime role may not silently replace one of them or another runtime role. */
-function mergeRoleFolders(folders: JsonFolderContents[], problems: DataProblem[]): JsonDataFile[] {
-  const merged: JsonDataFile[] = [];
-  const definedIn = new Map<string, string>();
-  for (const folder of folders) {
-    problems.push(...folder.problems);
-    for (const file of folder.files) {
-      const earlier = definedIn.get(file.name);
-      if (earlier !== undefined) {
-        problems.push({ file: file.file, field: '/', message: `The role "${file.name}" is already defined in ${earlier}.` });
-        continue;
-      }
-      definedIn.set(file.name, file.file);
-      merged.push(file);
-    }
-  }
-  return merged;
 }
 
 function buildEntries<FileShape extends { name?: string }, Entry>(

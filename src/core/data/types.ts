@@ -17,6 +17,13 @@ export interface Role {
   reasoningEffort?: ReasoningEffort;
   /** False: this role's commands get no network, even where the sandbox allows it (bubblewrap only). */
   network?: boolean;
+  /**
+   * Roles made with `create_role`: the tools the creating character's role allowed when it was made.
+   * The role's tools never exceed it (checked at creation, at load and when a character switches to it).
+   */
+  ceiling?: string[];
+  /** Roles made with `create_role`: the character that made it. */
+  createdBy?: string;
 }
 
 export interface Trait {

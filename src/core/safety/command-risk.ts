@@ -9,6 +9,7 @@ import type { CallRisk, RiskLevel } from '../tools/tool.js';
 import { DANGEROUS_PROGRAM_REASONS, PROGRAM_RULES, type ProgramRule } from './command-rules.js';
 import { commandGrantScope } from './command-scope.js';
 import { GIT_FOLDER_WRITE_REASON, gitFolderWriteReason } from './git-dirs.js';
+import { narrowCodeChoosingGrant } from './code-choosing-options.js';
 import { repositoryConfigKeysSync, unneutralisableKeys } from './git-repository-config.js';
 import { isInside, realpathAllowMissingSync } from './real-path.js';
 import { lexShellCommand, type ShellWord } from './shell-lexer.js';
@@ -284,8 +285,10 @@ export function classifyCommand(command: string, options: CommandLocation): Call
     }
     if (program.text === 'git' && risk.level === 'SAFE') return gitRepositoryRisk(risk, context.cwd, options.path);
     if (risk.level !== 'RESTRICTED') return risk;
+    const words = lexed.words.map((word) => word.text);
     // Without a scope the grant would be per tool, i.e. any command: fall back to this exact line.
-    return { ...risk, grantScope: commandGrantScope(lexed.words.map((word) => word.text)) ?? command.trim() };
+    // An option that picks other code (`make test -f evil.mk`) narrows the grant to this line too.
+    return narrowCodeChoosingGrant({ ...risk, grantScope: commandGrantScope(words) ?? command.trim() }, words, command);
   }
   const knownDanger = own(DANGEROUS_PROGRAM_REASONS, program.text);
   if (knownDanger) return dangerous(`\`${program.text}\`: ${knownDanger}`);

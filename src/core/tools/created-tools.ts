@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { createToolRegistry } from './create-tool-registry.js';
 import { executeCommandTool } from './impl/execute-command.js';
+import { MCP_TOOL_PREFIX } from './mcp/mcp-tool-name.js';
 import type { ToolImplementation, ToolRegistry, ToolSchema } from './tool.js';
 
 /** Where created tools are kept, relative to the workspace root. */
@@ -85,6 +86,14 @@ function isDefinition(value: unknown): value is CreatedToolDefinition {
   );
 }
 
+/** What a created tool's name clashes with (a built-in, an MCP name, another file), or undefined. */
+function createdToolClash(name: string, reserved: ReadonlySet<string>, definedIn: ReadonlyMap<string, string>): string | undefined {
+  if (reserved.has(name)) return `the built-in tool ${name}`;
+  if (name.startsWith(MCP_TOOL_PREFIX)) return `the names of MCP tools (${MCP_TOOL_PREFIX}…)`;
+  const earlier = definedIn.get(name);
+  return earlier === undefined ? undefined : `${earlier}, which defines it already`;
+}
+
 export async function createCreatedToolCatalog(options: {
   workspaceRoot: string;
   reservedNames: ReadonlySet<string>;
@@ -93,14 +102,22 @@ export async function createCreatedToolCatalog(options: {
   const logger = options.logger ?? silentLogger;
   const folder = path.join(options.workspaceRoot, CREATED_TOOLS_FOLDER);
   const definitions = new Map<string, CreatedToolDefinition>();
-  for (const file of await readdir(folder).catch(() => [] as string[])) {
+  // Written by agents into the workspace: a broken or clashing file is skipped with a warning, never fatal.
+  const definedIn = new Map<string, string>();
+  for (const file of (await readdir(folder).catch(() => [] as string[])).sort()) {
     if (!file.endsWith('.json')) continue;
+    const shown = `${CREATED_TOOLS_FOLDER}/${file}`;
     try {
       const parsed: unknown = JSON.parse(await readFile(path.join(folder, file), 'utf8'));
-      if (isDefinition(parsed) && !options.reservedNames.has(parsed.name)) definitions.set(parsed.name, parsed);
-      else logger.warn('skipped a created tool file', { file });
+      const clash = isDefinition(parsed) ? createdToolClash(parsed.name, options.reservedNames, definedIn) : undefined;
+      if (!isDefinition(parsed)) logger.warn('skipped a created tool file: it is not a valid tool definition', { file: shown });
+      else if (clash) logger.warn(`skipped a created tool file: the tool "${parsed.name}" clashes with ${clash}`, { file: shown, clashesWith: clash });
+      else {
+        definitions.set(parsed.name, parsed);
+        definedIn.set(parsed.name, shown);
+      }
     } catch (error) {
-      logger.warn('could not read a created tool file', { file, error });
+      logger.warn('skipped a created tool file: it cannot be read', { file: shown, error });
     }
   }
   let current = build();

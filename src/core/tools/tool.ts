@@ -129,6 +129,9 @@ export interface AgentControlService {
   loadTools(names: string[]): { loaded: string[]; rejected: { name: string; reason: string }[] };
   /** Switches a multi-role character's active role for the rest of the session. */
   switchRole(roleName: string): { ok: boolean; message: string };
-  /** Registers a new role (validated) for this process; `create_role` writes its file too. */
-  addRole(role: import('../data/types.js').Role): { ok: boolean; message: string };
+  /**
+   * Registers a new role (validated, its tools within the creator's role's: its ceiling) for this
+   * process; `create_role` writes the returned role (with its ceiling) to its file too.
+   */
+  addRole(role: import('../data/types.js').Role): { ok: boolean; message: string; role?: import('../data/types.js').Role };
 }

@@ -81,10 +81,10 @@ describe('agent control service', () => {
     ]);
     const input = turnInput();
     const developer = input.roster.roles.get('developer')!;
-    input.roster.roles.set('developer', { ...developer, allowedTools: ['create_role'] });
+    input.roster.roles.set('developer', { ...developer, allowedTools: ['create_role', 'read_file'] });
     const model = createScriptedModel([callTool('create_role', {}, 'r1'), say('I am a tester now.')]);
     const result = await createAgentRunner({ model, tools, permissions: createFakeGate() }).runTurn(input);
-    expect(added).toEqual({ ok: true, message: expect.stringContaining('tester') });
+    expect(added).toMatchObject({ ok: true, message: expect.stringContaining('tester'), role: { ceiling: ['create_role', 'read_file'], createdBy: 'geordi' } });
     expect(result.activeRole).toBe('tester');
     expect(model.requests[1]!.messages[0]!.content).toContain('You break things.');
   });

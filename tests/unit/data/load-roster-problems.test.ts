@@ -173,20 +173,27 @@ describe('loadRoster', () => {
     expect(roster.characters.get('geordi')?.avatar).toBe('🔧');
   });
 
-  it('reads runtime roles from extra folders, and refuses one that shadows a shipped role', async () => {
+  it('reads runtime roles from extra folders, and skips one that shadows a shipped role with a warning naming both files', async () => {
     const root = await writeRoster({
       ...validRosterFiles(),
       'runtime-roles/poet.json': { displayName: 'Poet', description: 'Rhymes.', systemPrompt: 'Rhyme.', allowedTools: ['report_status'] },
     });
     roots.push(root);
-    const roster = await loadRoster({ rootDirectory: root, knownTools: KNOWN_TOOLS, extraRoleDirectories: ['runtime-roles', 'not-there-yet'] });
-    expect(roster.roles.get('poet')?.systemPrompt).toBe('Rhyme.');
+    const safeTools = new Set(['report_status']);
+    const roster = await loadRoster({ rootDirectory: root, knownTools: KNOWN_TOOLS, safeTools, extraRoleDirectories: ['runtime-roles', 'not-there-yet'] });
+    expect(roster.roles.get('poet')).toMatchObject({ systemPrompt: 'Rhyme.', allowedTools: ['report_status'] });
 
     const shadowRoot = await writeRoster({ ...validRosterFiles(), 'runtime-roles/developer.json': base['roles/developer.json'] });
     roots.push(shadowRoot);
-    await expect(
-      loadRoster({ rootDirectory: shadowRoot, knownTools: KNOWN_TOOLS, extraRoleDirectories: [path.join(shadowRoot, 'runtime-roles')] }),
-    ).rejects.toMatchObject({ problems: [{ file: 'runtime-roles/developer.json', field: '/', message: expect.stringContaining('roles/developer.json') }] });
+    const warnings: unknown[] = [];
+    const shadowed = await loadRoster({
+      rootDirectory: shadowRoot,
+      knownTools: KNOWN_TOOLS,
+      extraRoleDirectories: [path.join(shadowRoot, 'runtime-roles')],
+      onWarning: (problem) => warnings.push(problem),
+    });
+    expect(shadowed.roles.get('developer')?.allowedTools).toEqual((base['roles/developer.json'] as { allowedTools: string[] }).allowedTools);
+    expect(warnings).toEqual([{ file: 'runtime-roles/developer.json', field: '/', message: expect.stringContaining('clashes with roles/developer.json') }]);
   });
 
   it('reports a missing data folder', async () => {

@@ -53,12 +53,14 @@ export const createRoleTool: ToolImplementation<CreateRoleInput> = {
     };
     const result = agent.addRole(role);
     if (result.ok) {
-      // Kept for the workspace (a role file the roster loads at start) and, where offered, in this process's roster.
+      // Kept for the workspace (a role file the roster loads at start, with the creator's ceiling) and,
+      // where offered, in this process's roster.
+      const added = result.role ?? role;
       const file = await context.workspace.resolve(`${CREATED_ROLES_FOLDER}/${role.name}.json`);
-      const { name: _name, ...stored } = role;
+      const { name: _name, ...stored } = added;
       await writeFileBeneath(context.workspace, file, `${JSON.stringify(stored, null, 2)}\n`);
       const roster = context.services.createdRoles as { add?: (role: Role) => void } | undefined;
-      roster?.add?.(role);
+      roster?.add?.(added);
       return { output: `${result.message} It is kept for this workspace (${CREATED_ROLES_FOLDER}/${role.name}.json).`, display: `role ${role.name}` };
     }
     return { output: result.message, ...(result.ok ? {} : { isError: true }), display: result.ok ? `role ${role.name}` : 'not created' };

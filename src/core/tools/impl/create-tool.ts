@@ -5,6 +5,7 @@ import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
 import { displayPath } from '../workspace-paths.js';
 import { createdToolCatalogOf } from '../created-tools.js';
+import { MCP_TOOL_PREFIX } from '../mcp/mcp-tool-name.js';
 
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{1,31}$/;
 /** Where proposed tools are written, relative to the workspace root. */
@@ -36,6 +37,7 @@ export const createToolTool: ToolImplementation<CreateToolInput> = {
     const problems: string[] = [];
     if (!TOOL_NAME_PATTERN.test(input.name)) problems.push(`name "${input.name}" must match ${TOOL_NAME_PATTERN.source}`);
     if (knownToolNames(context)?.includes(input.name)) problems.push(`a tool named "${input.name}" already exists`);
+    if (input.name.startsWith(MCP_TOOL_PREFIX)) problems.push(`names starting with ${MCP_TOOL_PREFIX} are kept for the tools of MCP servers`);
     if (input.description.trim() === '') problems.push('description is empty');
     if (input.parameters.type !== 'object') problems.push('parameters must be a JSON Schema with type "object"');
     try {

@@ -1,6 +1,6 @@
 /**
  * The MCP servers file (`TSUKA_MCP_CONFIG`, default `mcp.json`): the `{"mcpServers": {…}}` shape
- * other MCP hosts use, plus TSUKA's own optional keys (`roles`, `risk`, `requiredTier`, `timeoutS`).
+ * other MCP hosts use, plus TSUKA's own optional keys (`roles`, `risk`, `requiredTier`, `timeoutS`, `startTimeoutS`).
  * Validated with ajv; a bad file is one line naming the file and the key.
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { ownValidator, type OwnSchema } from '../../validation/own-validator.js'
 /** Server names become part of tool names (`mcp__<server>__<tool>`), so they are kept short and plain. */
 export const MCP_SERVER_NAME_PATTERN = '^[a-zA-Z0-9_-]{1,24}$';
 export const MCP_DEFAULT_TIMEOUT_S = 60;
+/** How long a start (and each `tsuka ask`) waits for a server before going on without its tools. */
+export const MCP_DEFAULT_START_TIMEOUT_S = 5;
 export const MCP_DEFAULT_RISK: RiskLevel = 'RESTRICTED';
 
 interface McpServerCommon {
@@ -22,6 +24,8 @@ interface McpServerCommon {
   risk: { default: RiskLevel; tools: Record<string, RiskLevel> };
   requiredTier: ModelTier;
   timeoutMs: number;
+  /** How long a start waits for the server's tools before going on without them (it keeps connecting); default 5 s. */
+  startTimeoutMs?: number;
 }
 
 export interface McpStdioServerConfig extends McpServerCommon {
@@ -50,6 +54,7 @@ const COMMON = {
   risk: { oneOf: [RISK, { type: 'object', additionalProperties: RISK }] },
   requiredTier: { enum: ['SMALL', 'MEDIUM', 'LARGE'] },
   timeoutS: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+  startTimeoutS: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
   description: { type: 'string' },
   disabled: { type: 'boolean' },
 };
@@ -125,6 +130,7 @@ interface RawServer {
   risk?: RiskLevel | Record<string, RiskLevel>;
   requiredTier?: ModelTier;
   timeoutS?: number;
+  startTimeoutS?: number;
   disabled?: boolean;
 }
 
@@ -166,6 +172,7 @@ function toServerConfig(name: string, raw: RawServer): McpServerConfig {
     risk,
     requiredTier: raw.requiredTier ?? 'SMALL',
     timeoutMs: Math.round((raw.timeoutS ?? MCP_DEFAULT_TIMEOUT_S) * 1000),
+    startTimeoutMs: Math.round((raw.startTimeoutS ?? MCP_DEFAULT_START_TIMEOUT_S) * 1000),
   };
   if (raw.url !== undefined) return { ...common, transport: 'http', url: raw.url, headers: raw.headers ?? {} };
   return {

@@ -14,6 +14,7 @@ import type { JsonSchema } from '../../model/language-model.js';
 import type { McpServerConfig } from './mcp-config.js';
 import type { McpCallResult } from './mcp-result.js';
 import { launchStdioServer, type LaunchStdioServer } from './launch-stdio-server.js';
+import { createRefreshCoalescer } from './mcp-refresh-coalescer.js';
 
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'closed';
 
@@ -43,6 +44,8 @@ export interface McpBackoff {
 export const MCP_DEFAULT_BACKOFF: McpBackoff = { initialMs: 1000, maxMs: 60_000 };
 /** A connection that stayed up this long resets the backoff. */
 const STABLE_AFTER_MS = 30_000;
+/** `tools/list_changed` notifications within this window become one refresh. */
+export const MCP_REFRESH_DEBOUNCE_MS = 200;
 const STDERR_TAIL_CHARS = 2000;
 
 export interface McpServerConnectionOptions {
@@ -58,6 +61,8 @@ export interface McpServerConnectionOptions {
   fetch?: typeof fetch;
   backoff?: McpBackoff;
   clientVersion?: string;
+  /** `tools/list_changed` notifications are coalesced over this window (default 200 ms). */
+  refreshDebounceMs?: number;
 }
 
 /** An MCP tool call failed because the server is not there (not because the tool said no). */
@@ -90,7 +95,10 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   let failures = 0;
   let readySince: number | undefined;
   let client: Client | undefined;
+  /** The client of the attempt still connecting (closed too when the connection is closed). */
+  let connecting: Client | undefined;
   let restartTimer: NodeJS.Timeout | undefined;
+  const refresh = createRefreshCoalescer(options.refreshDebounceMs ?? MCP_REFRESH_DEBOUNCE_MS);
   let stderrTail = '';
   /** Bumped on every attempt, so callbacks of an old connection are ignored. */
   let generation = 0;
@@ -152,6 +160,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     state = 'failed';
     error = reason;
     tools = [];
+    refresh.cancel();
     const current = client;
     client = undefined;
     void current?.close().catch((closeError: unknown) => log.debug('closing a failed MCP client failed', { error: String(closeError) }));
@@ -170,17 +179,22 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     const attempt = ++generation;
     state = 'starting';
     const next = new Client({ name: 'tsuka', version: options.clientVersion ?? '0.1.0' }, { capabilities: {} });
+    // A flood of list_changed is one refresh in flight and at most one queued, after a short quiet spell.
     next.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      log.info('MCP server changed its tools');
-      try {
-        await refreshTools(next, attempt);
-      } catch (refreshError) {
-        fail(`listing its tools failed (${describe(refreshError)})`, attempt);
-      }
+      refresh.request(async () => {
+        if (attempt !== generation) return;
+        log.info('MCP server changed its tools');
+        try {
+          await refreshTools(next, attempt);
+        } catch (refreshError) {
+          fail(`listing its tools failed (${describe(refreshError)})`, attempt);
+        }
+      });
     });
     // While starting, a failed connect or list reports the better reason; after that, a close is a death.
     next.onclose = () =>
       state === 'ready' && fail(`the server ${config.transport === 'stdio' ? 'process exited' : 'closed the connection'}${lastStderrLine()}`, attempt);
+    connecting = next;
     try {
       const transport = createTransport();
       await next.connect(transport, { timeout: config.timeoutMs });
@@ -188,6 +202,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         await next.close();
         return;
       }
+      connecting = undefined;
       client = next;
       await refreshTools(next, attempt);
       if (attempt !== generation || state !== 'starting') return;
@@ -197,7 +212,13 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       log.info('MCP server ready', { tools: tools.length });
       options.onChange();
     } catch (connectError) {
+      const connected = client === next;
       fail(`it could not start: ${describe(connectError)}${lastStderrLine()}`, attempt);
+      // An attempt that never connected still has its process (or session): end it, a mute server included.
+      if (!connected)
+        void next.close().catch((closeError: unknown) => log.debug('closing an MCP client that did not start failed', { error: String(closeError) }));
+    } finally {
+      if (connecting === next) connecting = undefined;
     }
   }
 
@@ -247,12 +268,29 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       generation += 1;
       if (restartTimer) clearTimeout(restartTimer);
       restartTimer = undefined;
+      refresh.cancel();
       tools = [];
       const current = client;
-      client = undefined;
-      await current?.close();
+      const pending = connecting;
+      client = connecting = undefined;
+      // The attempt still connecting (a mute server) is ended too, so nothing waits for its timeout;
+      // it never finished its handshake, so its process gets no grace period to shut down.
+      if (pending) stopAtOnce(pending, log);
+      await Promise.all([current?.close(), pending?.close()]);
     },
   };
+}
+
+/** Sends SIGTERM to a stdio server's process (HTTP servers have none). */
+function stopAtOnce(client: Client, log: Logger): void {
+  const pid = (client.transport as { pid?: number | null } | undefined)?.pid;
+  if (typeof pid !== 'number') return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch (error) {
+    // Already gone (ESRCH): nothing to stop.
+    log.debug('stopping an MCP server that never answered failed', { error: String(error) });
+  }
 }
 
 /** What the model reads when it calls a tool of a server that is down. */

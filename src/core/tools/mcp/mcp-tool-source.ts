@@ -10,7 +10,7 @@ import { silentLogger, type Logger } from '../../logger.js';
 import { createToolRegistry, type AnyToolImplementation } from '../create-tool-registry.js';
 import type { ToolRegistry, ToolSchema } from '../tool.js';
 import type { ToolSource, ToolSourceGroup } from '../tool-source.js';
-import type { McpServerConfig } from './mcp-config.js';
+import { MCP_DEFAULT_START_TIMEOUT_S, type McpServerConfig } from './mcp-config.js';
 import { convertMcpResult } from './mcp-result.js';
 import {
   createMcpServerConnection,
@@ -43,7 +43,7 @@ export interface McpToolSourceOptions {
 }
 
 export interface McpToolSource extends ToolSource {
-  /** Connects every server; resolves when each has answered or failed its first attempt. */
+  /** Connects every server; resolves when each has answered, failed its first attempt, or reached its start timeout. */
   start(): Promise<void>;
   statuses(): McpServerStatus[];
   close(): Promise<void>;
@@ -79,13 +79,19 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
   const known = new Map<string, string>();
   let registry: ToolRegistry = createToolRegistry({ schemas: new Map(), implementations: [] });
 
+  /** Clashes already warned about (name + refused server), so a flood of rebuilds logs each once. */
+  const warnedClashes = new Set<string>();
+
   function rebuild(): void {
     const next = new Map<string, CatalogueEntry>();
     for (const { server, connection } of connections) {
       for (const tool of connection.status().tools) {
         const name = mcpToolName(server.name, tool.name);
-        if (next.has(name)) {
-          logger.warn('two MCP tools map to one name; the second is left out', { server: server.name, tool: tool.name, name });
+        // A name belongs to the server that offered it first, for the life of the process: another
+        // server's tool that maps to it (`a__b` + `c` vs `a` + `b__c`) is refused, never swapped in.
+        const owner = next.get(name)?.server.name ?? known.get(name);
+        if (owner !== undefined && owner !== server.name) {
+          refuseClash(name, owner, server.name, tool.name);
           continue;
         }
         next.set(name, { server, connection, tool });
@@ -101,6 +107,21 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
     entries = next;
     registry = createToolRegistry({ schemas, implementations, logger });
     for (const listener of listeners) listener();
+  }
+
+  function refuseClash(name: string, owner: string, refused: string, tool: string): void {
+    const key = `${name}\u0000${refused}`;
+    if (warnedClashes.has(key)) return;
+    warnedClashes.add(key);
+    logger.warn(
+      `the MCP tool name ${name} is taken by the server "${owner}"; the tool "${tool}" of the server "${refused}" is refused (rename one of the servers)`,
+      {
+        name,
+        owner,
+        refusedServer: refused,
+        tool,
+      },
+    );
   }
 
   function withdrawnMessage(name: string): string {
@@ -153,7 +174,19 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       return () => listeners.delete(listener);
     },
     async start() {
-      await Promise.all(connections.map(({ connection }) => connection.start()));
+      // Each server gets its start timeout; one that has not answered by then (a mute server) keeps
+      // connecting in the background without holding up the start or a `tsuka ask`.
+      await Promise.all(
+        connections.map(async ({ server, connection }) => {
+          const waitMs = server.startTimeoutMs ?? MCP_DEFAULT_START_TIMEOUT_S * 1000;
+          if (!(await settlesWithin(connection.start(), waitMs))) {
+            logger.warn('MCP server did not answer at start; going on without its tools while it keeps connecting', {
+              mcpServer: server.name,
+              startTimeoutS: waitMs / 1000,
+            });
+          }
+        }),
+      );
     },
     statuses: () => connections.map(({ connection }) => connection.status()),
     async close() {
@@ -161,6 +194,19 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       rebuild();
     },
   };
+}
+
+/** Whether `promise` settles within `ms` (its outcome is the caller's business elsewhere). */
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function toolSchema(name: string, entry: CatalogueEntry, logger: Logger): ToolSchema {

@@ -28,6 +28,7 @@ describe('the MCP servers file', () => {
           roles: ['developer'],
           risk: { get_issue: 'SAFE', '*': 'DANGEROUS' },
           timeoutS: 5,
+          startTimeoutS: 30,
         },
         docs: { url: 'https://docs.example/mcp', headers: { authorization: 'Bearer y' }, risk: 'SAFE' },
         off: { command: 'x', disabled: true },
@@ -44,6 +45,7 @@ describe('the MCP servers file', () => {
         risk: { default: 'DANGEROUS', tools: { get_issue: 'SAFE' } },
         requiredTier: 'SMALL',
         timeoutMs: 5000,
+        startTimeoutMs: 30_000,
         sandbox: true,
       },
       {
@@ -54,6 +56,7 @@ describe('the MCP servers file', () => {
         risk: { default: 'SAFE', tools: {} },
         requiredTier: 'SMALL',
         timeoutMs: 60_000,
+        startTimeoutMs: 5000,
       },
     ]);
     expect(parse({ mcpServers: { a: { command: 'x' } } })[0]!.risk.default).toBe('RESTRICTED');
