@@ -11,6 +11,7 @@ import type { AgentRunner, AgentRunnerOptions, TurnInput, TurnResult, TurnUsage 
 import { resolveEffort } from './effort.js';
 import { runModelStep } from './model-step.js';
 import { formatOnDemandSection, offeredTools, unreachableReason, type OfferedTools } from './offered-tools.js';
+import { budgetAfterContextError } from './context-retry.js';
 import { buildSystemPrompt, buildUserMessage } from './prompt-builder.js';
 import { pruneHistory } from './prune-history.js';
 import { firstStopCondition, hasNoToolCalls, toolRoundCountIs } from './stop-conditions.js';
@@ -150,6 +151,9 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
 
     const stopConditions = { stop: hasNoToolCalls(), 'max-rounds': toolRoundCountIs(settings.maxToolRounds) };
     let toolRounds = 0;
+    let historyBudget = settings.historyBudgetTokens;
+    // Once per turn: the server said the prompt does not fit its context window.
+    let contextRetried = false;
     for (let round = 1; ; round++) {
       if (signal.aborted) return finish('aborted');
       const role = requireRole(state);
@@ -170,7 +174,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       const pruned = pruneHistory({
         system,
         history: conversation,
-        budgetTokens: settings.historyBudgetTokens,
+        budgetTokens: historyBudget,
         tokensForMessages: (messages) => estimator.tokensForMessages(messages),
       });
       if (pruned.removedMessages > 0) emit({ type: 'history-pruned', removedMessages: pruned.removedMessages });
@@ -210,6 +214,15 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         if (step.error instanceof AbortedError || signal.aborted) {
           if (step.text !== '') conversation.push({ role: 'assistant', content: step.text, name: character.name });
           return finish('aborted');
+        }
+        const retryBudget =
+          !contextRetried && step.text === '' ? budgetAfterContextError(step.error, historyBudget, { messages, tools: requestTools, estimator }) : undefined;
+        if (retryBudget !== undefined) {
+          turnLogger.warn('the prompt did not fit the context window; retrying once with a pruned history', { round, budgetTokens: retryBudget });
+          contextRetried = true;
+          historyBudget = retryBudget;
+          round--;
+          continue;
         }
         turnLogger.warn('model call failed', { error: step.error, round });
         return finish('error', step.error);

@@ -103,7 +103,7 @@ export function serverFailureError(
             ? ` (its context is ${failure.contextWindow} tokens)`
             : '';
       return new ContextTooLongError(
-        `The conversation is too long for the model "${context.modelId}"${sizes}: start a new thread, or run the model with a larger context window${said ? ` — the server said${said}` : ''}.`,
+        `The conversation is too long for the model "${context.modelId}"${sizes}: start a new thread, or run the model with a larger context window${failure.words === '' ? '' : ` (the server said: "${failure.words}")`}.`,
         { cause, status, promptTokens: failure.promptTokens, contextWindow: failure.contextWindow },
       );
     }
