@@ -16,6 +16,7 @@ import { buildSystemPrompt, buildUserMessage } from './prompt-builder.js';
 import { pruneHistory } from './prune-history.js';
 import { firstStopCondition, hasNoToolCalls, toolRoundCountIs } from './stop-conditions.js';
 import { formatTextToolCatalog } from './text-tool-calls.js';
+import { TEXT_TOOL_CALL_HINT, TIER_DEFAULTS } from './tier-defaults.js';
 import { createTokenEstimator, type TokenEstimator } from './token-estimator.js';
 import { ABORTED_TOOL_RESULT, executeToolCall, type ToolCallRequest } from './tool-executor.js';
 
@@ -159,6 +160,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       const role = requireRole(state);
       const offered = input.allowTools === false ? NO_TOOLS : offeredTools({ role, loadedTools: state.loadedTools, tools, tier: settings.tier });
       const textMode = !settings.nativeToolCalling;
+      const expectsTextCalls = settings.textToolCallsExpected ?? TIER_DEFAULTS[settings.tier].textToolCalls;
       const system: ChatMessage = {
         role: 'system',
         content: buildSystemPrompt({
@@ -167,7 +169,14 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
           trait,
           memory: memoryText,
           extraSystemPrompt: input.extraSystemPrompt,
-          toolCatalog: textMode && offered.definitions.length > 0 ? formatTextToolCatalog(offered.definitions) : undefined,
+          toolCatalog:
+            offered.definitions.length === 0
+              ? undefined
+              : textMode
+                ? formatTextToolCatalog(offered.definitions)
+                : expectsTextCalls
+                  ? TEXT_TOOL_CALL_HINT
+                  : undefined,
           onDemandTools: formatOnDemandSection(offered.onDemand),
         }),
       };
@@ -186,6 +195,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         character: character.reasoningEffort,
         role: role.reasoningEffort,
         configDefault: settings.defaultEffort,
+        tierDefault: TIER_DEFAULTS[settings.tier].effort,
       });
 
       emit({ type: 'model-call-started', round });

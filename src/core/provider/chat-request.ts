@@ -76,6 +76,7 @@ export function findRejectedParameter(errorText: string, body: Record<string, un
   const named = DROPPABLE_PARAMETERS.find((name) => name in body && new RegExp(`(^|[^a-z_])${name}($|[^a-z_])`, 'i').test(errorText));
   if (named) return named;
   // Ollama turns `reasoning_effort` into `think` and refuses it for models that cannot think.
-  if ('reasoning_effort' in body && /does not support thinking|thinking is not supported/i.test(errorText)) return 'reasoning_effort';
+  if ('reasoning_effort' in body && /does not support thinking|thinking is not supported|think value .* not supported|invalid think value/i.test(errorText))
+    return 'reasoning_effort';
   return undefined;
 }
