@@ -109,7 +109,14 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
   return {
     current() {
       const model = currentModel();
-      return model ? { model, tier: engine.tiers.tierFor(model.modelId), providerName: connection?.info.displayName ?? model.providerId } : undefined;
+      if (!model) return undefined;
+      const textToolCalls = engine.tiers.textToolCallsFor(model.modelId);
+      return {
+        model,
+        tier: engine.tiers.tierFor(model.modelId),
+        providerName: connection?.info.displayName ?? model.providerId,
+        ...(textToolCalls === undefined ? {} : { textToolCalls }),
+      };
     },
     // Probes only when there is no model: with several servers, only while all of them are down.
     refresh: () => (engine.discovers && !currentModel() ? probe() : Promise.resolve()),

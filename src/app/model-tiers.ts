@@ -11,6 +11,8 @@ import { resolveModelTier } from '../core/provider/model-tier.js';
 export interface ModelTiers {
   tierFor(modelId: string): ModelTier;
   profileFor(modelId: string): ModelProfile | undefined;
+  /** Whether the model's profile says it writes tool calls as text; undefined without a profile (the tier decides). */
+  textToolCallsFor(modelId: string): boolean | undefined;
   /** Reads the stored profile of `modelId` into the cache. */
   load(modelId: string): Promise<ModelProfile | undefined>;
   /** Stores a new profile and uses it from now on. */
@@ -22,6 +24,10 @@ export function createModelTiers(options: { configured?: ModelTier; profiles: Mo
   return {
     tierFor: (modelId) => resolveModelTier(modelId, { tier: options.configured ?? cache.get(modelId)?.tier }),
     profileFor: (modelId) => cache.get(modelId),
+    textToolCallsFor: (modelId) => {
+      const form = cache.get(modelId)?.toolCallForm;
+      return form === undefined ? undefined : form !== 'native';
+    },
     async load(modelId) {
       try {
         const profile = await options.profiles.get(modelId);

@@ -31,7 +31,7 @@ import type { ChannelInfo, ChannelRef, ChatSurface } from './chat-surface.js';
 
 /** The model currently in use, switchable with `/tsuka model`. */
 export interface ModelControl {
-  current(): { model: LanguageModel; tier: ModelTier; providerName: string } | undefined;
+  current(): { model: LanguageModel; tier: ModelTier; providerName: string; textToolCalls?: boolean } | undefined;
   /** Model ids the server offers (empty when unknown). */
   available(): Promise<string[]>;
   select(modelId: string): Promise<void>;

@@ -89,6 +89,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       settings: {
         ...deps.settings.agent,
         tier: current.tier,
+        ...(current.textToolCalls === undefined ? {} : { textToolCallsExpected: current.textToolCalls }),
         ...(calibration.has(current.model.modelId) ? { initialCharsPerToken: calibration.get(current.model.modelId) } : {}),
       },
     });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
+import { deltaEvent, sseEvent, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SECRET_TOKEN = 'xoxb-1111-2222-supersecretvalue';
@@ -183,4 +183,68 @@ describe('tsuka ask', () => {
     expect(system.role).toBe('system');
     expect(system.content).toContain('tsuka_stage_db');
   }, 60_000);
+});
+
+describe('tsuka ask with what real model servers send', () => {
+  const MARKUP = /<tool_call>|<\/tool_call>|<function=|<parameter=|\[TOOL_CALLS\]|"arguments"/;
+
+  it('runs a tool call the model wrote as text once, and prints no markup', async () => {
+    const call = '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.md"}}\n</tool_call>';
+    server.enqueue({
+      rawEvents: [
+        deltaEvent({ role: 'assistant', content: 'Let me read it.\n' }),
+        ...[...call].map((char) => deltaEvent({ content: char })),
+        deltaEvent({}, 'stop'),
+      ],
+    });
+    server.enqueue({ text: 'The build uses vitest.' });
+    const result = await ask(['geordi', 'what does the build use?']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Let me read it.');
+    expect(result.stdout).toContain('The build uses vitest.');
+    expect(result.stdout).not.toMatch(MARKUP);
+    expect(result.stderr.match(/read_file notes\.md/g)).toHaveLength(1);
+    expect(lastToolResult()).toContain('The build uses vitest.');
+  });
+
+  it('prints none of the Qwen3-Coder markup llama.cpp streams before the call it parsed', async () => {
+    server.enqueue({
+      rawEvents: [
+        deltaEvent({ role: 'assistant', content: null }),
+        deltaEvent({ content: 'Checking.' }),
+        deltaEvent({ content: '\n' }),
+        deltaEvent({ content: '<tool_call>\n' }),
+        deltaEvent({ content: '<function=list' }),
+        deltaEvent({ content: '_dir' }),
+        deltaEvent({}),
+        deltaEvent({ tool_calls: [{ index: 0, id: 'CALL_ID', type: 'function', function: { name: 'list_dir', arguments: '{"path":' } }] }),
+        deltaEvent({ tool_calls: [{ index: 0, function: { arguments: '"."}' } }] }),
+        deltaEvent({}, 'tool_calls'),
+      ],
+    });
+    server.enqueue({ text: 'There is notes.md.' });
+    const result = await ask(['geordi', 'what is here?']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Checking.');
+    expect(result.stdout).toContain('There is notes.md.');
+    expect(result.stdout).not.toMatch(MARKUP);
+    expect(result.stderr.match(/list_dir/g)).toHaveLength(1);
+  });
+
+  it('names the cause of an error chunk mid-stream in one line and exits non-zero', async () => {
+    server.enqueue({
+      rawEvents: [
+        ': OPENROUTER PROCESSING\n\n',
+        deltaEvent({ role: 'assistant', content: '', reasoning: 'We need' }),
+        deltaEvent({ content: 'A long' }, 'length'),
+        sseEvent({ id: 'gen-1', error: { code: 400, message: 'Token limit reached' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: null }] }),
+      ],
+    });
+    const result = await ask(['geordi', 'write a long essay']);
+    expect(result.status).not.toBe(0);
+    const errorLines = result.stderr.split('\n').filter((line) => line.startsWith('Error:'));
+    expect(errorLines).toHaveLength(1);
+    expect(errorLines[0]).toMatch(/Token limit reached/);
+    expect(errorLines[0]).not.toMatch(/could not be read/);
+  });
 });

@@ -26,3 +26,11 @@ export function largeModelReply(body: unknown): ScriptedReplySpec {
 export function noToolsModelReply(): ScriptedReplySpec {
   return { text: 'I would be glad to help with that.' };
 }
+
+/** Always right, but writes every tool call as Hermes/Qwen text (a server without a tool parser). */
+export function hermesTextModelReply(body: unknown): ScriptedReplySpec {
+  const testCase = caseFor(body);
+  if (!testCase) return { text: 'one, two, three, four, five', chunkSize: 8 };
+  const calls = testCase.reference.toolCalls.map((call) => `<tool_call>\n${JSON.stringify({ name: call.name, arguments: call.input })}\n</tool_call>`);
+  return { text: calls.length > 0 ? calls.join('\n') : testCase.reference.text, chunkSize: 5 };
+}

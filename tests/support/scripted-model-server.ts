@@ -22,6 +22,28 @@ export interface ScriptedReplySpec {
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Answer one plain JSON chat.completion instead of a stream (servers that ignore `stream: true`). */
   nonStreamed?: boolean;
+  /**
+   * Stream these SSE events as they are (`data: …\n\n`, comment lines, error chunks; see `sseEvent` and
+   * `deltaEvent`), then `data: [DONE]` unless `omitDone`. Text, reasoning and tool calls are then ignored.
+   */
+  rawEvents?: string[];
+  omitDone?: boolean;
+}
+
+/** One SSE `data:` event carrying `value` as JSON. */
+export function sseEvent(value: unknown): string {
+  return `data: ${JSON.stringify(value)}\n\n`;
+}
+
+/** One chat.completion.chunk event with `delta` (and a finish reason), as llama-server sends it. */
+export function deltaEvent(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  return sseEvent({
+    choices: [{ finish_reason: finishReason, index: 0, delta }],
+    created: 0,
+    id: 'chatcmpl-raw',
+    model: 'scripted',
+    object: 'chat.completion.chunk',
+  });
 }
 
 /** A scripted answer, or a function of the request body that returns one. */
@@ -167,6 +189,15 @@ async function streamReply(response: ServerResponse, reply: ScriptedReplySpec, m
   });
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.flushHeaders();
+  if (reply.rawEvents) {
+    for (const [index, event] of reply.rawEvents.entries()) {
+      if (gone || response.destroyed) return;
+      if (index > 0 && reply.delayMsBetweenChunks) await pause(reply.delayMsBetweenChunks);
+      response.write(event);
+    }
+    if (!gone && !response.destroyed) response.end(reply.omitDone ? '' : 'data: [DONE]\n\n');
+    return;
+  }
 
   const id = `chatcmpl-scripted-${Date.now()}`;
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): string =>

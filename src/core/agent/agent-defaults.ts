@@ -19,6 +19,11 @@ export interface AgentSettings {
   tier: ModelTier;
   /** Whether the model takes tools natively; otherwise tools are described in the prompt as text. */
   nativeToolCalling: boolean;
+  /**
+   * Whether the model is expected to write tool calls as text even when offered tools natively (its
+   * profile recorded a text form); undefined leaves it to the tier (`tier-defaults.ts`).
+   */
+  textToolCallsExpected?: boolean;
   /** The configuration's default reasoning effort, last in the cascade. */
   defaultEffort?: ReasoningEffort;
   /** Starting chars-per-token estimate before the server's usage calibrates it. */

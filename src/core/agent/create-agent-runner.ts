@@ -11,10 +11,12 @@ import type { AgentRunner, AgentRunnerOptions, TurnInput, TurnResult, TurnUsage 
 import { resolveEffort } from './effort.js';
 import { runModelStep } from './model-step.js';
 import { formatOnDemandSection, offeredTools, unreachableReason, type OfferedTools } from './offered-tools.js';
+import { budgetAfterContextError } from './context-retry.js';
 import { buildSystemPrompt, buildUserMessage } from './prompt-builder.js';
 import { pruneHistory } from './prune-history.js';
 import { firstStopCondition, hasNoToolCalls, toolRoundCountIs } from './stop-conditions.js';
 import { formatTextToolCatalog } from './text-tool-calls.js';
+import { TEXT_TOOL_CALL_HINT, TIER_DEFAULTS } from './tier-defaults.js';
 import { createTokenEstimator, type TokenEstimator } from './token-estimator.js';
 import { ABORTED_TOOL_RESULT, executeToolCall, type ToolCallRequest } from './tool-executor.js';
 
@@ -150,11 +152,15 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
 
     const stopConditions = { stop: hasNoToolCalls(), 'max-rounds': toolRoundCountIs(settings.maxToolRounds) };
     let toolRounds = 0;
+    let historyBudget = settings.historyBudgetTokens;
+    // Once per turn: the server said the prompt does not fit its context window.
+    let contextRetried = false;
     for (let round = 1; ; round++) {
       if (signal.aborted) return finish('aborted');
       const role = requireRole(state);
       const offered = input.allowTools === false ? NO_TOOLS : offeredTools({ role, loadedTools: state.loadedTools, tools, tier: settings.tier });
       const textMode = !settings.nativeToolCalling;
+      const expectsTextCalls = settings.textToolCallsExpected ?? TIER_DEFAULTS[settings.tier].textToolCalls;
       const system: ChatMessage = {
         role: 'system',
         content: buildSystemPrompt({
@@ -163,14 +169,21 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
           trait,
           memory: memoryText,
           extraSystemPrompt: input.extraSystemPrompt,
-          toolCatalog: textMode && offered.definitions.length > 0 ? formatTextToolCatalog(offered.definitions) : undefined,
+          toolCatalog:
+            offered.definitions.length === 0
+              ? undefined
+              : textMode
+                ? formatTextToolCatalog(offered.definitions)
+                : expectsTextCalls
+                  ? TEXT_TOOL_CALL_HINT
+                  : undefined,
           onDemandTools: formatOnDemandSection(offered.onDemand),
         }),
       };
       const pruned = pruneHistory({
         system,
         history: conversation,
-        budgetTokens: settings.historyBudgetTokens,
+        budgetTokens: historyBudget,
         tokensForMessages: (messages) => estimator.tokensForMessages(messages),
       });
       if (pruned.removedMessages > 0) emit({ type: 'history-pruned', removedMessages: pruned.removedMessages });
@@ -182,6 +195,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         character: character.reasoningEffort,
         role: role.reasoningEffort,
         configDefault: settings.defaultEffort,
+        tierDefault: TIER_DEFAULTS[settings.tier].effort,
       });
 
       emit({ type: 'model-call-started', round });
@@ -210,6 +224,15 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         if (step.error instanceof AbortedError || signal.aborted) {
           if (step.text !== '') conversation.push({ role: 'assistant', content: step.text, name: character.name });
           return finish('aborted');
+        }
+        const retryBudget =
+          !contextRetried && step.text === '' ? budgetAfterContextError(step.error, historyBudget, { messages, tools: requestTools, estimator }) : undefined;
+        if (retryBudget !== undefined) {
+          turnLogger.warn('the prompt did not fit the context window; retrying once with a pruned history', { round, budgetTokens: retryBudget });
+          contextRetried = true;
+          historyBudget = retryBudget;
+          round--;
+          continue;
         }
         turnLogger.warn('model call failed', { error: step.error, round });
         return finish('error', step.error);

@@ -9,9 +9,11 @@ export interface EffortSources {
   character?: ReasoningEffort;
   role?: ReasoningEffort;
   configDefault?: ReasoningEffort;
+  /** The model tier's default (`tier-defaults.ts`), last of all. */
+  tierDefault?: ReasoningEffort;
 }
 
-/** The effort to request: pin → caller → character → role → config default; undefined lets the server decide. */
+/** The effort to request: pin → caller → character → role → config default → tier default; undefined lets the server decide. */
 export function resolveEffort(sources: EffortSources): ReasoningEffort | undefined {
-  return sources.pin ?? sources.caller ?? sources.character ?? sources.role ?? sources.configDefault;
+  return sources.pin ?? sources.caller ?? sources.character ?? sources.role ?? sources.configDefault ?? sources.tierDefault;
 }

@@ -15,6 +15,9 @@ export function formatProfileTable(profile: ModelProfile): string {
       `${profile.quality.passed}/${profile.quality.total} (${Math.round(profile.quality.score * 100)}%; tool calling ${Math.round(profile.quality.toolScore * 100)}%)`,
     ],
     ['tier', profile.tier],
+    ...(profile.toolCallForm
+      ? [['tool calls', profile.toolCallForm === 'native' ? 'native' : `written as text (${profile.toolCallForm})`] as [string, string]]
+      : []),
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   const table = rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n');

@@ -4,6 +4,7 @@
  */
 import type { Store } from '../store/open-store.js';
 import type { ModelTier } from '../tools/tool.js';
+import type { TextToolCallForm } from '../provider/text-tool-call-markup.js';
 import type { BenchmarkCategory } from './benchmark-cases.js';
 
 export interface BenchmarkCaseResult {
@@ -25,6 +26,8 @@ export interface ModelProfile {
   ttftMs?: number;
   generationTokensPerSecond?: number;
   promptTokensPerSecond?: number;
+  /** How the model's tool calls came back: parsed by the server, or written as text in one of these forms. */
+  toolCallForm?: 'native' | TextToolCallForm;
   quality: { passed: number; total: number; score: number; toolScore: number };
   cases: BenchmarkCaseResult[];
 }

@@ -32,6 +32,8 @@ const GENERATION_PROBE_MAX_TOKENS = 256;
 
 interface StepMeasure {
   answer: BenchmarkAnswer;
+  /** The server's own speed measure (llama.cpp `timings`), when it sent one. */
+  serverSpeed: { generation?: number; prompt?: number };
   ttftMs?: number;
   /** From the first to the last streamed part. */
   streamMs: number;
@@ -50,6 +52,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<ModelP
   const now = options.now ?? (() => performance.now());
   const cases = options.cases ?? BENCHMARK_CASES;
   const total = cases.length + 2;
+  // How each tool call of the run came back: 'native', or the text form the model wrote it in.
+  const forms: NonNullable<ModelProfile['toolCallForm']>[] = [];
   let done = 0;
   const progress = (step: string, passed?: boolean): void => options.onProgress?.({ done: ++done, total, step, ...(passed === undefined ? {} : { passed }) });
 
@@ -62,6 +66,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<ModelP
     let completionTokens: number | undefined;
     const answer: BenchmarkAnswer = { text: '', toolCalls: [] };
     let reasoningChars = 0;
+    const serverSpeed: StepMeasure['serverSpeed'] = {};
     for await (const part of model.stream({ ...request, temperature: 0, ...(options.signal ? { signal: options.signal } : {}) })) {
       if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call') {
         first ??= now();
@@ -69,14 +74,22 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<ModelP
       }
       if (part.type === 'text-delta') answer.text += part.text;
       if (part.type === 'reasoning-delta') reasoningChars += part.text.length;
-      if (part.type === 'tool-call') answer.toolCalls.push({ name: part.toolCall.name, input: part.input });
-      if (part.type === 'usage') ({ promptTokens, completionTokens } = part.usage);
+      if (part.type === 'tool-call') {
+        answer.toolCalls.push({ name: part.toolCall.name, input: part.input });
+        forms.push(part.textForm ?? 'native');
+      }
+      if (part.type === 'usage') {
+        ({ promptTokens, completionTokens } = part.usage);
+        serverSpeed.generation = part.usage.generationTokensPerSecond ?? serverSpeed.generation;
+        serverSpeed.prompt = part.usage.promptTokensPerSecond ?? serverSpeed.prompt;
+      }
     }
     const promptChars = request.messages.reduce((sum, message) => sum + message.content.length, 0) + JSON.stringify(request.tools ?? []).length;
     const outputChars =
       answer.text.length + reasoningChars + answer.toolCalls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.input ?? {}).length, 0);
     return {
       answer,
+      serverSpeed,
       ...(first === undefined ? {} : { ttftMs: first - started }),
       streamMs: first === undefined ? 0 : last - first,
       promptTokens: promptTokens || Math.ceil(promptChars / CHARS_PER_TOKEN_ESTIMATE),
@@ -137,11 +150,30 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<ModelP
     measuredAt: new Date().toISOString(),
     tier: deriveTier(quality),
     ...(ttfts.length > 0 ? { ttftMs: Math.round(ttfts[Math.floor(ttfts.length / 2)]!) } : {}),
-    ...(generation.streamMs > 0 ? { generationTokensPerSecond: round((generation.completionTokens / generation.streamMs) * 1000) } : {}),
-    ...(prompt.ttftMs ? { promptTokensPerSecond: round((prompt.promptTokens / prompt.ttftMs) * 1000) } : {}),
+    ...speedFigures(prompt, generation),
+    ...(forms.length > 0 ? { toolCallForm: mostFrequentForm(forms) } : {}),
     quality,
     cases: results,
   };
+}
+
+/** Tokens per second: the server's own measure when it gave one (llama.cpp `timings`), else ours from the stream. */
+function speedFigures(prompt: StepMeasure, generation: StepMeasure): Pick<ModelProfile, 'generationTokensPerSecond' | 'promptTokensPerSecond'> {
+  const generationRate =
+    generation.serverSpeed.generation ?? (generation.streamMs > 0 ? (generation.completionTokens / generation.streamMs) * 1000 : undefined);
+  const promptRate = prompt.serverSpeed.prompt ?? (prompt.ttftMs ? (prompt.promptTokens / prompt.ttftMs) * 1000 : undefined);
+  return {
+    ...(generationRate === undefined ? {} : { generationTokensPerSecond: round(generationRate) }),
+    ...(promptRate === undefined ? {} : { promptTokensPerSecond: round(promptRate) }),
+  };
+}
+
+/** A text form wins over 'native' when the model used one at all: that is what the prompt must expect. */
+function mostFrequentForm(forms: NonNullable<ModelProfile['toolCallForm']>[]): NonNullable<ModelProfile['toolCallForm']> {
+  const counts = new Map<NonNullable<ModelProfile['toolCallForm']>, number>();
+  for (const form of forms) if (form !== 'native') counts.set(form, (counts.get(form) ?? 0) + 1);
+  if (counts.size === 0) return 'native';
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
 }
 
 function round(value: number): number {

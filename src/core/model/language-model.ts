@@ -40,6 +40,9 @@ export interface ModelRequest {
 export interface ModelUsage {
   promptTokens: number;
   completionTokens: number;
+  /** The server's own measure (llama.cpp `timings`), when it sends one. */
+  generationTokensPerSecond?: number;
+  promptTokensPerSecond?: number;
 }
 
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
@@ -51,7 +54,16 @@ export type ModelStreamPart =
    * A complete tool call. `input` is the parsed (and, if needed, repaired) arguments;
    * when the arguments could not be parsed at all, `input` is undefined and `inputError` says why.
    */
-  | { type: 'tool-call'; toolCall: ToolCall; input: unknown; inputError?: string; repaired?: boolean; repairNotes?: string[] }
+  | {
+      type: 'tool-call';
+      toolCall: ToolCall;
+      input: unknown;
+      inputError?: string;
+      repaired?: boolean;
+      repairNotes?: string[];
+      /** Set when the model wrote the call as text (`<tool_call>…`, `[TOOL_CALLS]`…) rather than the server parsing it. */
+      textForm?: 'hermes' | 'qwen3-coder' | 'mistral' | 'bare-json';
+    }
   | { type: 'usage'; usage: ModelUsage }
   | { type: 'finish'; reason: FinishReason };
 

@@ -73,5 +73,10 @@ export function buildChatBody({ modelId, request, samplingDefaults, dropped }: B
 
 /** The droppable parameter a 400 answer names, among those this body actually sent. */
 export function findRejectedParameter(errorText: string, body: Record<string, unknown>): DroppableParameter | undefined {
-  return DROPPABLE_PARAMETERS.find((name) => name in body && new RegExp(`(^|[^a-z_])${name}($|[^a-z_])`, 'i').test(errorText));
+  const named = DROPPABLE_PARAMETERS.find((name) => name in body && new RegExp(`(^|[^a-z_])${name}($|[^a-z_])`, 'i').test(errorText));
+  if (named) return named;
+  // Ollama turns `reasoning_effort` into `think` and refuses it for models that cannot think.
+  if ('reasoning_effort' in body && /does not support thinking|thinking is not supported|think value .* not supported|invalid think value/i.test(errorText))
+    return 'reasoning_effort';
+  return undefined;
 }

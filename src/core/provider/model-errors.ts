@@ -4,6 +4,7 @@
  */
 import { APIConnectionError, APIError } from 'openai';
 import { ModelError } from '../errors.js';
+import { readServerFailure, ServerErrorBody, serverFailureError } from './server-errors.js';
 
 /** What went wrong with one attempt, as far as retrying is concerned. */
 export interface FailureInfo {
@@ -20,6 +21,7 @@ const CONNECTION_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'E
 
 /** Reads an error from one attempt. */
 export function classifyFailure(error: unknown): FailureInfo {
+  if (error instanceof ServerErrorBody) return { retryable: false, detail: error.message };
   if (error instanceof APIError && error.status !== undefined) {
     const status = error.status;
     const retryAfter = Number(error.headers?.get('retry-after'));
@@ -46,8 +48,11 @@ export function isConnectionFailure(error: unknown): boolean {
 }
 
 /** The final error a caller sees, worded for a person, with the original kept as `cause`. */
-export function toModelError(error: unknown, context: { baseURL: string; modelId: string }): ModelError {
+export function toModelError(error: unknown, context: { baseURL: string; modelId: string; offered?: readonly string[] }): ModelError {
   if (error instanceof ModelError) return error;
+  // A cause the server named (context too long, no such model, an error inside the stream) is said as such.
+  const failure = readServerFailure(error);
+  if (failure && (failure.kind !== 'other' || failure.inStream)) return serverFailureError(failure, context, error);
   const info = classifyFailure(error);
   const where = `The model server at ${context.baseURL}`;
   const status = info.status;

@@ -11,7 +11,9 @@ import type { LanguageModel, ModelRequest, ModelStreamPart } from '../model/lang
 import { abortableDelay, rejectOnAbort } from './abortable.js';
 import { buildChatBody, findRejectedParameter } from './chat-request.js';
 import { classifyFailure, toModelError } from './model-errors.js';
+import { probeRequest } from './probe-request.js';
 import { withReadableErrors } from './readable-error-fetch.js';
+import { parseModelList } from './server-metadata.js';
 import { createStreamTranslator } from './stream-translator.js';
 
 /** Options of `createOpenAICompatibleModel`. */
@@ -47,6 +49,10 @@ export const MAX_RETRY_AFTER_MS = 30_000;
  * whether it is reasoning (servers may strip the opening `<think>`); other models stream at once.
  */
 export const REASONING_MODEL_NAME = /\b(?:r1|qwq)\b|think|reason/i;
+/** How long the model list may take when a model was not found. */
+const MODEL_LIST_TIMEOUT_MS = 2_500;
+/** A cloud catalogue lists hundreds of models; the error line names this many. */
+const MAX_OFFERED_MODELS_NAMED = 12;
 /** Local servers ignore the key, but the client insists on one. */
 const PLACEHOLDER_API_KEY = 'not-needed';
 
@@ -76,7 +82,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const dropped = new Set<string>();
   let stripsOpeningThinkTag = REASONING_MODEL_NAME.test(options.modelId);
 
-  async function* attempt(body: ReturnType<typeof buildChatBody>, callerSignal: AbortSignal | undefined): AsyncGenerator<ModelStreamPart> {
+  async function* attempt(body: ReturnType<typeof buildChatBody>, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    const callerSignal = request.signal;
     const controller = new AbortController();
     let stopReason: StopReason | undefined;
     const stop = (reason: StopReason): void => {
@@ -90,7 +97,10 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     let firstTokenTimer: NodeJS.Timeout | undefined = setTimeout(() => stop('first-token'), firstTokenTimeoutMs);
     const generationTimer = setTimeout(() => stop('generation'), generationTimeoutMs);
     const aborted = rejectOnAbort(controller.signal);
-    const translator = createStreamTranslator(stripsOpeningThinkTag ? { holdLimit: Infinity } : {});
+    const translator = createStreamTranslator({
+      ...(stripsOpeningThinkTag ? { holdLimit: Infinity } : {}),
+      ...(request.tools ? { tools: request.tools } : {}),
+    });
     try {
       const stream = await Promise.race([client.chat.completions.create(body, { signal: controller.signal }), aborted]);
       const iterator = stream[Symbol.asyncIterator]();
@@ -120,6 +130,31 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     }
   }
 
+  /** The error the caller sees; a missing model is named with the models the server does offer. */
+  async function finalError(error: unknown): Promise<Error> {
+    const first = toModelError(error, context);
+    if (first.code !== 'model_not_found') return first;
+    const offered = await listOfferedModels();
+    return offered.length > 0 ? toModelError(error, { ...context, offered }) : first;
+  }
+
+  async function listOfferedModels(): Promise<string[]> {
+    const listing = await probeRequest(`${options.baseURL.replace(/\/+$/, '')}/models`, {
+      fetch: options.fetch ?? globalThis.fetch,
+      signal: AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS),
+      timeoutMs: MODEL_LIST_TIMEOUT_MS,
+      apiKey: options.apiKey,
+    });
+    if (!listing.ok) {
+      logger.debug('could not list the models of the server', { detail: listing.message });
+      return [];
+    }
+    const models = parseModelList(listing.value)
+      .filter((model) => !model.embedding)
+      .map((model) => model.id);
+    return models.length > MAX_OFFERED_MODELS_NAMED ? [...models.slice(0, MAX_OFFERED_MODELS_NAMED), `… (${models.length} in all)`] : models;
+  }
+
   function stoppedError(reason: StopReason, cause: unknown): AbortedError | ModelTimeoutError {
     if (reason === 'caller') return new AbortedError('Stopped.', { cause });
     const timeoutMs = reason === 'first-token' ? firstTokenTimeoutMs : generationTimeoutMs;
@@ -133,7 +168,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       const body = buildChatBody({ modelId: options.modelId, request, samplingDefaults: options.samplingDefaults ?? {}, dropped });
       let yielded = false;
       try {
-        for await (const part of attempt(body, request.signal)) {
+        for await (const part of attempt(body, request)) {
           yielded = true;
           yield part;
         }
@@ -141,7 +176,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       } catch (error) {
         if (error instanceof AbortedError || error instanceof ModelTimeoutError) throw error;
         // The caller already saw text: a retry would repeat it.
-        if (yielded) throw toModelError(error, context);
+        if (yielded) throw await finalError(error);
         const failure = classifyFailure(error);
         const rejected = failure.status === 400 ? findRejectedParameter(failure.detail, body as unknown as Record<string, unknown>) : undefined;
         if (rejected) {
@@ -149,7 +184,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
           logger.warn('the model server rejected a sampling parameter; sending it no more', { parameter: rejected });
           continue;
         }
-        if (!failure.retryable || failures >= maxRetries) throw toModelError(error, context);
+        if (!failure.retryable || failures >= maxRetries) throw await finalError(error);
         failures += 1;
         const backoffMs = retryBaseDelayMs * 2 ** (failures - 1);
         const delayMs = Math.max(backoffMs, Math.min((failure.retryAfterSeconds ?? 0) * 1000, MAX_RETRY_AFTER_MS));

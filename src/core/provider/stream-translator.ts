@@ -4,10 +4,18 @@
  * Chunks are read defensively: local servers add fields (`reasoning_content`, `reasoning`) and omit
  * others.
  */
-import type { FinishReason, ModelStreamPart, ToolCall } from '../model/language-model.js';
+import type { FinishReason, ModelStreamPart, ModelUsage, ToolCall, ToolDefinition } from '../model/language-model.js';
 import { repairJsonArguments } from './json-repair.js';
+import { readReasoning, readTimings, streamErrorOf } from './stream-fields.js';
+import type { TextToolCall } from './text-tool-call-markup.js';
+import { createTextToolCallExtractor, type TextToolCallExtractor } from './text-tool-call-stream.js';
 import { createThinkSplitter, type SplitPiece, type ThinkSplitterOptions } from './think-splitter.js';
 import { createToolCallAssembler, toToolCallFragment, type AssembledToolCall } from './tool-call-assembler.js';
+
+export interface StreamTranslatorOptions extends ThinkSplitterOptions {
+  /** The tools the request offered: tool calls written as text are read only then. */
+  tools?: readonly ToolDefinition[];
+}
 
 export interface StreamTranslator {
   /** Parts for one chunk; `sawDelta` says whether it carried any text, reasoning or tool delta. */
@@ -27,21 +35,45 @@ const FINISH_REASONS: Record<string, FinishReason> = {
 };
 
 /** Creates a translator for one generation. */
-export function createStreamTranslator(options: ThinkSplitterOptions = {}): StreamTranslator {
+export function createStreamTranslator(options: StreamTranslatorOptions = {}): StreamTranslator {
   const splitter = createThinkSplitter(options);
   const assembler = createToolCallAssembler();
+  const extractor: TextToolCallExtractor | undefined = options.tools && options.tools.length > 0 ? createTextToolCallExtractor(options.tools) : undefined;
   let finishReason: string | undefined;
-  let toolCallsEmitted = false;
+  let nativeEmitted = false;
+  const emittedKeys = new Set<string>();
   let emittedCallCount = 0;
+  let textCallCount = 0;
+  let lastUsage: ModelUsage | undefined;
+
+  /** Split pieces to parts, with text passed through the text tool-call extractor. */
+  const toParts = (pieces: SplitPiece[]): ModelStreamPart[] =>
+    pieces.flatMap((piece): ModelStreamPart[] => {
+      if (piece.kind === 'reasoning') return [{ type: 'reasoning-delta', text: piece.text }];
+      const text = extractor ? extractor.push(piece.text) : piece.text;
+      return text === '' ? [] : [{ type: 'text-delta', text }];
+    });
 
   const closeContent = (parts: ModelStreamPart[]): void => {
     parts.push(...toParts(splitter.flush()));
-    if (!toolCallsEmitted && assembler.hasCalls) {
-      toolCallsEmitted = true;
+    const read = extractor?.end();
+    if (read && read.text !== '') parts.push({ type: 'text-delta', text: read.text });
+    if (!nativeEmitted && assembler.hasCalls) {
+      nativeEmitted = true;
       for (const call of assembler.finish()) {
-        parts.push(toToolCallPart(call));
+        const part = toToolCallPart(call);
+        if (part.type === 'tool-call') emittedKeys.add(callKey(part.toolCall.name, part.input));
+        parts.push(part);
         emittedCallCount += 1;
       }
+    }
+    for (const call of read?.calls ?? []) {
+      // The server parsed the call too: its own call wins, and a broken copy in text is no call.
+      if (nativeEmitted && (call.inputError !== undefined || emittedKeys.has(callKey(call.name, call.input)))) continue;
+      emittedKeys.add(callKey(call.name, call.input));
+      textCallCount += 1;
+      parts.push(textCallPart(call, `text_call_${textCallCount}`));
+      emittedCallCount += 1;
     }
   };
 
@@ -50,11 +82,13 @@ export function createStreamTranslator(options: ThinkSplitterOptions = {}): Stre
       const parts: ModelStreamPart[] = [];
       let sawDelta = false;
       const record = asRecord(chunk);
+      const streamError = streamErrorOf(record);
+      if (streamError) throw streamError;
       const choice = Array.isArray(record.choices) ? asRecord(record.choices[0]) : {};
       const delta = asRecord(choice.delta);
 
-      const reasoning = stringField(delta, 'reasoning_content') ?? stringField(delta, 'reasoning');
-      if (reasoning !== undefined && reasoning !== '') {
+      const reasoning = readReasoning(delta);
+      if (reasoning !== '') {
         sawDelta = true;
         // The server separates reasoning itself, so leading content is the reply: stop holding it.
         parts.push(...toParts(splitter.release()));
@@ -68,6 +102,7 @@ export function createStreamTranslator(options: ThinkSplitterOptions = {}): Stre
       if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) {
         sawDelta = true;
         parts.push(...toParts(splitter.release()));
+        extractor?.nativeCallArrived();
         for (const raw of delta.tool_calls) {
           const fragment = toToolCallFragment(raw);
           if (fragment) assembler.add(fragment);
@@ -78,18 +113,14 @@ export function createStreamTranslator(options: ThinkSplitterOptions = {}): Stre
         finishReason = reason;
         closeContent(parts);
       }
-      const usage = asRecord(record.usage);
-      if (typeof usage.prompt_tokens === 'number' || typeof usage.completion_tokens === 'number') {
-        parts.push({
-          type: 'usage',
-          usage: { promptTokens: numberOr(usage.prompt_tokens, 0), completionTokens: numberOr(usage.completion_tokens, 0) },
-        });
-      }
+      // Some servers repeat a running usage in every chunk: only the last one counts.
+      lastUsage = readUsage(record) ?? lastUsage;
       return { parts, sawDelta };
     },
     end() {
       const parts: ModelStreamPart[] = [];
       closeContent(parts);
+      if (lastUsage) parts.push({ type: 'usage', usage: lastUsage });
       parts.push({ type: 'finish', reason: mapFinishReason(finishReason, emittedCallCount > 0) });
       return parts;
     },
@@ -97,6 +128,35 @@ export function createStreamTranslator(options: ThinkSplitterOptions = {}): Stre
       return splitter.sawBareClosingTag;
     },
   };
+}
+
+/** `usage` (any chunk, or the `choices: []` one) with llama.cpp's `timings` beside it when sent. */
+function readUsage(record: Record<string, unknown>): ModelUsage | undefined {
+  const usage = asRecord(record.usage);
+  if (typeof usage.prompt_tokens !== 'number' && typeof usage.completion_tokens !== 'number') return undefined;
+  const timings = readTimings(record.timings);
+  return { promptTokens: numberOr(usage.prompt_tokens, 0), completionTokens: numberOr(usage.completion_tokens, 0), ...timings };
+}
+
+function callKey(name: string, input: unknown): string {
+  return `${name}\u0000${canonicalJson(input)}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+function textCallPart(call: TextToolCall, id: string): ModelStreamPart {
+  const toolCall: ToolCall = { id, name: call.name, arguments: call.arguments };
+  if (call.inputError !== undefined || call.input === undefined) {
+    return { type: 'tool-call', toolCall, input: undefined, inputError: call.inputError ?? 'The tool call had no arguments.', textForm: call.form };
+  }
+  return { type: 'tool-call', toolCall, input: call.input, textForm: call.form };
 }
 
 /** Some servers (Ollama) report `stop` even when the answer is tool calls; the calls decide. */
@@ -125,10 +185,6 @@ function toToolCallPart(call: AssembledToolCall): ModelStreamPart {
     repaired: true,
     repairNotes: result.notes,
   };
-}
-
-function toParts(pieces: SplitPiece[]): ModelStreamPart[] {
-  return pieces.map((piece) => (piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'reasoning-delta', text: piece.text }));
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -10,7 +10,8 @@ import { createEngine } from '../../../src/app/create-engine.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { main } from '../../../src/cli/main.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
-import { largeModelReply, noToolsModelReply } from '../../support/benchmark-scripts.js';
+import { hermesTextModelReply, largeModelReply, noToolsModelReply } from '../../support/benchmark-scripts.js';
+import { createScriptedModel } from '../../../src/core/model/scripted-model.js';
 import { testAppConfig } from '../../support/test-app-config.js';
 
 let server: ScriptedModelServer | undefined;
@@ -70,6 +71,29 @@ describe('runBenchmark against the scripted model server', () => {
     expect(profile.quality.toolScore).toBeLessThan(0.5);
     expect(profile.cases.find((result) => result.id === 'read-file')).toMatchObject({ passed: false, reason: 'no tool call (expected read_file)' });
     expect(profile.cases.find((result) => result.id === 'greeting')).toMatchObject({ passed: true });
+  });
+});
+
+describe("how a model calls tools, and the server's own speed", () => {
+  it('records that the model writes its tool calls as text, and counts them as calls', async () => {
+    const profile = await runBenchmark({ model: modelOn(await serverAnswering(hermesTextModelReply)) });
+    expect(profile.toolCallForm).toBe('hermes');
+    expect(profile.quality.toolScore).toBe(1);
+  });
+
+  it('records native calls as native', async () => {
+    expect((await runBenchmark({ model: modelOn(await serverAnswering(largeModelReply)) })).toolCallForm).toBe('native');
+  });
+
+  it("takes tokens/s from llama.cpp's timings when the server sends them", async () => {
+    const answer = [
+      { type: 'text-delta' as const, text: 'one, two' },
+      { type: 'usage' as const, usage: { promptTokens: 2000, completionTokens: 200, generationTokensPerSecond: 41.25, promptTokensPerSecond: 1234.5 } },
+      { type: 'finish' as const, reason: 'stop' as const },
+    ];
+    const profile = await runBenchmark({ model: createScriptedModel([answer, answer]), cases: [] });
+    expect(profile.generationTokensPerSecond).toBe(41.3);
+    expect(profile.promptTokensPerSecond).toBe(1234.5);
   });
 });
 
