@@ -88,7 +88,7 @@ export function reportSandboxDetails(sandbox: CommandSandbox, reporter: Pick<Doc
   for (const line of sandbox.details ?? []) {
     if (line.startsWith('network:') && sandbox.network !== 'user')
       reporter.info(
-        `${line}\n    → install slirp4netns (apt-get install slirp4netns) for a network that reaches the internet but not the host's loopback services (TSUKA_SANDBOX_NETWORK)`,
+        `${line}\n    → for a network that reaches the internet but not the host's loopback services: install slirp4netns (apt-get install slirp4netns) and set TSUKA_SANDBOX_NETWORK=auto (the default)`,
       );
     else reporter.ok(line);
   }

@@ -79,7 +79,8 @@ function readHide(raw: string | undefined, problems: string[]): string[] {
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
   const relative = paths.filter((entry) => !path.isAbsolute(entry));
-  if (relative.length > 0) problems.push(`TSUKA_SANDBOX_HIDE holds relative paths (${relative.join(', ')}): give absolute host paths, e.g. /opt/secrets,/etc/app.env.`);
+  if (relative.length > 0)
+    problems.push(`TSUKA_SANDBOX_HIDE holds relative paths (${relative.join(', ')}): give absolute host paths, e.g. /opt/secrets,/etc/app.env.`);
   return paths.filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
 }
 

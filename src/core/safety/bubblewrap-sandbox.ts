@@ -10,7 +10,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandSandbox, SandboxLaunch, SandboxRequest } from './command-sandbox.js';
-import { commandNetwork, SANDBOX_WRAPPER_SCRIPT, type SandboxNetwork } from './sandbox-network.js';
+import { commandNetwork, NETNS_STAGE_SCRIPT, SANDBOX_WRAPPER_SCRIPT, type SandboxNetwork } from './sandbox-network.js';
 import { DEFAULT_SANDBOX_LIMITS, describeLimits, type PidsCgroupParent, prlimitArguments, type SandboxLimits } from './sandbox-limits.js';
 
 /** Host folders mirrored read-only (symlinks such as a merged-/usr `/bin` stay symlinks). */
@@ -48,6 +48,8 @@ export interface BubblewrapSandboxOptions {
   network: SandboxNetwork | boolean;
   /** slirp4netns, for the `user` network. */
   slirpPath?: string;
+  /** unshare(1), which makes the network namespace slirp4netns is attached to (default `unshare` on PATH). */
+  unsharePath?: string;
   /** Whether a role's `"network": "host"` may give its commands the host's network (default: unless `none`). */
   allowHostNetwork?: boolean;
   /** Defaults: DEFAULT_SANDBOX_LIMITS. */
@@ -138,6 +140,8 @@ export interface BubblewrapLayout {
   network: SandboxNetwork;
   tmpfsMb: number;
   resolver?: string;
+  uid?: number;
+  gid?: number;
 }
 
 function cover(args: string[], hidden: HiddenPath): void {
@@ -148,9 +152,9 @@ function cover(args: string[], hidden: HiddenPath): void {
 /** The bwrap arguments for one request (`network` already decided for it); exported for tests. */
 export function bubblewrapArguments(request: SandboxRequest, layout: BubblewrapLayout): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
-  if (layout.network === 'host') args.push('--share-net');
-  // The wrapper attaches slirp4netns to the child's namespace before the command starts.
-  if (layout.network === 'user') args.push('--info-fd', '3', '--block-fd', '4');
+  // `user`: bwrap runs in the namespace the wrapper made and attached slirp4netns to (keeping the bot's uid inside).
+  if (layout.network !== 'none') args.push('--share-net');
+  if (layout.network === 'user' && layout.uid !== undefined) args.push('--uid', String(layout.uid), '--gid', String(layout.gid ?? layout.uid));
   const mirrored: string[] = [];
   for (const entry of layout.system) {
     if (entry.link !== undefined) args.push('--symlink', entry.link, entry.path);
@@ -206,6 +210,9 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
   const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
   const nproc = !options.processCgroups && process.getuid?.() !== 0;
   const rlimits = options.prlimitPath ? [options.prlimitPath, ...prlimitArguments(limits, nproc), '--'] : [];
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  const owner = uid === undefined ? {} : { uid, gid };
   const roleHost = network !== 'host' && allowHost ? '; a role with "network": "host" gets the host\'s' : '';
   return {
     isolation: 'bubblewrap',
@@ -216,11 +223,23 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
     details: [`${NETWORK_TEXT[network]}${roleHost}`, describeLimits(limits, options.processCgroups ? 'cgroup' : nproc ? 'rlimit' : 'none', rlimits.length > 0)],
     launch(request: SandboxRequest): SandboxLaunch {
       const chosen = commandNetwork(network, allowHost, request.network);
-      const layout = { system, hidden, network: chosen, tmpfsMb: limits.tmpfsMb, ...(resolver ? { resolver } : {}) };
+      const layout = { system, hidden, network: chosen, tmpfsMb: limits.tmpfsMb, ...(resolver ? { resolver } : {}), ...owner };
       const slirp = chosen === 'user' ? (options.slirpPath ?? '') : '';
+      const stage =
+        chosen === 'user' ? [options.unsharePath ?? 'unshare', '--user', '--map-root-user', '--net', '/bin/sh', '-c', NETNS_STAGE_SCRIPT, 'tsuka-netns'] : [];
       return {
         file: '/bin/sh',
-        args: ['-c', SANDBOX_WRAPPER_SCRIPT, 'tsuka-sandbox', slirp, request.cgroup ?? '', ...rlimits, bwrap, ...bubblewrapArguments(request, layout)],
+        args: [
+          '-c',
+          SANDBOX_WRAPPER_SCRIPT,
+          'tsuka-sandbox',
+          slirp,
+          request.cgroup ?? '',
+          ...rlimits,
+          ...stage,
+          bwrap,
+          ...bubblewrapArguments(request, layout),
+        ],
         // bwrap itself starts in the root; the command's own cwd is set by --chdir inside.
         cwd: request.root,
         env: { ...request.env, HOME: SANDBOX_HOME, TMPDIR: '/tmp' },

@@ -6,7 +6,6 @@
 import type { RoleNetwork, SandboxNetwork } from './sandbox-network.js';
 import type { PidsCgroupParent, SandboxLimits } from './sandbox-limits.js';
 
-
 /**
  * What isolates a command from the bot:
  * - `bubblewrap`: own user, PID, IPC, UTS (and optionally network) namespaces, a fresh /proc,

@@ -83,18 +83,17 @@ function makeCgroup(parent: string, maxProcesses: number): CommandCgroup {
       }
     },
     remove() {
-      try {
-        rmdirSync(folder);
-      } catch {
-        // A process that is still being reaped keeps it busy; one more try shortly after.
-        setTimeout(() => {
-          try {
-            rmdirSync(folder);
-          } catch {
-            // Still busy or already gone: an empty folder left behind is harmless.
-          }
-        }, 1_000).unref();
-      }
+      // The last processes may still be being reaped: a few more tries shortly after.
+      const attempt = (left: number): void => {
+        try {
+          rmdirSync(folder);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EBUSY' && left > 0) setTimeout(() => attempt(left - 1), 20).unref();
+          // Otherwise gone already, or still busy after a second: an empty folder left behind is harmless.
+        }
+      };
+      attempt(50);
     },
   };
 }
@@ -146,6 +145,8 @@ export function describeLimits(limits: SandboxLimits, processLimitBy: 'cgroup' |
       : processLimitBy === 'rlimit'
         ? `${limits.maxProcesses} processes (RLIMIT_NPROC: counts all of the bot user's processes)`
         : 'processes not limited (root without a writable pids cgroup)';
-  const rlimits = prlimit ? `${limits.maxMemoryMb} MB address space and ${limits.maxFileMb} MB files per process` : 'memory and file size not limited (no prlimit)';
+  const rlimits = prlimit
+    ? `${limits.maxMemoryMb} MB address space and ${limits.maxFileMb} MB files per process`
+    : 'memory and file size not limited (no prlimit)';
   return `limits: ${processes}; ${rlimits}; ${limits.tmpfsMb} MB tmpfs; output stopped past ${limits.maxOutputMb} MB`;
 }

@@ -50,10 +50,19 @@ export function findProgram(name: string, searchPath: string | undefined): strin
 }
 
 /**
+ * Runs inside `unshare --user --map-root-user --net` (the namespace slirp4netns is attached to
+ * before bwrap starts): says it is there on fd 3, waits on fd 4 until the network is up, then runs
+ * bwrap with `--share-net` (this namespace).
+ */
+export const NETNS_STAGE_SCRIPT = 'echo 1 >&3; exec 3>&-; read -r _ <&4; exec 4<&-; exec "$@"';
+
+/**
  * The host-side wrapper, run by `/bin/sh -c`: `$1` is slirp4netns (or empty), `$2` a cgroup folder
- * to join (or empty), the rest the command (prlimit … bwrap …). With slirp4netns, bwrap reports its
- * child's pid on fd 3 and waits on fd 4 (`--info-fd 3 --block-fd 4`); fd 5 carries the sandbox's
- * resolv.conf (`--ro-bind-data 5`). The command starts only once slirp4netns says it is ready.
+ * to join (or empty), the rest the command (prlimit … [unshare … NETNS_STAGE_SCRIPT] bwrap …).
+ * With slirp4netns the command's first process reports on fd 3 once it is in its new network
+ * namespace and waits on fd 4; fd 5 carries the sandbox's resolv.conf (`--ro-bind-data 5`).
+ * bwrap starts only once slirp4netns says the network is ready; slirp4netns ends with the wrapper
+ * (`--exit-fd`), also after a SIGKILL.
  */
 export const SANDBOX_WRAPPER_SCRIPT = `slirp=$1 cgroup=$2
 shift 2
@@ -65,20 +74,16 @@ if [ -z "$slirp" ]; then run "$@"; fi
 dir=$(mktemp -d) || exit 125
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 143' TERM INT HUP
-mkfifo "$dir/info" "$dir/go" "$dir/ready" "$dir/exit" || exit 125
-run "$@" 3>"$dir/info" 4<"$dir/go" 5<<'RESOLV' &
+mkfifo "$dir/ns" "$dir/go" "$dir/ready" "$dir/exit" || exit 125
+run "$@" 3>"$dir/ns" 4<"$dir/go" 5<<'RESOLV' &
 nameserver ${USER_NETWORK_DNS}
 RESOLV
 sandbox=$!
-exec 7<"$dir/info"
+exec 7<"$dir/ns"
 exec 4>"$dir/go"
-pid=
-while [ -z "$pid" ] && IFS= read -r line <&7; do
-  case $line in *'"child-pid"'*) pid=\${line##*: }; pid=\${pid%,} ;; esac
-done
+if ! read -r _ <&7; then exec 4>&-; wait "$sandbox"; exit $?; fi
 exec 7<&-
-if [ -z "$pid" ]; then exec 4>&-; wait "$sandbox"; exit $?; fi
-"$slirp" --configure --mtu=65520 --disable-host-loopback --enable-sandbox --ready-fd 5 --exit-fd 6 "$pid" tap0 6<"$dir/exit" 5>"$dir/ready" </dev/null >/dev/null 2>"$dir/slirp.log" &
+"$slirp" --configure --mtu=65520 --disable-host-loopback --enable-sandbox --ready-fd 5 --exit-fd 6 "$sandbox" tap0 6<"$dir/exit" 5>"$dir/ready" </dev/null >/dev/null 2>"$dir/slirp.log" &
 exec 6>"$dir/exit"
 ready=$(dd bs=1 count=1 <"$dir/ready" 2>/dev/null)
 if [ "$ready" != 1 ]; then
