@@ -247,6 +247,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   );
   announce(models.describe());
   announce(engine.sandbox.summary);
+  for (const line of engine.sandbox.details ?? []) announce(line);
 
   return {
     engine,

@@ -19,7 +19,7 @@ import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
 import { checkDiscord, checkSlack } from './doctor-platforms.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
-import { checkMcpServers, reportModelProfiles } from './doctor-extensions.js';
+import { checkMcpServers, reportModelProfiles, reportSandboxDetails } from './doctor-extensions.js';
 import { storeSecurityLines } from './doctor-store-security.js';
 
 export interface DoctorOptions {
@@ -59,8 +59,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   let sandbox: CommandSandbox | undefined;
   try {
     sandbox = await selectCommandSandbox(config.sandbox);
-    if (sandbox.isolation === 'bubblewrap') ok(sandbox.summary);
-    else
+    if (sandbox.isolation === 'bubblewrap') {
+      ok(sandbox.summary);
+      reportSandboxDetails(sandbox, { ok, info });
+    } else
       info(
         `${sandbox.summary}\n    → for full isolation install bubblewrap (apt-get install bubblewrap) where user namespaces are allowed${sandbox.isolation === 'environment-only' ? ', or set TSUKA_SANDBOX_USER to another user' : ''}`,
       );

@@ -79,3 +79,17 @@ export async function reportModelProfiles(config: AppConfig, modelIds: string[],
     await store.close();
   }
 }
+
+/**
+ * The sandbox's network and limits under its summary: ✓ where commands cannot reach the host's
+ * loopback services, · with what to do otherwise.
+ */
+export function reportSandboxDetails(sandbox: CommandSandbox, reporter: Pick<DoctorReporter, 'ok' | 'info'>): void {
+  for (const line of sandbox.details ?? []) {
+    if (line.startsWith('network:') && sandbox.network !== 'user')
+      reporter.info(
+        `${line}\n    → for a network that reaches the internet but not the host's loopback services: install slirp4netns (apt-get install slirp4netns) and set TSUKA_SANDBOX_NETWORK=auto (the default)`,
+      );
+    else reporter.ok(line);
+  }
+}

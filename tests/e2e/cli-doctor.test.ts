@@ -99,9 +99,21 @@ describe('tsuka doctor', () => {
     );
   });
 
-  it('names the isolation level in one line: bubblewrap where it works, the declared fallback otherwise', async () => {
+  it('names the isolation level, the network mode and the limits: bubblewrap where it works, the declared fallback otherwise', async () => {
     const withBubblewrap = await doctor({ TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_DATA_DIR: path.join(home, 'data3'), TSUKA_SANDBOX: 'auto' });
-    expect(withBubblewrap.output).toMatch(/\nCommand sandbox\n✓ isolation: bubblewrap — .*network allowed/);
+    expect(withBubblewrap.output).toMatch(
+      /\nCommand sandbox\n✓ isolation: bubblewrap — [^\n]*\n[✓·] network: (user-mode \(slirp4netns\), host loopback unreachable|none)[^\n]*\n/,
+    );
+    expect(withBubblewrap.output).toMatch(/\n✓ limits: 256 processes [^\n]*; 512 MB tmpfs; output stopped past 32 MB\n/);
+    const hostNetwork = await doctor({
+      TSUKA_LLM_BASE_URL: model.baseURL,
+      TSUKA_DATA_DIR: path.join(home, 'data3'),
+      TSUKA_SANDBOX: 'auto',
+      TSUKA_SANDBOX_NETWORK: 'host',
+    });
+    expect(hostNetwork.output).toMatch(
+      /\n· network: the host's \(its loopback services included\)\n\s+→ for a network that reaches the internet but not the host's loopback services: install slirp4netns/,
+    );
     const fallback = await doctor({ TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_DATA_DIR: path.join(home, 'data3'), TSUKA_SANDBOX: 'none' });
     expect(fallback.output).toMatch(
       /\nCommand sandbox\n· isolation: environment only — no sandbox \(TSUKA_SANDBOX=none\).*\n\s+→ for full isolation install bubblewrap/,

@@ -113,7 +113,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       runId: input.runId,
       agentName: character.name,
       // Read per call: `switch_skill` may change the active role within the turn.
-      roleNetwork: () => findRole(state, state.activeRole)?.network !== false,
+      roleNetwork: () => findRole(state, state.activeRole)?.network ?? true,
       services: { ...input.toolContext.services, agent: createAgentControl(state) },
     };
     let text = '';

@@ -81,8 +81,14 @@ function clampRole(role: Role, file: string, input: CreatedRolesInput, warnings:
     warnings.push({ file, field: '/allowedTools', message: `Tools beyond ${limit} are left out: ${beyond.join(', ')}.` });
   }
   const allowedTools = role.allowedTools.filter((tool) => ceiling.has(tool));
+  // A role file in the workspace (a hostile repository may bring one) never widens the network:
+  // `"network": "host"` or `true` would reach the bot's own loopback services from its commands.
+  const { network, ...rest } = role;
+  if (network !== undefined && network !== false)
+    warnings.push({ file, field: '/network', message: `"network": ${JSON.stringify(network)} is ignored in a created role.` });
   return {
-    ...role,
+    ...rest,
+    ...(network === false ? { network } : {}),
     allowedTools,
     ...(role.coreTools ? { coreTools: role.coreTools.filter((tool) => allowedTools.includes(tool)) } : {}),
     ceiling: [...ceiling].sort(),

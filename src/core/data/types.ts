@@ -15,8 +15,11 @@ export interface Role {
   /** Tools offered from the first round; the rest of `allowedTools` are loaded on demand with `load_tools`. */
   coreTools?: string[];
   reasoningEffort?: ReasoningEffort;
-  /** False: this role's commands get no network, even where the sandbox allows it (bubblewrap only). */
-  network?: boolean;
+  /**
+   * False: this role's commands get no network; `host`: the host's network, loopback services
+   * included (opt-in, unless TSUKA_SANDBOX_NETWORK=none); unset: the sandbox's default (bubblewrap only).
+   */
+  network?: boolean | 'host';
   /**
    * Roles made with `create_role`: the tools the creating character's role allowed when it was made.
    * The role's tools never exceed it (checked at creation, at load and when a character switches to it).

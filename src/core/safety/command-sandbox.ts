@@ -3,6 +3,8 @@
  * One implementation is chosen once at start (`selectCommandSandbox`) and injected into every
  * place that runs an agent-controlled command; the process runner only spawns what it returns.
  */
+import type { RoleNetwork, SandboxNetwork } from './sandbox-network.js';
+import type { PidsCgroupParent, SandboxLimits } from './sandbox-limits.js';
 
 /**
  * What isolates a command from the bot:
@@ -24,8 +26,13 @@ export interface SandboxRequest {
   cwd: string;
   /** The scrubbed environment the command should see. */
   env: NodeJS.ProcessEnv;
-  /** False when the active role forbids network access; the sandbox's own setting can only narrow it further. */
-  network?: boolean;
+  /**
+   * The active role's wish: false = no network, `host` = the host's network (loopback included)
+   * where the setting allows it, true/unset = the sandbox's default.
+   */
+  network?: RoleNetwork;
+  /** A pids cgroup folder the command joins before it starts (from `processCgroups`). */
+  cgroup?: string;
 }
 
 /** What the process runner spawns for a request. */
@@ -44,5 +51,13 @@ export interface CommandSandbox {
   readonly isolation: IsolationLevel;
   /** One line for the start banner and `tsuka doctor`, e.g. `isolation: bubblewrap (…)`. */
   readonly summary: string;
+  /** Further lines for the banner and doctor: the network commands get, the limits they run under. */
+  readonly details?: readonly string[];
+  /** The network commands get by default (bubblewrap only; the fallback shares the host's). */
+  readonly network?: SandboxNetwork;
+  /** The limits commands run under (bubblewrap only). */
+  readonly limits?: SandboxLimits;
+  /** Where the runner creates a pids cgroup per command, when this host allows it. */
+  readonly processCgroups?: PidsCgroupParent;
   launch(request: SandboxRequest): SandboxLaunch;
 }

@@ -8,6 +8,8 @@ export interface OutputCollector {
   /** The collected text; when over the cap, head + a note on what was dropped + tail. */
   text(): string;
   readonly truncated: boolean;
+  /** Every byte pushed so far, kept or not. */
+  readonly totalBytes: number;
 }
 
 /** Creates a collector keeping at most `maxBytes` of output (half head, half tail). */
@@ -52,6 +54,9 @@ export function createOutputCollector(maxBytes: number): OutputCollector {
     },
     get truncated(): boolean {
       return totalBytes > maxBytes;
+    },
+    get totalBytes(): number {
+      return totalBytes;
     },
   };
 }

@@ -5,10 +5,14 @@
  * death (`--die-with-parent`) takes down the sandbox's PID namespace and everything in it.
  */
 import { spawn } from 'node:child_process';
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TsukaError } from '../errors.js';
 import { createOutputCollector } from './output-collector.js';
 import type { CommandSandbox } from './command-sandbox.js';
+import type { RoleNetwork } from './sandbox-network.js';
+import type { CommandCgroup, SandboxLimitName } from './sandbox-limits.js';
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 200_000;
 /** How long a process group gets between SIGTERM and SIGKILL. */
@@ -23,8 +27,8 @@ export interface RunCommandOptions {
   sandbox: CommandSandbox;
   /** The command's jail root (the only folder it may write); defaults to `cwd`. */
   root?: string;
-  /** False when the active role forbids network access. */
-  network?: boolean;
+  /** The active role's network: false = none, `host` = the host's where allowed, true/unset = the sandbox's default. */
+  network?: RoleNetwork;
   /** Should come from `createChildEnv`: the child sees exactly this. */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
@@ -42,7 +46,35 @@ export interface CommandResult {
   truncated: boolean;
   timedOut: boolean;
   aborted: boolean;
+  /** Set when a sandbox limit stopped the command (the tree was killed). */
+  limit?: SandboxLimitName;
   durationMs: number;
+}
+
+/** The command's pids cgroup, when the sandbox offers them; a folder that cannot be made is no reason to refuse the command. */
+function openCgroup(sandbox: CommandSandbox): CommandCgroup | undefined {
+  const parent = sandbox.processCgroups;
+  if (!parent || !sandbox.limits) return undefined;
+  try {
+    return parent.create(sandbox.limits.maxProcesses);
+  } catch {
+    // e.g. the cgroup hierarchy was remounted since the start: RLIMIT-free, as on hosts without cgroups.
+    return undefined;
+  }
+}
+
+/** Calls `onHit` once a fork in the cgroup was refused (inotify on pids.events; checked again at exit). */
+function watchCgroup(cgroup: CommandCgroup | undefined, onHit: () => void): FSWatcher | undefined {
+  if (!cgroup) return undefined;
+  try {
+    const watcher = watch(path.join(cgroup.path, 'pids.events'), () => {
+      if (cgroup.hitLimit()) onHit();
+    });
+    watcher.on('error', () => watcher.close());
+    return watcher;
+  } catch {
+    return undefined;
+  }
 }
 
 function isGone(error: unknown): boolean {
@@ -73,12 +105,14 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
   }
 
   return new Promise<CommandResult>((resolve, reject) => {
+    const cgroup = openCgroup(options.sandbox);
     const launch = options.sandbox.launch({
       command: options.command,
       root: options.root ?? options.cwd,
       cwd: options.cwd,
       env: options.env,
       ...(options.network === undefined ? {} : { network: options.network }),
+      ...(cgroup ? { cgroup: cgroup.path } : {}),
     });
     let child: ReturnType<typeof spawn>;
     try {
@@ -91,12 +125,15 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
         ...(launch.gid === undefined ? {} : { gid: launch.gid }),
       });
     } catch (error) {
+      cgroup?.remove();
       // spawn throws (rather than emitting `error`) for some failures, e.g. EPERM switching users.
       reject(new TsukaError('command_start_failed', `The command could not be started in "${options.cwd}".`, { cause: error }));
       return;
     }
     let timedOut = false;
     let aborted = false;
+    let limit: SandboxLimitName | undefined;
+    const outputLimit = options.sandbox.limits ? options.sandbox.limits.maxOutputMb * 1024 * 1024 : Number.POSITIVE_INFINITY;
     let killing = false;
     let settled = false;
     let exitCode: number | null = null;
@@ -135,16 +172,30 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       killTree();
     });
 
+    const stopAtLimit = (name: SandboxLimitName): void => {
+      if (limit !== undefined || timedOut || aborted) return;
+      limit = name;
+      killTree();
+    };
+    const watcher = watchCgroup(cgroup, () => stopAtLimit('processes'));
+
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
+      watcher?.close();
+      if (cgroup?.hitLimit()) stopAtLimit('processes');
+      cgroup?.remove();
       clearTimeout(timeoutTimer);
       options.signal?.removeEventListener('abort', onAbort);
       return true;
     };
 
-    child.stdout?.on('data', (chunk: Buffer) => collector.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => collector.push(chunk));
+    const collect = (chunk: Buffer): void => {
+      collector.push(chunk);
+      if (collector.totalBytes > outputLimit) stopAtLimit('output');
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
 
     child.on('error', (error) => {
       if (!settle()) return;
@@ -165,6 +216,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
         truncated: collector.truncated,
         timedOut,
         aborted,
+        ...(limit ? { limit } : {}),
         durationMs: Math.round(performance.now() - started),
       });
     });

@@ -1,7 +1,9 @@
 /**
  * Chooses the command sandbox once at start. `auto` uses bubblewrap when running it here actually
  * works (one real sandboxed `true`, with the same layout every command gets), else the declared
- * fallback; `bubblewrap` insists on it and fails the start when it does not work.
+ * fallback; `bubblewrap` insists on it and fails the start when it does not work. The network is
+ * chosen the same way: `auto` takes the user-mode network when slirp4netns works here, else none;
+ * `user` insists on it.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +13,8 @@ import { TsukaError } from '../errors.js';
 import type { CommandSandbox } from './command-sandbox.js';
 import { createBubblewrapSandbox } from './bubblewrap-sandbox.js';
 import { createFallbackSandbox, type SandboxUser } from './fallback-sandbox.js';
+import { findProgram, type SandboxNetwork, type SandboxNetworkSetting } from './sandbox-network.js';
+import { DEFAULT_SANDBOX_LIMITS, findPidsCgroupParent, type SandboxLimits } from './sandbox-limits.js';
 
 export type SandboxMode = 'auto' | 'bubblewrap' | 'none';
 
@@ -18,13 +22,31 @@ const PROBE_TIMEOUT_MS = 10_000;
 
 export interface SandboxSettings {
   mode: SandboxMode;
-  /** Commands may use the network (default true); only bubblewrap can enforce `false`. */
-  network: boolean;
+  /**
+   * `TSUKA_SANDBOX_NETWORK`: auto (user-mode when it works here, else none), user, none or host;
+   * `true`/`false` are the older spelling of auto/none. Only bubblewrap can enforce anything.
+   */
+  network: SandboxNetworkSetting | boolean;
+  /** Resource limits (default DEFAULT_SANDBOX_LIMITS). */
+  limits?: SandboxLimits;
   /** The fallback runs commands as this user when set. */
   user?: SandboxUser;
   /** The data folder, the bot's checkout and its home: never visible inside bubblewrap. */
   hiddenPaths: string[];
   bwrapPath?: string;
+  /** slirp4netns and prlimit; looked up on the system PATH when unset, `''` for "not there" (tests). */
+  slirpPath?: string;
+  prlimitPath?: string;
+  /** False: never use a pids cgroup (tests); default: when this host allows one. */
+  useCgroups?: boolean;
+}
+
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+function networkSetting(network: SandboxNetworkSetting | boolean): SandboxNetworkSetting {
+  if (network === true) return 'auto';
+  if (network === false) return 'none';
+  return network;
 }
 
 /** Runs one sandboxed `true`; resolves to undefined when it worked, else to why not. */
@@ -63,15 +85,43 @@ async function fallback(settings: SandboxSettings, reason: string): Promise<Comm
 }
 
 export async function selectCommandSandbox(settings: SandboxSettings): Promise<CommandSandbox> {
-  const networkNote = settings.network ? '' : '; the network cannot be turned off without bubblewrap';
+  const wanted = networkSetting(settings.network);
+  const networkNote = wanted === 'none' || wanted === 'user' ? `; TSUKA_SANDBOX_NETWORK=${wanted} cannot be enforced without bubblewrap` : '';
   if (settings.mode === 'none') return fallback(settings, `TSUKA_SANDBOX=none${networkNote}`);
   const reason = settings.mode === 'auto' ? 'auto: bwrap works here' : 'TSUKA_SANDBOX=bubblewrap';
-  const bubblewrap = createBubblewrapSandbox({
-    network: settings.network,
-    hiddenPaths: settings.hiddenPaths,
-    reason,
-    ...(settings.bwrapPath ? { bwrapPath: settings.bwrapPath } : {}),
-  });
+  const slirpPath = settings.slirpPath ?? findProgram('slirp4netns', SYSTEM_PATH);
+  const prlimitPath = settings.prlimitPath ?? findProgram('prlimit', SYSTEM_PATH);
+  const processCgroups = settings.useCgroups === false ? undefined : findPidsCgroupParent();
+  const make = (network: SandboxNetwork, why: string) =>
+    createBubblewrapSandbox({
+      network,
+      hiddenPaths: settings.hiddenPaths,
+      reason: why,
+      allowHostNetwork: wanted !== 'none',
+      limits: settings.limits ?? DEFAULT_SANDBOX_LIMITS,
+      ...(slirpPath ? { slirpPath } : {}),
+      ...(prlimitPath ? { prlimitPath } : {}),
+      ...(processCgroups ? { processCgroups } : {}),
+      ...(settings.bwrapPath ? { bwrapPath: settings.bwrapPath } : {}),
+    });
+  let networkFailure: string | undefined;
+  if (wanted === 'user' || wanted === 'auto') {
+    if (slirpPath) {
+      const userNetwork = make('user', reason);
+      networkFailure = await probeSandbox(userNetwork);
+      if (networkFailure === undefined) return userNetwork;
+    } else networkFailure = 'slirp4netns is not installed';
+    if (wanted === 'user') {
+      const bubblewrapWorks = (await probeSandbox(make('none', reason))) === undefined;
+      if (bubblewrapWorks)
+        throw new TsukaError(
+          'sandbox_unavailable',
+          `TSUKA_SANDBOX_NETWORK=user but the user-mode network does not work here (${networkFailure}): install slirp4netns, or set TSUKA_SANDBOX_NETWORK=auto, none or host.`,
+        );
+    }
+  }
+  const network: SandboxNetwork = wanted === 'host' ? 'host' : 'none';
+  const bubblewrap = make(network, networkFailure ? `${reason}; no user-mode network: ${networkFailure}` : reason);
   const failure = await probeSandbox(bubblewrap);
   if (failure === undefined) return bubblewrap;
   if (settings.mode === 'bubblewrap') {

@@ -5,6 +5,7 @@
 import type { JsonSchema } from '../model/language-model.js';
 import type { Logger } from '../logger.js';
 import type { CommandSandbox } from '../safety/command-sandbox.js';
+import type { RoleNetwork } from '../safety/sandbox-network.js';
 
 export type RiskLevel = 'SAFE' | 'RESTRICTED' | 'DANGEROUS';
 export type ModelTier = 'SMALL' | 'MEDIUM' | 'LARGE';
@@ -64,8 +65,8 @@ export interface ToolContext {
   childEnv: NodeJS.ProcessEnv;
   /** Launches agent commands (bubblewrap or the declared fallback); chosen once at start. */
   sandbox: CommandSandbox;
-  /** Whether the active role lets commands use the network (unset: yes); set by the agent loop. */
-  roleNetwork?: () => boolean;
+  /** The active role's network (false: none, `host`: the host's, true/unset: the sandbox's default); set by the agent loop. */
+  roleNetwork?: () => RoleNetwork;
   /** Masks secret values in any text before it leaves the tool. */
   maskSecrets(text: string): string;
   runId: string;

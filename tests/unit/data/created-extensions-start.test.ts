@@ -92,6 +92,16 @@ describe('broken or clashing created roles and tools never stop a start (issue 2
     expect(warnings.some((line) => /bare\.json/.test(line) && /Unknown tools are left out: no_such_tool/.test(line))).toBe(true);
   });
 
+  it("a role file in a hostile repository cannot give its commands the host network (the bot's loopback services)", async () => {
+    const roles = path.join(workspace, '.tsuka', 'roles');
+    await writeJson(path.join(roles, 'netty.json'), role(['read_file'], { ceiling: ['read_file'], network: 'host' }));
+    await writeJson(path.join(roles, 'quiet.json'), role(['read_file'], { ceiling: ['read_file'], network: false }));
+    const { engine, warnings } = await start();
+    expect(engine.roster.roles.get('netty')?.network).toBeUndefined();
+    expect(engine.roster.roles.get('quiet')?.network).toBe(false);
+    expect(warnings.join('\n')).toMatch(/netty\.json.*"network": \\"host\\" is ignored|netty\.json.*network.*ignored/);
+  });
+
   it('created tools: a broken file, one taking a built-in name, an mcp__ name and two files with one name are skipped with warnings', async () => {
     const tools = path.join(workspace, '.tsuka', 'tools');
     const tool = (name: string) => ({

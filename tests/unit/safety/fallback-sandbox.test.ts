@@ -13,6 +13,7 @@ import { TsukaError } from '../../../src/core/errors.js';
 import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
 import { runCommand } from '../../../src/core/safety/process-runner.js';
 import { selectCommandSandbox } from '../../../src/core/safety/select-sandbox.js';
+import { DEFAULT_SANDBOX_LIMITS } from '../../../src/core/safety/sandbox-limits.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -31,15 +32,34 @@ function sandboxConfig(values: Record<string, string>) {
 }
 
 describe('sandbox configuration', () => {
-  it('defaults to auto with the network on, and resolves a user by name or number', () => {
-    expect(sandboxConfig({}).config).toEqual({ mode: 'auto', network: true, hiddenPaths: ['/srv/data'] });
+  it('defaults to auto with the network on auto, and resolves a user by name or number', () => {
+    expect(sandboxConfig({}).config).toEqual({ mode: 'auto', network: 'auto', limits: DEFAULT_SANDBOX_LIMITS, hiddenPaths: ['/srv/data'] });
     expect(sandboxConfig({ TSUKA_SANDBOX: 'none', TSUKA_SANDBOX_NETWORK: '0', TSUKA_SANDBOX_USER: 'nobody' }).config).toEqual({
       mode: 'none',
-      network: false,
+      network: 'none',
+      limits: DEFAULT_SANDBOX_LIMITS,
       user: { name: 'nobody', uid: 65534, gid: 65534 },
       hiddenPaths: ['/srv/data'],
     });
     expect(sandboxConfig({ TSUKA_SANDBOX_USER: '1234:99' }).config.user).toEqual({ name: '1234:99', uid: 1234, gid: 99 });
+  });
+
+  it('reads the network modes, TSUKA_SANDBOX_HIDE and the limits', () => {
+    expect(sandboxConfig({ TSUKA_SANDBOX_NETWORK: 'host' }).config.network).toBe('host');
+    expect(sandboxConfig({ TSUKA_SANDBOX_NETWORK: 'USER' }).config.network).toBe('user');
+    expect(sandboxConfig({ TSUKA_SANDBOX_NETWORK: '1' }).config.network).toBe('auto');
+    const { config, problems } = sandboxConfig({
+      TSUKA_SANDBOX_HIDE: '/opt/secrets, /etc/app.env,,',
+      TSUKA_SANDBOX_MAX_PROCESSES: '64',
+      TSUKA_SANDBOX_TMPFS_MB: '16',
+    });
+    expect(problems).toEqual([]);
+    expect(config.hiddenPaths).toEqual(['/srv/data', '/opt/secrets', '/etc/app.env']);
+    expect(config.limits).toEqual({ ...DEFAULT_SANDBOX_LIMITS, maxProcesses: 64, tmpfsMb: 16 });
+    expect(sandboxConfig({ TSUKA_SANDBOX_HIDE: 'relative/path', TSUKA_SANDBOX_MAX_MEMORY_MB: 'lots' }).problems).toEqual([
+      expect.stringMatching(/^TSUKA_SANDBOX_HIDE holds relative paths \(relative\/path\)/),
+      expect.stringMatching(/^TSUKA_SANDBOX_MAX_MEMORY_MB="lots" is not valid/),
+    ]);
   });
 
   it('names each bad setting and how to fix it', () => {
@@ -58,7 +78,7 @@ describe('choosing the sandbox at start', () => {
     const fallback = await selectCommandSandbox({ ...settings, mode: 'auto' });
     expect(fallback.isolation).toBe('environment-only');
     expect(fallback.summary).toMatch(
-      /^isolation: environment only — no sandbox \(bubblewrap unavailable: .*ENOENT.*the network cannot be turned off without bubblewrap\)/,
+      /^isolation: environment only — no sandbox \(bubblewrap unavailable: .*(ENOENT|not found|No such file).*TSUKA_SANDBOX_NETWORK=none cannot be enforced without bubblewrap\)/,
     );
     await expect(selectCommandSandbox({ ...settings, mode: 'bubblewrap' })).rejects.toThrow(TsukaError);
     await expect(selectCommandSandbox({ ...settings, mode: 'bubblewrap' })).rejects.toThrow(/TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here/);

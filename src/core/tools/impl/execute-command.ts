@@ -1,6 +1,7 @@
 import { classifyCommand } from '../../safety/command-risk.js';
 import { gitCommandEnv } from '../../safety/git-env.js';
 import { runCommand } from '../../safety/process-runner.js';
+import { limitMessage } from '../../safety/sandbox-limits.js';
 import { countLines } from '../format-bytes.js';
 import type { CallRisk, RiskLevel, ToolContext, ToolImplementation } from '../tool.js';
 
@@ -69,6 +70,10 @@ export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
     const text = result.output.trimEnd();
     const lines = countLines(text);
     const truncated = result.truncated ? '\n[output truncated: the middle was left out]' : '';
+    if (result.limit && context.sandbox.limits) {
+      const message = limitMessage(result.limit, context.sandbox.limits);
+      return { output: `${message}; the process tree was killed.\n${text}${truncated}`, isError: true, display: message };
+    }
     if (result.aborted) {
       return { output: `Stopped before it finished; the process tree was killed.\n${text}${truncated}`, isError: true, display: 'stopped' };
     }
