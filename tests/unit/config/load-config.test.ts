@@ -84,6 +84,32 @@ describe('loadConfig', () => {
     expect(problemsOf({ TSUKA_WORKSPACE: path.join(directory, 'project'), TSUKA_DATA_DIR: path.join(directory, 'data') })).toEqual([]);
   });
 
+  it('reads the channels section: per-channel workspace, characters and rules; a string stays the allowlist; bad values are named', async () => {
+    await writeFile(
+      path.join(directory, 'tsuka.config.json'),
+      JSON.stringify({
+        dangerousApproval: 'admin',
+        channels: { '#sec-private': { workspace: 'sec', defaultCharacter: 'Worf', characters: ['@worf', 'pike'], threadReplies: 'everyone' }, C0GEN: {} },
+      }),
+    );
+    const config = load({ TSUKA_CHANNELS: 'C0GEN' });
+    expect(config.channels).toEqual(['C0GEN']);
+    expect(config.dangerousApproval).toBe('admin');
+    expect(config.threadReplies).toBe('starter');
+    expect(config.channelPolicies).toEqual([
+      { key: '#sec-private', workspace: path.join(directory, 'sec'), defaultCharacter: 'worf', characters: ['worf', 'pike'], threadReplies: 'everyone' },
+      { key: 'C0GEN' },
+    ]);
+    await writeFile(path.join(directory, 'tsuka.config.json'), JSON.stringify({ channels: 'C1,C2' }));
+    expect(load({}).channels).toEqual(['C1', 'C2']);
+    expect(load({}).channelPolicies).toEqual([]);
+    await writeFile(path.join(directory, 'tsuka.config.json'), JSON.stringify({ channels: { C1: { dangerousApproval: 'anyone' } } }));
+    expect(problemsOf({}).join('\n')).toMatch(/tsuka\.config\.json \/channels\/C1\/dangerousApproval/);
+    await writeFile(path.join(directory, 'tsuka.config.json'), JSON.stringify({ channels: { C1: { workspace: '.' } } }));
+    expect(problemsOf({ TSUKA_DATA_DIR: path.join(directory, 'data') }).join('\n')).toMatch(/channels\."C1"\.workspace="\." contains the data folder/);
+    expect(problemsOf({ TSUKA_DANGEROUS_APPROVAL: 'nobody' }).join('\n')).toMatch(/TSUKA_DANGEROUS_APPROVAL="nobody" is not valid: use one of other, admin, requester/);
+  });
+
   it('reports a config file that is not JSON', async () => {
     await writeFile(path.join(directory, 'tsuka.config.json'), '{ "httpPort": 30,, }');
     expect(problemsOf({})[0]).toMatch(/tsuka\.config\.json is not valid JSON/);
