@@ -139,6 +139,22 @@ describe('Discord application commands', () => {
     // #general holds nothing of the private run: only the two ephemeral answers, none with its words.
     const general = discord.messages(DEFAULT_CHANNEL_ID);
     expect(general.every((message) => (message.flags & 64) !== 0 && message.files.length === 0 && !/vault|7741/.test(message.content))).toBe(true);
+
+    // Memory keeps to the channel too (issue 21): a fact saved in #sec-private never reaches a
+    // request of a conversation in #general, and is there in #sec-private.
+    model.enqueue({ toolCalls: [{ name: 'save_memory', arguments: { content: 'The vault code is 7741-omega.' } }] });
+    model.enqueue({ text: 'Saved it.' });
+    const saving = harness.mention({ channelId: PRIVATE, content: 'obrien remember: the vault code is 7741-omega' });
+    await harness.waitForReply(saving.id, 'Saved it.');
+    const before = model.requests.length;
+    model.enqueue({ text: 'No idea.' });
+    const asking = harness.mention({ channelId: DEFAULT_CHANNEL_ID, content: 'obrien what is the vault code?' });
+    await harness.waitForReply(asking.id, 'No idea.');
+    expect(model.requests.slice(before).map((request) => JSON.stringify(request.body)).join('\n')).not.toContain('7741-omega');
+    model.enqueue({ text: 'It is 7741-omega.' });
+    const own = harness.mention({ channelId: PRIVATE, content: 'obrien what is the vault code?' });
+    await harness.waitForReply(own.id, 'It is 7741-omega.');
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('7741-omega');
   });
 
   it('without the Message Content intent, reconnects without it, says how to enable it, and still answers mentions', async () => {
