@@ -3,7 +3,7 @@
  * replayed byte for byte through the provider: plain text, each reasoning field, tool calls in
  * pieces and in parallel, markup streamed before a parsed call, keep-alive comments, an error chunk.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,11 +13,6 @@ import { createOpenAICompatibleModel } from '../../../src/core/provider/openai-c
 import { reasoningOf, textOf, toolCallsOf } from './sse-fixtures.js';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../fixtures/model-streams');
-/**
- * Recordings taken from whole public repositories may only live in the steering repo's shared/ (beside
- * the clone in CI; `TSUKA_MODEL_STREAMS_DIR` names another folder): they are replayed from there when present.
- */
-const SHARED_CORPUS = process.env.TSUKA_MODEL_STREAMS_DIR ?? path.resolve(import.meta.dirname, '../../../../shared/model-streams');
 const HOST = 'http://recorded.test:8080';
 const tools: ModelRequest['tools'] = [
   { name: 'run_command', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' }, cwd: { type: 'string' } } } },
@@ -48,7 +43,8 @@ const EXPECTED: Record<string, Expected> = {
     calls: [{ name: 'get_current_weather', input: { location: 'Washington DC' } }],
     finish: 'tool-calls',
   },
-  'llama-cpp/qwen3-coder-tool-call.sse': { text: '', calls: [{ name: 'run_command', input: { command: 'pwd' } }], finish: 'tool-calls' },
+  // The capture's author elided the ids as "..." (the call id as "v2dh..."); the id of the first piece is kept.
+  'llama-cpp/qwen3-coder-tool-call.sse': { text: '', calls: [{ id: 'v2dh...', name: 'run_command', input: { command: 'pwd' } }], finish: 'tool-calls' },
   'ollama/text.sse': { text: 'My name is Neo Vim.', finish: 'stop' },
   'ollama/parallel-tool-calls.sse': {
     text: '',
@@ -62,14 +58,16 @@ const EXPECTED: Record<string, Expected> = {
   'ollama/parallel-tool-calls-same-command.sse': {
     text: '',
     calls: [
-      { name: 'run_command', input: { command: 'ls' } },
-      { name: 'run_command', input: { command: 'ls -l' } },
+      { id: 'call_wteop8bt', name: 'run_command', input: { command: 'ls' } },
+      { id: 'call_rk2xye1l', name: 'run_command', input: { command: 'ls -l' } },
     ],
     finish: 'tool-calls',
   },
+  // Twenty-three keep-alive comments before the first data line; `finish_reason: "stop"` twice, the second with usage.
   'openrouter/keep-alive-comments-text.sse': {
-    text: 'I recommend naming your Python retry library `resilix`, as it conveys resilience and is modern and brandable.',
-    usage: { promptTokens: 888, completionTokens: 74 },
+    text: 'I recommend naming your Python retry library **Retryable** to clearly convey its purpose while being catchy and distinct.',
+    reasoning: '',
+    usage: { promptTokens: 571, completionTokens: 59 },
     finish: 'stop',
   },
   'openrouter/reasoning-details.sse': {
@@ -78,12 +76,19 @@ const EXPECTED: Record<string, Expected> = {
     usage: { promptTokens: 43, completionTokens: 36 },
     finish: 'stop',
   },
+  // Only an encrypted `reasoning_details` entry (`reasoning: null`): no readable reasoning, none leaks into the text.
   'openrouter/reasoning-then-text.sse': {
-    textStart: 'I’m ChatGPT, a large-language-model assistant',
+    textStart: 'I’m ChatGPT, a large-language-model assistant created by OpenAI.',
     reasoning: '',
     usage: { promptTokens: 9, completionTokens: 104 },
+    finish: 'stop',
   },
-  'openrouter/native-options-text.sse': { usage: { promptTokens: 687, completionTokens: 187 }, finish: 'stop' },
+  'openrouter/native-options-text.sse': {
+    textStart: "I'm Grok, an AI built by xAI.",
+    reasoning: '',
+    usage: { promptTokens: 687, completionTokens: 254 },
+    finish: 'stop',
+  },
   'openrouter/token-limit-error-after-length.sse': {
     reasoning: 'We need to respond to a greeting. The user',
     error: /cut off at its token limit \("Token limit reached"\)/,
@@ -95,16 +100,13 @@ const EXPECTED: Record<string, Expected> = {
   },
 };
 
-/** Every recording, by `server/file`, with the folder it is in (ours first, then shared/). */
-function recordings(): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const root of [SHARED_CORPUS, CORPUS]) {
-    if (!existsSync(root)) continue;
-    for (const server of readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
-      for (const file of readdirSync(path.join(root, server.name)).filter((name) => name.endsWith('.sse'))) found.set(`${server.name}/${file}`, root);
-    }
+/** Every committed recording, as `server/file`. */
+function recordings(): string[] {
+  const found: string[] = [];
+  for (const server of readdirSync(CORPUS, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+    for (const file of readdirSync(path.join(CORPUS, server.name)).filter((name) => name.endsWith('.sse'))) found.push(`${server.name}/${file}`);
   }
-  return found;
+  return found.sort();
 }
 
 const FOUND = recordings();
@@ -145,24 +147,16 @@ afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
 describe('recorded streams of real servers', () => {
-  it('has recordings from at least four servers, each one expected here and named in the README', () => {
-    const files = [...FOUND.keys()];
+  it('has at least twelve recordings from at least four servers, each one expected here and named in the README', () => {
     const readme = readFileSync(path.join(CORPUS, 'README.md'), 'utf8');
-    expect(files.length).toBeGreaterThanOrEqual(6);
-    expect(new Set(files.map((file) => file.split('/')[0])).size).toBeGreaterThanOrEqual(4);
-    for (const file of files) {
-      expect(Object.keys(EXPECTED), file).toContain(file);
-      expect(readme, file).toContain(`\`${file}\``);
-    }
+    expect(FOUND.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(FOUND.map((file) => file.split('/')[0])).size).toBeGreaterThanOrEqual(4);
+    expect(FOUND).toEqual(Object.keys(EXPECTED).sort());
+    for (const file of FOUND) expect(readme, file).toContain(`\`${file}\``);
   });
 
-  const present = Object.entries(EXPECTED).filter(([file]) => FOUND.has(file));
-  const absent = Object.entries(EXPECTED).filter(([file]) => !FOUND.has(file));
-  // Skipped with the reason in the name: recordings of fetched repositories live only in shared/model-streams.
-  it.skip.each(absent.map(([file]) => [file]))('replays %s (not in this checkout: only in shared/model-streams, see the README)', () => undefined);
-
-  it.each(present)('replays %s', async (file, expected) => {
-    const body = readFileSync(path.join(FOUND.get(file)!, file));
+  it.each(Object.entries(EXPECTED))('replays %s', async (file, expected) => {
+    const body = readFileSync(path.join(CORPUS, file));
     const { parts, error } = await replay(body);
     const text = textOf(parts);
     if (expected.error) {
