@@ -2,7 +2,7 @@
  * Starts the whole bot (`startApp`) with the real Bolt against the Slack emulator and the
  * scripted model server, on 127.0.0.1, with a fresh data directory and workspace.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { testAppConfig } from '../../support/test-app-config.js';
@@ -23,9 +23,16 @@ export interface SlackHarness {
 }
 
 export async function startSlackHarness(
-  options: { environment?: Record<string, string>; emulator?: SlackEmulatorOptions; rateLimits?: Parameters<typeof startApp>[0]['slackRateLimits'] } = {},
+  options: {
+    environment?: Record<string, string>;
+    emulator?: SlackEmulatorOptions;
+    rateLimits?: Parameters<typeof startApp>[0]['slackRateLimits'];
+    /** Written as tsuka.config.json in the home (the `channels` section, say); `home` names the folder. */
+    configFile?: (home: string) => Record<string, unknown>;
+  } = {},
 ): Promise<SlackHarness> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-slack-'));
+  if (options.configFile) await writeFile(path.join(home, 'tsuka.config.json'), JSON.stringify(options.configFile(home)));
   const slack = await startSlackEmulator(options.emulator);
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
