@@ -119,7 +119,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   });
   opened.push(() => models.stop());
   const deps = commandDependencies(engine, models);
-  const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds }));
+  const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds, goalConfirm: config.goalConfirm }));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
   // Replicas spend one set of platform budgets, kept in Redis: two never send more than one would.
   const sharedBudget = shared ? (name: string, rule: RateRule) => engine.coordination.takeToken(name, rule) : undefined;
