@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
 import { callerOf } from '../../support/scripted-callers.js';
+import { createScheduleStore } from '../../../src/core/schedules/schedule-store.js';
 import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
 
 const FAST = {
@@ -136,4 +137,37 @@ describe('Slack /goal with TSUKA_GOAL_CONFIRM=1', () => {
     const run = (await h.app.engine.runs.list()).find((record) => record.where.threadId?.endsWith(root.ts));
     expect(run?.status).toBe('completed');
   }, 40_000);
+});
+
+describe('Slack /tsuka schedule', () => {
+  /** Sends `/tsuka <text>` as `userId` and resolves to the ephemeral answer. */
+  async function tsuka(text: string, userId = 'U1', channelId = 'C4'): Promise<string> {
+    const before = h.slack.responses.length;
+    await h.slack.deliverSlashCommand({ command: '/tsuka', text, userId, channelId });
+    await h.slack.waitFor(() => h.slack.responses.length > before);
+    return String((h.slack.responses.at(-1)!.body as { text?: string }).text ?? '');
+  }
+  const scheduledRoots = () => h.slack.messages('C4').filter((message) => message.bot_id && message.text.startsWith('⏰ Scheduled'));
+
+  it('`every 2s` produces runs in the channel, is listed there with its next run, and the owner removes it', async () => {
+    expect(await tsuka('schedule every 2s @nobody ping')).toContain('There is no character "nobody"');
+    const made = await tsuka('schedule every 2s @geordi ping the build');
+    const id = /`(sch-[0-9a-f]{6})`/.exec(made)?.[1];
+    expect(id, made).toBeDefined();
+    expect(made).toContain('It runs as you');
+    // Two firings, each a root message whose thread the character answers.
+    await h.slack.waitFor(() => scheduledRoots().filter((root) => h.botReplies('C4', root.ts).some((reply) => reply.username === 'Geordi')).length >= 2, {
+      timeoutMs: 15_000,
+    });
+    expect(scheduledRoots()[0]!.text).toContain(`⏰ Scheduled (\`${id}\`, every 2s) by <@U1>: @geordi ping the build`);
+    const listed = await tsuka('schedules');
+    expect(listed).toContain(id);
+    expect(listed).toMatch(/every 2s · @geordi ping the build · next /);
+    // Another channel does not see it, another person cannot remove it.
+    expect(await tsuka('schedules', 'U1', 'C5')).toContain('No schedules in this channel');
+    expect(await tsuka(`unschedule ${id}`, 'U2')).toContain('Only the schedule’s owner or an admin');
+    expect(await tsuka(`unschedule ${id}`)).toContain(`Removed the schedule \`${id}\``);
+    expect(await tsuka('schedules')).toContain('No schedules in this channel');
+    expect(await createScheduleStore(h.app.engine.store).list()).toEqual([]);
+  }, 30_000);
 });
