@@ -3,13 +3,17 @@
  * interrupt them (one replica each), tell their threads why, expire their approvals, and answer
  * what was queued behind them. At start the first pass runs once the adapters can post.
  */
-import type { ChatSurface, Platform } from '../commands/chat-surface.js';
+import type { Button, ChatSurface, Platform } from '../commands/chat-surface.js';
+import { RESUME_ACTION } from '../commands/action-ids.js';
+import { RESUMABLE_KINDS } from '../commands/resume-button.js';
 import type { CommandLayer } from '../commands/create-command-layer.js';
 import { recoverDeadReplicas, type RecoveryReport } from '../core/store/recover-after-restart.js';
 import type { Engine } from './create-engine.js';
 
 export const REPLICA_STOPPED_TEXT = '⚠️ The TSUKA replica running this stopped — this run was interrupted. Ask again to continue.';
 export const RESTARTED_TEXT = '⚠️ TSUKA restarted — this run was interrupted. Ask again to continue.';
+/** Added for runs that can continue where they stopped (a /goal, a conversation turn). */
+export const RESUME_HINT = '**Resume** continues it (the person who started it or an admin): a /goal from its first unfinished step.';
 
 /** Tells each interrupted run's thread, and shows each expired approval as expired. */
 export async function tellInterruptedThreads(
@@ -21,8 +25,11 @@ export async function tellInterruptedThreads(
   for (const run of report.interruptedRuns) {
     const surface = surfaces[run.where.platform as Platform];
     if (!surface || !run.where.threadId) continue;
+    const resumable = RESUMABLE_KINDS.includes(run.kind);
+    const buttons: Button[] = resumable ? [{ actionId: RESUME_ACTION, label: 'Resume', style: 'primary', value: run.id }] : [];
+    const said = why === 'replica' ? REPLICA_STOPPED_TEXT : RESTARTED_TEXT;
     await surface
-      .post({ thread: run.where.threadId, text: why === 'replica' ? REPLICA_STOPPED_TEXT : RESTARTED_TEXT })
+      .post({ thread: run.where.threadId, text: resumable ? `${said}\n${RESUME_HINT}` : said, ...(resumable ? { buttons } : {}) })
       .catch((error: unknown) => engine.logger.warn('could not tell an interrupted thread', { runId: run.id, error }));
   }
   for (const approval of report.expiredApprovals) {

@@ -17,6 +17,7 @@ import { replicaHost } from '../core/coordination/local-coordination.js';
 import { isRedisUrl } from '../core/coordination/open-coordination.js';
 import type { Leadership, RateRule } from '../core/coordination/coordination.js';
 import { tellInterruptedThreads, watchReplicas } from './replica-watch.js';
+import { startSchedules } from './schedule-wiring.js';
 // Adapters are imported when their platform is configured: a Slack-only bot never loads discord.js.
 import type { createSlackAdapter, SlackAdapter } from '../adapters/slack/index.js';
 import type { createDiscordAdapter, DiscordAdapter } from '../adapters/discord/index.js';
@@ -120,7 +121,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   });
   opened.push(() => models.stop());
   const deps = commandDependencies(engine, models);
-  const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds }));
+  const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds, goalConfirm: config.goalConfirm }));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
   // Replicas spend one set of platform budgets, kept in Redis: two never send more than one would.
   const sharedBudget = shared ? (name: string, rule: RateRule) => engine.coordination.takeToken(name, rule) : undefined;
@@ -236,6 +237,9 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   if (recovery) await tellInterruptedThreads(engine, surfaces, recovery, 'restart');
   const stopWatch = shared ? await watchReplicas(engine, surfaces, layer, config.replicaHeartbeatMs) : () => undefined;
   opened.push(stopWatch);
+  // After recovery: a run missed while no process was up fires once now.
+  const stopSchedules = startSchedules(engine, layer, surfaces);
+  opened.push(stopSchedules);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
   // The key is in the link only (on this terminal, never in the log): the page cannot be used without it.
   if (playground)
@@ -258,6 +262,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       models.stop();
       stopRetention();
       stopWatch();
+      stopSchedules();
       await layer.stopAll();
       for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
       await http.close();

@@ -2,3 +2,11 @@
 
 /** The Stop button of a running turn or workflow run (its value is the run id). */
 export const STOP_ACTION = 'tsuka_stop';
+
+/** The plan card of a /goal awaiting agreement (value: the run id): run it as shown, edit it, cancel it. */
+export const RUN_PLAN_ACTION = 'tsuka_plan_run';
+export const EDIT_PLAN_ACTION = 'tsuka_plan_edit';
+export const CANCEL_PLAN_ACTION = 'tsuka_plan_cancel';
+
+/** Continues an interrupted run in its thread after a restart (value: the run id). */
+export const RESUME_ACTION = 'tsuka_resume';

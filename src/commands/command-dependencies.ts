@@ -60,6 +60,8 @@ export interface CommandSettings {
   threadReplies?: ThreadReplies;
   /** Per-channel settings (workspace, default and allowed characters, the two rules above). */
   channelPolicies?: ChannelPolicy[];
+  /** IANA time zone of `daily HH:MM` and cron schedules; undefined: the host's. */
+  timezone?: string;
 }
 
 export interface CommandDependencies {

@@ -51,6 +51,8 @@ const FREE_TOPIC = 'turn-free';
 
 export interface Conversations {
   handleMessage(event: MentionEvent | ThreadMessageEvent, surface: ChatSurface): Promise<void>;
+  /** Settles when the turn running in `thread` in this process has ended (at once when none runs here). */
+  turnDone(thread: ThreadRef): Promise<void>;
   /** Drops every queued message (shutdown; running turns are stopped through ActiveRuns). */
   dropQueues(): void;
   activeThreads(): number;
@@ -308,6 +310,9 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       start(thread, turn);
     },
     resume: (thread, from) => resume(thread, from),
+    turnDone: async (thread) => {
+      await running.get(thread)?.done;
+    },
     dropQueues() {
       closing = true;
       // One process: what is queued cannot be answered after shutdown. Replicas leave it for the others.

@@ -16,7 +16,9 @@ import { createApprovalFlow, type ApprovalFlow } from './approval-flow.js';
 import { createConversations, type Conversations } from './conversations.js';
 import { handleTsukaCommand } from './tsuka-command.js';
 import { createActiveRuns, type ActiveRuns } from './active-runs.js';
-import { STOP_ACTION } from './action-ids.js';
+import { RESUME_ACTION, STOP_ACTION } from './action-ids.js';
+import { createPlanGates } from './workflows/goal/plan-gate.js';
+import { handleResumeButton } from './resume-button.js';
 import { createMaskingSurface } from './masking-surface.js';
 import { createChannelSettings } from './channel-settings.js';
 import { escalationTooling } from './workflows/escalation-tooling.js';
@@ -56,16 +58,22 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
   const activeRuns = createActiveRuns(deps.settings.admins, { coordination: deps.coordination, runs: deps.runs, logger: deps.logger });
   let workflows: WorkflowHandlers = {};
   const conversations = createConversations(deps, approvals, activeRuns, (turn) => escalationTooling(deps, workflows, turn));
-  workflows = createWorkflows?.({ approvals, activeRuns }) ?? {};
+  const planGates = createPlanGates({ store: deps.store, admins: deps.settings.admins, coordination: deps.coordination, logger: deps.logger });
+  workflows = createWorkflows?.({ approvals, activeRuns, planGates }) ?? {};
   const startedAt = Date.now();
 
   const route = async (event: InboundEvent, surface: ChatSurface): Promise<void> => {
     switch (event.type) {
       case 'mention':
+        return conversations.handleMessage(event, surface);
       case 'thread-message':
+        // A reply with a changed plan, while a /goal's plan waits for Run plan, edits it.
+        if (await planGates.handleReply(event)) return;
         return conversations.handleMessage(event, surface);
       case 'button-action':
         if (await approvals.handleButton(event, surface)) return;
+        if (await planGates.handleButton(event)) return;
+        if (event.actionId === RESUME_ACTION) return handleResumeButton(event, surface, { deps, conversations, workflows });
         if (event.actionId === STOP_ACTION) {
           const outcome = await activeRuns.stop(event.value, event.user);
           if (outcome === 'forbidden') return event.replyEphemeral('Only the person who started this run or an admin can stop it.');

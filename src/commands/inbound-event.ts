@@ -44,6 +44,8 @@ export interface SlashCommandEvent extends InboundBase {
   text: string;
   /** Answers only the user who typed the command (ephemeral); usable several times. */
   reply(text: string): Promise<void>;
+  /** Set when a schedule fired this command on its owner's behalf (the schedule's id). */
+  schedule?: string;
 }
 
 export interface ButtonActionEvent extends InboundBase {

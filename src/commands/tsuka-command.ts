@@ -14,12 +14,14 @@ import { formatToolListing } from './tools-listing.js';
 import { handleBenchmarkSubcommand } from './benchmark-subcommand.js';
 import { handleMemorySubcommand, type MEMORY_SUBCOMMANDS } from './memory-subcommands.js';
 import { handleRunSubcommand, isRunSubcommand } from './run-subcommands.js';
+import { handleScheduleSubcommand, isScheduleSubcommand } from './schedule-subcommands.js';
 
 export const TSUKA_HELP = [
   '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
   'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
   '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
   '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | memory share <id> | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
+  '`/tsuka schedule <every 30m | daily 07:30 | cron fields> <@character text | /team … | /goal …>` · `/tsuka schedules` · `/tsuka unschedule <id>` — standing jobs of this channel',
 ].join('\n');
 
 const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
@@ -40,6 +42,7 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
 
   const name = subcommand.toLowerCase();
   if (isRunSubcommand(name)) return handleRunSubcommand(name, args, event, surface, context);
+  if (isScheduleSubcommand(name)) return handleScheduleSubcommand(name, argument, event, surface, deps);
   switch (name) {
     case 'help':
       return reply(TSUKA_HELP);

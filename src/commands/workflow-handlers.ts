@@ -4,15 +4,21 @@
  * neither side imports the other's module (no import cycle).
  */
 import type { ChatSurface } from './chat-surface.js';
-import type { SlashCommandEvent } from './inbound-event.js';
+import type { ButtonActionEvent, SlashCommandEvent } from './inbound-event.js';
 import type { ApprovalFlow } from './approval-flow.js';
 import type { ActiveRuns } from './active-runs.js';
+import type { PlanGates } from './workflows/goal/plan-gate.js';
 
 /** Handlers of /call, /team and /goal, supplied once the workflows exist. */
 export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
-export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>>;
+export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>> & {
+  /** The Resume button of an interrupted workflow run (its value is the run id). */
+  resume?: (event: ButtonActionEvent, surface: ChatSurface) => Promise<void>;
+};
 /** What workflows get from the command layer: the same approvals and run registry as conversations. */
 export interface WorkflowServices {
   approvals: ApprovalFlow;
   activeRuns: ActiveRuns;
+  /** Plans waiting for Run plan / Edit / Cancel (/goal with `TSUKA_GOAL_CONFIRM`). */
+  planGates?: PlanGates;
 }

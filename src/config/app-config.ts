@@ -79,6 +79,10 @@ export interface AppConfig {
   maxToolRounds: number;
   /** Rounds of a /team run whose team sets no `rounds`. */
   teamMaxRounds: number;
+  /** /goal shows its plan with Run plan / Edit / Cancel and waits (`TSUKA_GOAL_CONFIRM`, default on); off: runs at once. */
+  goalConfirm: boolean;
+  /** IANA time zone of `daily HH:MM` and cron schedules (`TSUKA_TIMEZONE`); undefined: the host's. */
+  timezone?: string;
   maxToolResultTokens: number;
   memoryMaxFacts: number;
   /** Mentions, messages and commands one user may send per minute before the bot asks them to wait (buttons never count). */

@@ -41,6 +41,8 @@ export const configFileSchema = {
     streamEditMs: { type: 'integer', minimum: 200 },
     maxToolRounds: { type: 'integer', minimum: 1 },
     teamMaxRounds: { type: 'integer', minimum: 1, maximum: 20 },
+    goalConfirm: { type: 'boolean' },
+    timezone: { type: 'string' },
     maxToolResultTokens: { type: 'integer', minimum: 200 },
     memoryMaxFacts: { type: 'integer', minimum: 10 },
     userEventsPerMinute: { type: 'integer', minimum: 1, maximum: 10000 },

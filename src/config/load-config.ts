@@ -195,6 +195,8 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     streamEditIntervalMs: integer('TSUKA_STREAM_EDIT_MS', 'streamEditMs', 1000, 200, 10_000),
     maxToolRounds: integer('TSUKA_MAX_TOOL_ROUNDS', 'maxToolRounds', 15, 1, 100),
     teamMaxRounds: integer('TSUKA_TEAM_MAX_ROUNDS', 'teamMaxRounds', 3, 1, 20),
+    goalConfirm: setting('TSUKA_GOAL_CONFIRM', 'goalConfirm') === undefined ? true : flag('TSUKA_GOAL_CONFIRM', 'goalConfirm'),
+    timezone: timeZone(setting('TSUKA_TIMEZONE', 'timezone'), problems),
     maxToolResultTokens: integer('TSUKA_MAX_TOOL_RESULT_TOKENS', 'maxToolResultTokens', 4000, 200, 100_000),
     memoryMaxFacts: integer('TSUKA_MEMORY_MAX_FACTS', 'memoryMaxFacts', 200, 10, 100_000),
     userEventsPerMinute: integer('TSUKA_USER_EVENTS_PER_MINUTE', 'userEventsPerMinute', 20, 1, 10_000),
@@ -216,6 +218,18 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** An IANA zone name the runtime knows (`Europe/Berlin`), else a problem. */
+function timeZone(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: raw });
+    return raw;
+  } catch (error) {
+    problems.push(`TSUKA_TIMEZONE="${raw}" is not a time zone (${(error as Error).message}): use an IANA name such as Europe/Berlin or UTC.`);
+    return undefined;
+  }
 }
 
 /** `TSUKA_MCP_CONFIG` names the file (it must exist); without it `mcp.json` is read when present. */

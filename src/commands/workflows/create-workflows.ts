@@ -5,6 +5,7 @@ import { handleCallCommand } from './call-command.js';
 import { handleGoalCommand } from './goal-command.js';
 import { handleTeamCommand } from './team-command.js';
 import { depsInChannel } from '../channel-deps.js';
+import { handleGoalResume } from './goal/goal-resume.js';
 
 export interface WorkflowOptions {
   teamMaxRounds?: number;
@@ -12,17 +13,21 @@ export interface WorkflowOptions {
   cardIntervalMs?: number;
   /** Most steps the /goal planner is asked to use. */
   goalMaxSteps?: number;
+  /** /goal waits for Run plan (`TSUKA_GOAL_CONFIRM`); off unless set. */
+  goalConfirm?: boolean;
 }
 
 export function createWorkflows(deps: CommandDependencies, options: WorkflowOptions = {}): (services: WorkflowServices) => WorkflowHandlers {
   // Each run works in its channel's workspace (the `channels` section), else the configured one.
+  const goalOptions = {
+    ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
+    ...(options.goalMaxSteps !== undefined ? { maxSteps: options.goalMaxSteps } : {}),
+    ...(options.goalConfirm !== undefined ? { confirm: options.goalConfirm } : {}),
+  };
   return (services) => ({
     call: async (event, surface) => handleCallCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, options),
     team: async (event, surface) => handleTeamCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, options),
-    goal: async (event, surface) =>
-      handleGoalCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, {
-        ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
-        ...(options.goalMaxSteps !== undefined ? { maxSteps: options.goalMaxSteps } : {}),
-      }),
+    goal: async (event, surface) => handleGoalCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, goalOptions),
+    resume: (event, surface) => handleGoalResume(deps, services, event, surface, goalOptions),
   });
 }

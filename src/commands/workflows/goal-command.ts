@@ -1,32 +1,36 @@
 /**
- * `/goal <objective>`: a planner picks agents from the whole roster, then the plan runs in the
- * root message's thread — sequential steps in order, PARALLEL groups at once in staging copies
- * merged afterwards, one supervisor rework, long outputs condensed into memory, a stats table.
+ * `/goal <objective>`: a planner picks agents from the whole roster; with `TSUKA_GOAL_CONFIRM` on,
+ * the plan waits in the thread for Run plan / Edit / Cancel; then it runs in the root message's
+ * thread — sequential steps in order, PARALLEL groups at once in staging copies merged afterwards,
+ * one supervisor rework, long outputs condensed into memory, a stats table. `--budget` stops it
+ * cleanly between steps once spent; the plan and each finished step are stored for Resume.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortedError, TsukaError } from '../../core/errors.js';
-import type { LanguageModel, ModelUsage } from '../../core/model/language-model.js';
-import { condenseStepOutput, needsCondensing } from '../../core/workflows/goal/condense.js';
-import { formatStatsTable, mergeStatsByAgent, type GoalStatsRow } from '../../core/workflows/goal/goal-stats.js';
+import { budgetSpent, describeBudget, parseGoalArguments, type GoalBudget } from '../../core/workflows/goal/goal-budget.js';
 import { planSteps, type PlanStep } from '../../core/workflows/goal/plan-parser.js';
 import { planGraphSvg, planGraphText } from '../charts/plan-graph.js';
-import { runGoal, type GoalEvent, type GoalOutcome, type ReviewDecision, type StepResult, type StepRunContext } from '../../core/workflows/goal/run-goal.js';
-import { parseStatusLine, parseVoteLine } from '../../core/workflows/protocol.js';
-import { WorkflowTurnError } from '../../core/workflows/workflow-turn-error.js';
+import { runGoal, type GoalEvent, type GoalOutcome, type GoalPlan, type StepResult } from '../../core/workflows/goal/run-goal.js';
 import type { ChatSurface } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
-import { createModelCallMeter, planWithModel, PLANNER_ROW, SUMMARIES_ROW, type ModelCallMeter } from './goal-model-calls.js';
-import { reviewPrompt, stepPrompt, supervisorOf } from './goal-prompts.js';
+import { createModelCallMeter, planWithModel } from './goal-model-calls.js';
+import { supervisorOf } from './goal-prompts.js';
 import { runSafely } from './run-safely.js';
-import { openWorkflowSession, type WorkflowFinish, type WorkflowSession } from './workflow-session.js';
+import { openWorkflowSession, type WorkflowSessionOptions } from './workflow-session.js';
+import { closing } from './goal/goal-closing.js';
+import { review, runStep, type GoalContext } from './goal/goal-turns.js';
+import { completedSteps, saveGoalState, storedStep, type GoalRunState } from './goal/goal-run-state.js';
+import { awaitPlanApproval } from './goal/plan-approval.js';
 
 export interface GoalCommandOptions {
   cardIntervalMs?: number;
   /** Most steps the planner is asked to use. */
   maxSteps?: number;
+  /** Show the plan and wait for Run plan (`TSUKA_GOAL_CONFIRM`); needs `services.planGates`. Default off here, on in `tsuka start`. */
+  confirm?: boolean;
 }
 
 /** Staging copies of a goal live here, under the workspace root (never copied into a staging itself). */
@@ -35,22 +39,18 @@ export const GOAL_STAGING_FOLDER = path.join('.tsuka', 'staging');
 /** Said once in the thread (and stored) when the plan names no supervisor-role agent. */
 export const NO_REVIEW_NOTE = 'no review: the plan names no supervisor';
 
-interface GoalContext {
+/** What one /goal run (new or resumed) is given. */
+export interface GoalDrive {
   deps: CommandDependencies;
-  session: WorkflowSession;
-  model: LanguageModel;
+  services: WorkflowServices;
+  surface: ChatSurface;
+  event: WorkflowSessionOptions['event'] & Pick<SlashCommandEvent, 'schedule'>;
   objective: string;
-  totalSteps: number;
-  /** The supervisor's review turns: not steps, but their tokens and time belong in the table. */
-  reviewRows: GoalStatsRow[];
-  /** The planner and summary calls: no agent's turn, but part of what the goal cost. */
-  modelCalls: ModelCallMeter;
-  /**
-   * Who reviews every step, fixed once the plan is known: the supervisor the plan names (its first
-   * step by a supervisor-role character); none when the plan names none, so every run of the same
-   * plan is reviewed the same way whatever else the roster holds.
-   */
-  reviewer?: string;
+  budget?: GoalBudget;
+  confirm: boolean;
+  options: GoalCommandOptions;
+  /** Resume: the reopened run and what it stored. */
+  resume?: { run: NonNullable<WorkflowSessionOptions['resume']>; state: GoalRunState };
 }
 
 export async function handleGoalCommand(
@@ -60,8 +60,18 @@ export async function handleGoalCommand(
   surface: ChatSurface,
   options: GoalCommandOptions = {},
 ): Promise<void> {
-  const objective = event.text.trim();
-  if (objective === '') return event.reply('Usage: /goal <objective> — e.g. /goal add a health check endpoint with a test');
+  const parsed = parseGoalArguments(event.text);
+  if (!parsed.ok) return event.reply(parsed.message);
+  const { objective, budget } = parsed;
+  if (objective === '') return event.reply('Usage: /goal <objective> [--budget 20m|50k] — e.g. /goal add a health check endpoint with a test');
+  // A scheduled goal was agreed when it was scheduled: it does not wait for Run plan.
+  const confirm = options.confirm === true && services.planGates !== undefined && event.schedule === undefined;
+  return driveGoal({ deps, services, surface, event, objective, ...(budget ? { budget } : {}), confirm, options });
+}
+
+/** Opens (or, on Resume, reopens) the session and runs the goal to its end. */
+export async function driveGoal(drive: GoalDrive): Promise<void> {
+  const { deps, services, surface, event, objective, budget, options, resume } = drive;
   const session = await openWorkflowSession({
     deps,
     services,
@@ -69,17 +79,27 @@ export async function handleGoalCommand(
     event,
     kind: 'goal',
     title: `Goal: ${objective.slice(0, 80)}`,
-    rootText: deps.maskSecrets(`🎯 Goal by ${surface.mention(event.user)}: ${objective}`),
+    rootText: deps.maskSecrets(`${event.schedule ? `⏰ Scheduled (${event.schedule}) · ` : ''}🎯 Goal by ${surface.mention(event.user)}: ${objective}`),
     members: [...deps.roster.characters.values()],
     // The table is the goal's own (per step, by agent file name, wall clock for parallel groups).
     collectStats: false,
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
+    ...(resume ? { resume: resume.run } : {}),
   });
   if (!session) return;
   const current = deps.models.current();
   const stagingRoot = path.join(deps.workspace.root, GOAL_STAGING_FOLDER, session.runId);
+  const initial: GoalRunState = resume?.state ?? {
+    objective,
+    ...(budget ? { budget } : {}),
+    approved: !drive.confirm,
+    finished: [],
+    spent: { tokens: 0, modelTimeMs: 0 },
+  };
+  const remember = (change: (state: GoalRunState) => GoalRunState) => saveGoalState(deps.store, session.runId, change, initial);
   await runSafely(session, deps, async () => {
-    await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(objective) });
+    if (!resume) await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(objective) });
+    await remember((state) => state);
     if (!current) throw new TsukaError('model_unavailable', deps.models.unavailableMessage());
     const context: GoalContext = {
       deps,
@@ -88,14 +108,20 @@ export async function handleGoalCommand(
       objective,
       totalSteps: 0,
       reviewRows: [],
+      stepRows: [],
+      spentBefore: resume?.state.spent ?? { tokens: 0, modelTimeMs: 0 },
       modelCalls: createModelCallMeter(),
+      planCard: false,
     };
+    const spending = () => spentSoFar(context);
+    const needsApproval = resume ? !resume.state.approved : drive.confirm;
     let outcome: GoalOutcome;
     try {
       outcome = await runGoal({
         objective,
         roster: deps.roster,
         ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+        ...(resume?.state.plan ? { plan: resume.state.plan, finished: completedSteps(resume.state) } : {}),
         planner: (prompt) => {
           session.io.activity('🧭 planning');
           return planWithModel(current.model, prompt, session.abort.signal, context.modelCalls, session.effortFor());
@@ -103,22 +129,39 @@ export async function handleGoalCommand(
         runStep: (step, stepContext) => runStep(context, step, stepContext),
         supervisorReview: (step: PlanStep, result: StepResult) =>
           context.reviewer ? review(context, context.reviewer, step, result) : Promise.resolve('accept' as const),
+        ...(needsApproval && services.planGates
+          ? {
+              approvePlan: (plan: GoalPlan) => {
+                context.planCard = true;
+                return awaitPlanApproval(
+                  {
+                    deps,
+                    session,
+                    surface,
+                    gates: services.planGates!,
+                    requester: event.user,
+                    ...(budget ? { budget: describeBudget(budget) } : {}),
+                    adopt: (edited) => adoptPlan(context, edited),
+                    remember: (shown, approved) => remember((state) => ({ ...state, plan: shown, approved })),
+                  },
+                  plan,
+                );
+              },
+            }
+          : {}),
+        budgetSpent: () => budgetSpent(budget, spending()),
         onEvent: async (goalEvent) => {
           if (goalEvent.type === 'plan') {
-            session.setMembers([
-              ...new Set(
-                planSteps(goalEvent.plan)
-                  .map((step) => step.agent)
-                  .filter((agent) => deps.roster.characters.has(agent)),
-              ),
-            ]);
-            context.totalSteps = planSteps(goalEvent.plan).length;
-            const reviewer = supervisorOf(
-              deps.roster,
-              planSteps(goalEvent.plan).map((step) => step.agent),
-            );
-            if (reviewer) context.reviewer = reviewer.name;
+            adoptPlan(context, goalEvent.plan);
+            context.planCard = needsApproval;
+            if (!goalEvent.resumed) await remember((state) => ({ ...state, plan: goalEvent.plan }));
           }
+          if (goalEvent.type === 'step-end')
+            await remember((state) => ({
+              ...state,
+              finished: [...state.finished, storedStep({ step: goalEvent.step, result: goalEvent.result, ...(goalEvent.reworked ? { reworked: true } : {}) })],
+              spent: spending(),
+            }));
           await show(context, goalEvent);
         },
         signal: session.abort.signal,
@@ -128,7 +171,7 @@ export async function handleGoalCommand(
       });
     } catch (error) {
       if (error instanceof AbortedError || session.abort.signal.aborted)
-        return { status: 'stopped', headline: '⏹ Goal stopped.', summary: 'Stopped while planning.' };
+        return { status: 'stopped', headline: '⏹ Goal stopped.', summary: context.planCard ? 'Stopped before the plan ran.' : 'Stopped while planning.' };
       throw error;
     } finally {
       await rm(stagingRoot, { recursive: true, force: true }).catch((error: unknown) =>
@@ -136,168 +179,28 @@ export async function handleGoalCommand(
       );
     }
     if (outcome.kind === 'trivial') return { status: 'completed', headline: '💡 No team needed.', summary: outcome.answer || '(the planner gave no answer)' };
+    if (outcome.kind === 'cancelled') return { status: 'stopped', headline: '✖ Goal cancelled.', summary: 'The plan was not run: no step started.' };
     return closing(context, outcome);
   });
 }
 
-// The outcome (status, headline, facts) and the stats table. A goal whose every attempted step failed
-// is `failed` (as /team's "✖ … failed"); some failures leave it `completed`, with the count in the headline.
-function closing(context: GoalContext, outcome: Exclude<GoalOutcome, { kind: 'trivial' }>): WorkflowFinish {
-  const extraRows = context.modelCalls.rows();
-  const planner = extraRows.filter((row) => row.agent === PLANNER_ROW);
-  const summaries = extraRows.filter((row) => row.agent === SUMMARIES_ROW);
-  const rows = mergeStatsByAgent([...planner, ...outcome.stats, ...context.reviewRows, ...summaries]);
-  // The loop's clock starts after the plan; the planner's call ran before it, on its own.
-  const wallClockMs = outcome.wallClockMs + context.modelCalls.durationOf(PLANNER_ROW);
-  const explained = [
-    ...planner.map(() => `${PLANNER_ROW} is the planning call`),
-    ...summaries.map(() => `${SUMMARIES_ROW} the condensing of long step outputs`),
-  ];
-  const note = explained.length > 0 ? `\n${explained.join(', ')} — counted in the total row.` : '';
-  const table = rows.length > 0 ? `\n${formatStatsTable(rows, { wallClockMs })}${note}` : '';
-  const conflicts = outcome.merges.reduce((sum, merge) => sum + merge.conflicts.length, 0);
-  const failed = outcome.failedSteps.length;
-  const done = outcome.steps.filter((entry) => entry.result.ok !== false).length;
-  const facts = [
-    `${done} step(s) done`,
-    ...(failed > 0 ? [`${failed} step(s) failed (${outcome.failedSteps.map((number) => `#${number}`).join(', ')})`] : []),
-    ...(outcome.merges.length > 0 ? [`${outcome.merges.length} merge(s), ${conflicts} conflict(s)`] : []),
-  ];
-  const stats = rows.length > 0 ? { stats: goalStatsRecord(rows), chartRows: rows } : {};
-  if (outcome.kind === 'stopped')
-    return { status: 'stopped', headline: '⏹ Goal stopped.', summary: `${facts.join(' · ')}; unfinished parallel steps were not merged.${table}`, ...stats };
-  if (failed > 0 && failed === outcome.attemptedSteps)
-    return { status: 'failed', headline: '✖ Goal failed: every step failed.', summary: `${facts.join(' · ')}${table}`, ...stats };
-  const headline = failed > 0 ? `⚠️ Goal finished with ${failed} failed step(s).` : '✅ Goal completed.';
-  return { status: 'completed', headline, summary: `${facts.join(' · ')}${table}`, ...stats };
+// The plan's agents may be messaged; its step count and supervisor are fixed for the run.
+function adoptPlan(context: GoalContext, plan: GoalPlan): void {
+  const { deps, session } = context;
+  const agents = planSteps(plan).map((step) => step.agent);
+  session.setMembers([...new Set(agents.filter((agent) => deps.roster.characters.has(agent)))]);
+  context.totalSteps = agents.length;
+  const reviewer = supervisorOf(deps.roster, agents);
+  if (reviewer) context.reviewer = reviewer.name;
+  else delete context.reviewer;
 }
 
-async function runStep(context: GoalContext, step: PlanStep, where: StepRunContext): Promise<StepResult> {
-  const { deps, session } = context;
-  const character = deps.roster.characters.get(step.agent);
-  if (!character) throw new TsukaError('goal_unknown_agent', `@${step.agent} is not in the roster.`);
-  const label = `step ${step.number}/${context.totalSteps} · ${character.aiName}${where.parallel ? ' (parallel)' : ''}${where.rework !== undefined ? ' (rework)' : ''}`;
-  session.io.activity(label);
-  const previousAttempt =
-    where.rework !== undefined ? [...where.previous].reverse().find((done) => done.step.number === step.number)?.result.output : undefined;
-  let failedStatus = false;
-  const turn = await session.io.runMember({
-    character,
-    allowTools: true,
-    workspace: where.workspace,
-    ...(where.cwd ? { cwd: where.cwd } : {}),
-    loadedTools: ['report_status'],
-    prompt: stepPrompt({
-      objective: context.objective,
-      step,
-      totalSteps: context.totalSteps,
-      character,
-      previous: where.previous,
-      parallel: where.parallel,
-      ...(where.rework !== undefined ? { rework: where.rework } : {}),
-      ...(previousAttempt ? { previousAttempt } : {}),
-    }),
-    trailer: (outcome) => {
-      if (outcome.finishReason !== 'stop') return [];
-      const status = outcome.status ?? parseStatusLine(outcome.text);
-      failedStatus = status?.status === 'FAILED';
-      const lines = [`${failedStatus ? '✖ failed' : '✅ step done'} — step ${step.number}${status?.summary ? `: ${status.summary}` : ''}`];
-      if (!outcome.status && status) lines.push('⚠️ degraded protocol: status read from a STATUS: line, not report_status');
-      // A step that reports nothing still counts as done; that guess is shown, as /team shows its own.
-      if (!status) lines.push('⚠️ degraded protocol: no status reported — assumed COMPLETED');
-      if (needsCondensing(outcome.text)) lines.push('📝 long output: a summary goes to the next steps and to memory');
-      return lines;
-    },
-  });
-  if (turn.finishReason === 'aborted' || where.signal.aborted) throw new AbortedError();
-  if (turn.finishReason === 'error') throw new WorkflowTurnError(character.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
-  const summary = needsCondensing(turn.text) ? await condense(context, step, character.name, turn.text, where.signal) : undefined;
+function spentSoFar(context: GoalContext): { tokens: number; modelTimeMs: number } {
+  const rows = [...context.stepRows, ...context.reviewRows, ...context.modelCalls.rows()];
   return {
-    output: turn.text,
-    ok: !failedStatus,
-    ...(summary ? { summary } : {}),
-    stats: {
-      outputTokens: turn.usage.completionTokens,
-      peakContextTokens: turn.usage.peakContextTokens,
-      totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
-      durationMs: turn.durationMs,
-      modelTimeMs: turn.usage.modelTimeMs,
-    },
+    tokens: context.spentBefore.tokens + rows.reduce((sum, row) => sum + row.totalTokens, 0),
+    modelTimeMs: context.spentBefore.modelTimeMs + rows.reduce((sum, row) => sum + (row.modelTimeMs ?? row.durationMs), 0),
   };
-}
-
-// A failed summary is said in the thread and the step goes on with its raw output; a stop is thrown on.
-async function condense(context: GoalContext, step: PlanStep, author: string, text: string, signal: AbortSignal): Promise<string | undefined> {
-  const { deps, session } = context;
-  try {
-    const startedAt = Date.now();
-    let usage: ModelUsage | undefined;
-    const summary = await condenseStepOutput({
-      model: context.model,
-      text,
-      signal,
-      onUsage: (reported) => (usage = reported),
-      effort: session.effortFor('none'),
-    }).finally(() => context.modelCalls.add(SUMMARIES_ROW, usage, Date.now() - startedAt));
-    await deps.memory.save({
-      kind: 'run',
-      scope: session.memoryAccess.scope,
-      savedBy: session.memoryAccess.user,
-      author,
-      content: deps
-        .maskSecrets(`Goal "${context.objective.slice(0, 200)}", step ${step.number} (@${step.agent}: ${step.task.slice(0, 200)}):\n${summary}`)
-        .slice(0, 4_000),
-      tags: ['goal', session.runId],
-    });
-    return summary;
-  } catch (error) {
-    if (error instanceof AbortedError || signal.aborted) throw error instanceof AbortedError ? error : new AbortedError(undefined, { cause: error });
-    deps.logger.warn('could not condense a goal step', { error, runId: session.runId, step: step.number });
-    await session.io.announce(
-      `⚠️ Step ${step.number}'s long output could not be condensed (${error instanceof Error ? error.message : String(error)}); later steps see it clipped.`,
-    );
-    return undefined;
-  }
-}
-
-async function review(context: GoalContext, supervisorName: string, step: PlanStep, result: StepResult): Promise<ReviewDecision> {
-  const { deps, session } = context;
-  const supervisor = deps.roster.characters.get(supervisorName);
-  const author = deps.roster.characters.get(step.agent);
-  // The supervisor does not judge its own step.
-  if (!supervisor || !author || supervisor.name === author.name) return 'accept';
-  session.io.activity(`review of step ${step.number} · ${supervisor.aiName}`);
-  let verdict: ReviewDecision = 'accept';
-  const turn = await session.io.runMember({
-    character: supervisor,
-    allowTools: true,
-    loadedTools: ['cast_vote'],
-    prompt: reviewPrompt({ objective: context.objective, step, author, result, supervisor }),
-    trailer: (outcome) => {
-      if (outcome.finishReason !== 'stop') return [];
-      const vote = outcome.vote ?? parseVoteLine(outcome.text);
-      const lines: string[] = [];
-      if (!vote) lines.push(`🗳 no verdict — step ${step.number} accepted as is`);
-      else if (vote.vote === 'APPROVE') lines.push(`🗳 step ${step.number} accepted${vote.reason ? ` — ${vote.reason}` : ''}`);
-      else {
-        verdict = { rework: vote.reason || 'The supervisor asked for changes without saying which.' };
-        lines.push(`🗳 step ${step.number} sent back — ${verdict.rework}`);
-      }
-      if (!outcome.vote && vote) lines.push('⚠️ degraded protocol: verdict read from a VOTE: line, not cast_vote');
-      return lines;
-    },
-  });
-  context.reviewRows.push({
-    agent: supervisor.name,
-    outputTokens: turn.usage.completionTokens,
-    peakContextTokens: turn.usage.peakContextTokens,
-    totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
-    durationMs: turn.durationMs,
-    modelTimeMs: turn.usage.modelTimeMs,
-  });
-  if (turn.finishReason === 'aborted' || session.abort.signal.aborted) throw new AbortedError();
-  if (turn.finishReason === 'error') throw new WorkflowTurnError(supervisor.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
-  return verdict;
 }
 
 // Everything the loop reports is stored, then posted in the thread by the bot.
@@ -305,7 +208,14 @@ async function show(context: GoalContext, goalEvent: GoalEvent): Promise<void> {
   const { session } = context;
   switch (goalEvent.type) {
     case 'plan': {
-      await session.io.announce(`📋 Plan (${context.totalSteps} step${context.totalSteps === 1 ? '' : 's'}):\n${goalEvent.text}`);
+      if (goalEvent.resumed) {
+        await session.io.announce(
+          `▶ Resuming the stored plan (${context.totalSteps} step${context.totalSteps === 1 ? '' : 's'}): finished steps are not run again.`,
+        );
+        return;
+      }
+      // With confirmation the plan card shows the plan; the graph still helps to read it.
+      if (!context.planCard) await session.io.announce(`📋 Plan (${context.totalSteps} step${context.totalSteps === 1 ? '' : 's'}):\n${goalEvent.text}`);
       if (goalEvent.plan.kind === 'plan' && context.totalSteps > 0 && !context.reviewer) await session.io.announce(NO_REVIEW_NOTE);
       if (goalEvent.plan.kind !== 'plan' || context.totalSteps < 2) return;
       const title = 'Plan: who works when';
@@ -331,18 +241,4 @@ async function show(context: GoalContext, goalEvent: GoalEvent): Promise<void> {
       // Each step's own message (under the agent's identity) shows its start and its end.
       return;
   }
-}
-
-function goalStatsRecord(rows: readonly GoalStatsRow[]): Record<string, number> {
-  const flat: Record<string, number> = {};
-  for (const row of rows) {
-    flat[`${row.agent}.outputTokens`] = row.outputTokens;
-    flat[`${row.agent}.peakContextTokens`] = row.peakContextTokens;
-    flat[`${row.agent}.totalTokens`] = row.totalTokens;
-    flat[`${row.agent}.durationMs`] = row.durationMs;
-  }
-  flat.outputTokens = rows.reduce((sum, row) => sum + row.outputTokens, 0);
-  flat.totalTokens = rows.reduce((sum, row) => sum + row.totalTokens, 0);
-  flat.peakContextTokens = Math.max(0, ...rows.map((row) => row.peakContextTokens));
-  return flat;
 }

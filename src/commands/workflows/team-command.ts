@@ -45,7 +45,7 @@ export async function handleTeamCommand(
     kind: 'team',
     title: `Team ${team.displayName}: ${task.slice(0, 70)}`,
     rootText: deps.maskSecrets(
-      `👥 Team **${team.displayName}** (${team.mode}${lead}) by ${surface.mention(event.user)}: ${task}\nMembers: ${members.map((member) => member.aiName).join(', ')}`,
+      `${event.schedule ? `⏰ Scheduled (${event.schedule}) · ` : ''}👥 Team **${team.displayName}** (${team.mode}${lead}) by ${surface.mention(event.user)}: ${task}\nMembers: ${members.map((member) => member.aiName).join(', ')}`,
     ),
     members,
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),

@@ -9,9 +9,13 @@ import type { AgentRunner } from '../../core/agent/agent-runner.js';
 import { createAgentRunner } from '../../core/agent/create-agent-runner.js';
 import type { Character } from '../../core/data/types.js';
 import { isShutdown, shutdownNotice } from '../active-runs.js';
+import { RESUME_ACTION } from '../action-ids.js';
+
+/** Said with the Resume button when a shutdown interrupts a /goal. */
+export const RESUME_AFTER_SHUTDOWN = '**Resume** continues it from its first unfinished step (the person who started it or an admin).';
 import { isQueuedModel } from '../../core/model/queued-model.js';
 import { createPermissionManager, type PermissionManager } from '../../core/safety/permission-manager.js';
-import type { RunKind, RunStatus } from '../../core/store/run-types.js';
+import type { RunKind, RunRecord, RunStatus } from '../../core/store/run-types.js';
 import { createBlackboard } from '../../core/workflows/blackboard.js';
 import { createMemberInbox } from '../../core/workflows/member-inbox.js';
 import { createRunStats, type RunStatsCollector } from '../../core/workflows/run-stats.js';
@@ -65,6 +69,8 @@ export interface WorkflowSessionOptions {
    * hands them to `finish`: the session then counts no turns and posts no table of its own.
    */
   collectStats?: boolean;
+  /** Resume: the reopened run (status `running` again) continues in its own thread; no new root, no new record. */
+  resume?: RunRecord & { where: { threadId: string } };
 }
 
 /** How a run ended, as `finish` stores and posts it. */
@@ -120,14 +126,17 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const tools = workflowToolRegistry(deps);
   // Read once per run: a pin set while the run goes on applies from the next run.
   const effortPin = await currentEffortPin(deps);
-  const root = await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) });
-  const thread = root.thread;
-  const run = await deps.runs.create({
-    kind: options.kind,
-    title: deps.maskSecrets(options.title),
-    startedBy: event.user,
-    where: { platform: surface.platform, channelId: event.channel, threadId: thread },
-  });
+  const thread = options.resume
+    ? options.resume.where.threadId
+    : (await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) })).thread;
+  const run =
+    options.resume ??
+    (await deps.runs.create({
+      kind: options.kind,
+      title: deps.maskSecrets(options.title),
+      startedBy: event.user,
+      where: { platform: surface.platform, channelId: event.channel, threadId: thread },
+    }));
   const abort = new AbortController();
   let settle: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
@@ -342,7 +351,13 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         // /goal writes its own table (planner and summary rows, wall-clock total); the others get the same columns here.
         const table = !outcome.chartRows && rows.length > 0 ? `\n${formatStatsTable(rows)}` : '';
         await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);
-        await surface.post({ thread, text: deps.maskSecrets(`${headline}\n${outcome.summary}${table}`) });
+        // A /goal cut off by a shutdown keeps its plan and finished steps: Resume (clicked on the next process) continues it.
+        const resumable = status === 'interrupted' && options.kind === 'goal';
+        await surface.post({
+          thread,
+          text: deps.maskSecrets(`${headline}${resumable ? `\n${RESUME_AFTER_SHUTDOWN}` : ''}\n${outcome.summary}${table}`),
+          ...(resumable ? { buttons: [{ actionId: RESUME_ACTION, label: 'Resume', style: 'primary' as const, value: run.id }] } : {}),
+        });
         if (rows.length > 0 && status !== 'interrupted') {
           const chart = { title: `${options.title} — tokens and time per agent`, contextWindow: current.model.contextWindow };
           await picture({ fileName: `${options.kind}-stats.svg`, title: chart.title, svg: statsChartSvg(rows, chart), altText: statsChartText(rows, chart) });

@@ -27,6 +27,11 @@ export interface RunStore {
   markInterrupted(id: string, note: string): Promise<RunRecord | undefined>;
   /** Runs in progress and the replica running each (a small index kept beside the records). */
   runningOwners(): Promise<{ runId: string; owner: string }[]>;
+  /**
+   * Resume: an `interrupted` run becomes `running` again, owned by this replica; undefined when it
+   * is not interrupted (already resumed, or never stopped) — so two clicks resume it once.
+   */
+  reopen(id: string): Promise<RunRecord | undefined>;
 }
 
 function newRunId(now: number): string {
@@ -156,6 +161,20 @@ export function createRunStore(
       return interrupted;
     },
     markInterrupted,
+    async reopen(id) {
+      let reopened = false;
+      const record = await records.update(id, (current) => {
+        if (!current) throw new StoreError(`Unknown run "${id}".`);
+        if (current.status !== 'interrupted') return current;
+        reopened = true;
+        const { endedAt: _ended, ...rest } = current;
+        return { ...rest, status: 'running', ...(options.owner ? { owner: options.owner } : {}) };
+      });
+      if (!reopened) return undefined;
+      await running.set(record.id, record.owner ?? '');
+      await appendEvent(record.id, { type: 'status', status: 'running', note: 'resumed' });
+      return record;
+    },
     async runningOwners() {
       const found: { runId: string; owner: string }[] = [];
       for await (const [runId, owner] of running.entries()) found.push({ runId, owner });

@@ -17,6 +17,8 @@ export interface SlackHarness {
   home: string;
   workspace: string;
   logs: string[];
+  /** Stops the app (a graceful shutdown, as a deploy does) and starts a new one on the same data folder, Slack workspace and model. */
+  restartApp(): Promise<void>;
   /** Bot messages in a thread (parent excluded), oldest first. */
   botReplies(channel: string, threadTs: string): ReturnType<SlackEmulator['thread']>;
   stop(): Promise<void>;
@@ -44,17 +46,27 @@ export async function startSlackHarness(
     TSUKA_ADMINS: 'slack:UADMIN',
     ...options.environment,
   });
-  const app = await startApp({
-    config,
-    io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home },
-    slackRetries: 0,
-    slackRateLimits: options.rateLimits,
-  });
+  const launch = () =>
+    startApp({
+      config,
+      io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home },
+      slackRetries: 0,
+      slackRateLimits: options.rateLimits,
+    });
+  let app = await launch();
   if (config.slack?.appToken) await slack.waitForConnection();
   return {
     slack,
     model,
-    app,
+    get app() {
+      return app;
+    },
+    async restartApp() {
+      await app.stop();
+      const accepted = slack.connections;
+      app = await launch();
+      if (config.slack?.appToken) await slack.waitForConnection({ count: accepted + 1 });
+    },
     home,
     workspace,
     logs,

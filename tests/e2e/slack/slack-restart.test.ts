@@ -100,6 +100,19 @@ describe('restart recovery', () => {
     await slack.waitFor(() => slack.files.length === 1);
     expect(slack.files[0]!.content).toContain('explain everything');
     expect(slack.files[0]!.content).toMatch(/interrupted/);
+    // Resume (issue 25): the interrupted message is answered again in its thread, once, whoever clicks twice.
+    const notice = replies(mention.ts).find((message) => /restarted — this run was interrupted/.test(message.text))!;
+    const resume = buttonsOf(notice).find((button) => button.action_id === 'tsuka_resume')!;
+    expect(resume).toBeDefined();
+    model.enqueue({ text: 'The whole answer.' });
+    const clickResume = () =>
+      slack.deliverBlockAction({ userId: 'U1', channelId: 'C1', messageTs: notice.ts, threadTs: mention.ts, actionId: 'tsuka_resume', value: resume.value });
+    await clickResume();
+    await slack.waitFor(() => replies(mention.ts).some((message) => message.text.includes('The whole answer.')), { timeoutMs: 20_000 });
+    await clickResume();
+    await slack.waitFor(() => slack.ephemerals.some((message) => message.user === 'U1' && /already resumed/.test(message.text)));
+    expect(model.requests).toHaveLength(2);
+    expect(JSON.stringify(model.requests[1]!.body)).toContain('explain everything');
   }, 90_000);
 
   it('SIGKILL during a pending approval: after restart the approval shows expired and its buttons are gone', async () => {

@@ -47,9 +47,10 @@ export interface CompletedStep {
 }
 
 export type GoalEvent =
-  | { type: 'plan'; plan: GoalPlan; text: string }
+  /** `resumed`: the stored plan of an interrupted run, continued (no planner call). */
+  | { type: 'plan'; plan: GoalPlan; text: string; resumed?: boolean }
   | { type: 'step-start'; step: PlanStep; parallel: boolean; rework?: string }
-  | { type: 'step-end'; step: PlanStep; result: StepResult }
+  | { type: 'step-end'; step: PlanStep; result: StepResult; reworked?: boolean }
   | { type: 'step-failed'; step: PlanStep; error: TsukaError }
   | { type: 'step-skipped'; step: PlanStep; reason: string }
   | { type: 'merge'; report: MergeReport; text: string }
@@ -59,7 +60,10 @@ export type GoalEvent =
 export type GoalOutcome =
   | { kind: 'trivial'; answer: string }
   | {
-      kind: 'completed' | 'stopped';
+      /** `cancelled`: the plan was shown and not agreed to (Cancel, or no decision in time) — no step ran. */
+      kind: 'completed' | 'stopped' | 'cancelled';
+      /** Set when the goal stopped because its budget was spent: why, for the thread. */
+      budgetSpent?: string;
       plan: GoalPlan;
       /** In the order they finished; a reworked step appears again, marked `reworked`. */
       steps: CompletedStep[];
@@ -93,7 +97,21 @@ export interface RunGoalOptions {
   /** Prefix for staging labels (and so for conflict folders), e.g. the run id, so goals do not share them. */
   labelPrefix?: string;
   now?: () => number;
+  /** A stored plan to continue (Resume): the planner is not asked again. */
+  plan?: GoalPlan;
+  /** Steps an earlier attempt finished (Resume): not run again, seen by later steps as done. */
+  finished?: readonly CompletedStep[];
+  /**
+   * Shown the plan before any step runs: resolves to the plan to run (possibly edited), or
+   * undefined when it was cancelled. Absent: the plan runs at once.
+   */
+  approvePlan?: (plan: GoalPlan) => Promise<GoalPlan | undefined>;
+  /** Checked before each step and review: a reason when the goal's budget is spent, which stops it cleanly. */
+  budgetSpent?: () => string | undefined;
 }
+
+/** Thrown before a step when the budget is spent; ends the goal as stopped, with the reason. */
+class BudgetSpentError extends Error {}
 
 interface GoalState {
   options: RunGoalOptions;
@@ -110,26 +128,42 @@ interface GoalState {
 
 /** Runs a whole goal. Throws only when planning fails or is stopped; later, a stop ends as `stopped`. */
 export async function runGoal(options: RunGoalOptions): Promise<GoalOutcome> {
-  const plannerText = await options.planner(buildPlannerPrompt({ objective: options.objective, roster: options.roster, maxSteps: options.maxSteps }));
-  if (options.signal.aborted) throw new AbortedError();
-  const parsed = parsePlan(plannerText, options.roster);
-  if (parsed.kind === 'trivial') return parsed;
-  await options.onEvent({ type: 'plan', plan: parsed, text: formatPlan(parsed) });
+  let parsed: GoalPlan;
+  if (options.plan) {
+    parsed = options.plan;
+    await options.onEvent({ type: 'plan', plan: parsed, text: formatPlan(parsed), resumed: true });
+  } else {
+    const plannerText = await options.planner(buildPlannerPrompt({ objective: options.objective, roster: options.roster, maxSteps: options.maxSteps }));
+    if (options.signal.aborted) throw new AbortedError();
+    const fresh = parsePlan(plannerText, options.roster);
+    if (fresh.kind === 'trivial') return fresh;
+    parsed = fresh;
+    await options.onEvent({ type: 'plan', plan: parsed, text: formatPlan(parsed) });
+  }
+  if (options.approvePlan) {
+    const approved = await options.approvePlan(parsed);
+    if (options.signal.aborted) throw new AbortedError();
+    if (!approved) return { kind: 'cancelled', plan: parsed, steps: [], merges: [], stats: [], wallClockMs: 0, failedSteps: [], attemptedSteps: 0 };
+    parsed = approved;
+  }
+  const plan = parsed;
 
   const state: GoalState = {
     options,
     workspace: await createWorkspace(options.workspaceRoot),
-    completed: [],
+    completed: [...(options.finished ?? [])],
     merges: [],
-    stats: [],
-    reworkUsed: false,
-    lastAttemptOk: new Map(),
+    stats: (options.finished ?? []).map((done) => ({ stepNumber: done.step.number, row: statsRow(done.step, done.result, 0) })),
+    reworkUsed: (options.finished ?? []).some((done) => done.reworked),
+    lastAttemptOk: new Map((options.finished ?? []).map((done) => [done.step.number, done.result.ok !== false])),
     now: options.now ?? Date.now,
   };
+  const alreadyDone = new Set((options.finished ?? []).map((done) => done.step.number));
   const startedAt = state.now();
-  const finish = (kind: 'completed' | 'stopped'): GoalOutcome => ({
+  const finish = (kind: 'completed' | 'stopped', budget?: string): GoalOutcome => ({
     kind,
-    plan: parsed,
+    ...(budget ? { budgetSpent: budget } : {}),
+    plan,
     steps: state.completed,
     merges: state.merges,
     stats: mergeStatsByAgent([...state.stats].sort((a, b) => a.stepNumber - b.stepNumber).map((entry) => entry.row)),
@@ -141,8 +175,11 @@ export async function runGoal(options: RunGoalOptions): Promise<GoalOutcome> {
     attemptedSteps: state.lastAttemptOk.size,
   });
   try {
-    for (const group of parsed.groups) {
-      const runnable = await skipUnknown(state, group.steps);
+    for (const group of plan.groups) {
+      const runnable = await skipUnknown(
+        state,
+        group.steps.filter((step) => !alreadyDone.has(step.number)),
+      );
       if (group.parallel && runnable.length > 1) {
         const finished = await runParallel(state, runnable);
         if (options.signal.aborted) return finish('stopped');
@@ -152,10 +189,22 @@ export async function runGoal(options: RunGoalOptions): Promise<GoalOutcome> {
       }
     }
   } catch (error) {
+    if (error instanceof BudgetSpentError) return finish('stopped', error.message);
     if (isStop(error, options.signal)) return finish('stopped');
     throw error;
   }
   return finish(options.signal.aborted ? 'stopped' : 'completed');
+}
+
+function statsRow(step: PlanStep, result: StepResult, fallbackMs: number): GoalStatsRow {
+  return {
+    agent: step.agent,
+    outputTokens: result.stats?.outputTokens ?? 0,
+    peakContextTokens: result.stats?.peakContextTokens ?? 0,
+    totalTokens: result.stats?.totalTokens ?? 0,
+    durationMs: result.stats?.durationMs ?? fallbackMs,
+    ...(result.stats?.modelTimeMs !== undefined ? { modelTimeMs: result.stats.modelTimeMs } : {}),
+  };
 }
 
 async function skipUnknown(state: GoalState, steps: readonly PlanStep[]): Promise<PlanStep[]> {
@@ -190,6 +239,7 @@ async function runParallel(state: GoalState, steps: readonly PlanStep[]): Promis
       steps.map(async (step) => {
         const label = stagingLabel(`${options.labelPrefix ? `${options.labelPrefix}-` : ''}step-${step.number}-${step.agent}`);
         let staging: Staging;
+        checkBudget(state);
         try {
           staging = await createStaging(options.workspaceRoot, options.stagingRoot, label, { signal: options.signal });
         } catch (error) {
@@ -230,6 +280,7 @@ async function runOne(
 ): Promise<CompletedStep | undefined> {
   const { options } = state;
   if (options.signal.aborted) throw new AbortedError();
+  checkBudget(state);
   await options.onEvent({ type: 'step-start', step, parallel: where.parallel, ...(rework === undefined ? {} : { rework }) });
   const started = state.now();
   let result: StepResult;
@@ -242,26 +293,16 @@ async function runOne(
     return undefined;
   }
   state.lastAttemptOk.set(step.number, result.ok !== false);
-  state.stats.push({
-    stepNumber: step.number,
-    row: {
-      agent: step.agent,
-      outputTokens: result.stats?.outputTokens ?? 0,
-      peakContextTokens: result.stats?.peakContextTokens ?? 0,
-      totalTokens: result.stats?.totalTokens ?? 0,
-      durationMs: result.stats?.durationMs ?? state.now() - started,
-      ...(result.stats?.modelTimeMs !== undefined ? { modelTimeMs: result.stats.modelTimeMs } : {}),
-    },
-  });
+  state.stats.push({ stepNumber: step.number, row: statsRow(step, result, state.now() - started) });
   const done: CompletedStep = { step, result, ...(rework === undefined ? {} : { reworked: true }) };
   state.completed.push(done);
-  await options.onEvent({ type: 'step-end', step, result });
+  await options.onEvent({ type: 'step-end', step, result, ...(rework === undefined ? {} : { reworked: true }) });
   return done;
 }
 
 async function review(state: GoalState, done: CompletedStep): Promise<void> {
   const { options } = state;
-  if (!options.supervisorReview || state.reworkUsed || done.reworked || options.signal.aborted) return;
+  if (!options.supervisorReview || state.reworkUsed || done.reworked || options.signal.aborted || options.budgetSpent?.()) return;
   let decision: ReviewDecision;
   try {
     decision = await options.supervisorReview(done.step, done.result);
@@ -275,6 +316,11 @@ async function review(state: GoalState, done: CompletedStep): Promise<void> {
   await options.onEvent({ type: 'rework', step: done.step, feedback: decision.rework });
   // A rework runs in the real workspace: a parallel step's copy is already merged and gone.
   await runOne(state, done.step, { workspace: state.workspace, parallel: false }, decision.rework);
+}
+
+function checkBudget(state: GoalState): void {
+  const spent = state.options.budgetSpent?.();
+  if (spent) throw new BudgetSpentError(spent);
 }
 
 function isStop(error: unknown, signal: AbortSignal): boolean {

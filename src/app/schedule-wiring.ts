@@ -1,0 +1,19 @@
+/** Starts the process's schedule runner once the adapters can post (issue 25); returns its stop. */
+import type { ChatSurface, Platform } from '../commands/chat-surface.js';
+import type { CommandLayer } from '../commands/create-command-layer.js';
+import { createScheduledFiring } from '../commands/scheduled-firing.js';
+import { createScheduleRunner } from '../core/schedules/schedule-runner.js';
+import { createScheduleStore } from '../core/schedules/schedule-store.js';
+import type { Engine } from './create-engine.js';
+
+export function startSchedules(engine: Engine, layer: CommandLayer, surfaces: Partial<Record<Platform, ChatSurface>>): () => void {
+  const runner = createScheduleRunner({
+    schedules: createScheduleStore(engine.store),
+    coordination: engine.coordination,
+    fire: createScheduledFiring({ layer, surfaces, maskSecrets: engine.maskSecrets, logger: engine.logger }),
+    logger: engine.logger,
+    ...(engine.config.timezone ? { timezone: engine.config.timezone } : {}),
+  });
+  runner.start();
+  return () => runner.stop();
+}

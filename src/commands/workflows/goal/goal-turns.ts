@@ -1,0 +1,162 @@
+/** The turns of a /goal run: each step's agent, the condensing of a long output, the supervisor's review. */
+import { AbortedError, TsukaError } from '../../../core/errors.js';
+import type { LanguageModel, ModelUsage } from '../../../core/model/language-model.js';
+import { condenseStepOutput, needsCondensing } from '../../../core/workflows/goal/condense.js';
+import type { GoalStatsRow } from '../../../core/workflows/goal/goal-stats.js';
+import type { PlanStep } from '../../../core/workflows/goal/plan-parser.js';
+import type { ReviewDecision, StepResult, StepRunContext } from '../../../core/workflows/goal/run-goal.js';
+import { parseStatusLine, parseVoteLine } from '../../../core/workflows/protocol.js';
+import { WorkflowTurnError } from '../../../core/workflows/workflow-turn-error.js';
+import type { CommandDependencies } from '../../command-dependencies.js';
+import { SUMMARIES_ROW, type ModelCallMeter } from '../goal-model-calls.js';
+import { reviewPrompt, stepPrompt } from '../goal-prompts.js';
+import type { WorkflowSession } from '../workflow-session.js';
+
+export interface GoalContext {
+  deps: CommandDependencies;
+  session: WorkflowSession;
+  model: LanguageModel;
+  objective: string;
+  totalSteps: number;
+  /** The supervisor's review turns: not steps, but their tokens and time belong in the table. */
+  reviewRows: GoalStatsRow[];
+  /** Each step's tokens and model time, for the budget. */
+  stepRows: GoalStatsRow[];
+  /** What an earlier attempt (before a restart) spent, for the budget. */
+  spentBefore: { tokens: number; modelTimeMs: number };
+  /** The planner and summary calls: no agent's turn, but part of what the goal cost. */
+  modelCalls: ModelCallMeter;
+  /**
+   * Who reviews every step, fixed once the plan is known: the supervisor the plan names (its first
+   * step by a supervisor-role character); none when the plan names none, so every run of the same
+   * plan is reviewed the same way whatever else the roster holds.
+   */
+  reviewer?: string;
+  /** Whether the plan text was already shown on a plan card (not announced again). */
+  planCard: boolean;
+}
+
+export async function runStep(context: GoalContext, step: PlanStep, where: StepRunContext): Promise<StepResult> {
+  const { deps, session } = context;
+  const character = deps.roster.characters.get(step.agent);
+  if (!character) throw new TsukaError('goal_unknown_agent', `@${step.agent} is not in the roster.`);
+  const label = `step ${step.number}/${context.totalSteps} · ${character.aiName}${where.parallel ? ' (parallel)' : ''}${where.rework !== undefined ? ' (rework)' : ''}`;
+  session.io.activity(label);
+  const previousAttempt =
+    where.rework !== undefined ? [...where.previous].reverse().find((done) => done.step.number === step.number)?.result.output : undefined;
+  let failedStatus = false;
+  const turn = await session.io.runMember({
+    character,
+    allowTools: true,
+    workspace: where.workspace,
+    ...(where.cwd ? { cwd: where.cwd } : {}),
+    loadedTools: ['report_status'],
+    prompt: stepPrompt({
+      objective: context.objective,
+      step,
+      totalSteps: context.totalSteps,
+      character,
+      previous: where.previous,
+      parallel: where.parallel,
+      ...(where.rework !== undefined ? { rework: where.rework } : {}),
+      ...(previousAttempt ? { previousAttempt } : {}),
+    }),
+    trailer: (outcome) => {
+      if (outcome.finishReason !== 'stop') return [];
+      const status = outcome.status ?? parseStatusLine(outcome.text);
+      failedStatus = status?.status === 'FAILED';
+      const lines = [`${failedStatus ? '✖ failed' : '✅ step done'} — step ${step.number}${status?.summary ? `: ${status.summary}` : ''}`];
+      if (!outcome.status && status) lines.push('⚠️ degraded protocol: status read from a STATUS: line, not report_status');
+      // A step that reports nothing still counts as done; that guess is shown, as /team shows its own.
+      if (!status) lines.push('⚠️ degraded protocol: no status reported — assumed COMPLETED');
+      if (needsCondensing(outcome.text)) lines.push('📝 long output: a summary goes to the next steps and to memory');
+      return lines;
+    },
+  });
+  if (turn.finishReason === 'aborted' || where.signal.aborted) throw new AbortedError();
+  if (turn.finishReason === 'error') throw new WorkflowTurnError(character.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
+  const stats = {
+    outputTokens: turn.usage.completionTokens,
+    peakContextTokens: turn.usage.peakContextTokens,
+    totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
+    durationMs: turn.durationMs,
+    modelTimeMs: turn.usage.modelTimeMs,
+  };
+  context.stepRows.push({ agent: step.agent, ...stats });
+  const summary = needsCondensing(turn.text) ? await condense(context, step, character.name, turn.text, where.signal) : undefined;
+  return { output: turn.text, ok: !failedStatus, ...(summary ? { summary } : {}), stats };
+}
+
+// A failed summary is said in the thread and the step goes on with its raw output; a stop is thrown on.
+async function condense(context: GoalContext, step: PlanStep, author: string, text: string, signal: AbortSignal): Promise<string | undefined> {
+  const { deps, session } = context;
+  try {
+    const startedAt = Date.now();
+    let usage: ModelUsage | undefined;
+    const summary = await condenseStepOutput({
+      model: context.model,
+      text,
+      signal,
+      onUsage: (reported) => (usage = reported),
+      effort: session.effortFor('none'),
+    }).finally(() => context.modelCalls.add(SUMMARIES_ROW, usage, Date.now() - startedAt));
+    await deps.memory.save({
+      kind: 'run',
+      scope: session.memoryAccess.scope,
+      savedBy: session.memoryAccess.user,
+      author,
+      content: deps
+        .maskSecrets(`Goal "${context.objective.slice(0, 200)}", step ${step.number} (@${step.agent}: ${step.task.slice(0, 200)}):\n${summary}`)
+        .slice(0, 4_000),
+      tags: ['goal', session.runId],
+    });
+    return summary;
+  } catch (error) {
+    if (error instanceof AbortedError || signal.aborted) throw error instanceof AbortedError ? error : new AbortedError(undefined, { cause: error });
+    deps.logger.warn('could not condense a goal step', { error, runId: session.runId, step: step.number });
+    await session.io.announce(
+      `⚠️ Step ${step.number}'s long output could not be condensed (${error instanceof Error ? error.message : String(error)}); later steps see it clipped.`,
+    );
+    return undefined;
+  }
+}
+
+export async function review(context: GoalContext, supervisorName: string, step: PlanStep, result: StepResult): Promise<ReviewDecision> {
+  const { deps, session } = context;
+  const supervisor = deps.roster.characters.get(supervisorName);
+  const author = deps.roster.characters.get(step.agent);
+  // The supervisor does not judge its own step.
+  if (!supervisor || !author || supervisor.name === author.name) return 'accept';
+  session.io.activity(`review of step ${step.number} · ${supervisor.aiName}`);
+  let verdict: ReviewDecision = 'accept';
+  const turn = await session.io.runMember({
+    character: supervisor,
+    allowTools: true,
+    loadedTools: ['cast_vote'],
+    prompt: reviewPrompt({ objective: context.objective, step, author, result, supervisor }),
+    trailer: (outcome) => {
+      if (outcome.finishReason !== 'stop') return [];
+      const vote = outcome.vote ?? parseVoteLine(outcome.text);
+      const lines: string[] = [];
+      if (!vote) lines.push(`🗳 no verdict — step ${step.number} accepted as is`);
+      else if (vote.vote === 'APPROVE') lines.push(`🗳 step ${step.number} accepted${vote.reason ? ` — ${vote.reason}` : ''}`);
+      else {
+        verdict = { rework: vote.reason || 'The supervisor asked for changes without saying which.' };
+        lines.push(`🗳 step ${step.number} sent back — ${verdict.rework}`);
+      }
+      if (!outcome.vote && vote) lines.push('⚠️ degraded protocol: verdict read from a VOTE: line, not cast_vote');
+      return lines;
+    },
+  });
+  context.reviewRows.push({
+    agent: supervisor.name,
+    outputTokens: turn.usage.completionTokens,
+    peakContextTokens: turn.usage.peakContextTokens,
+    totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
+    durationMs: turn.durationMs,
+    modelTimeMs: turn.usage.modelTimeMs,
+  });
+  if (turn.finishReason === 'aborted' || session.abort.signal.aborted) throw new AbortedError();
+  if (turn.finishReason === 'error') throw new WorkflowTurnError(supervisor.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
+  return verdict;
+}

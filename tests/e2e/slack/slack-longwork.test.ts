@@ -1,0 +1,173 @@
+/**
+ * Issue 25 on the Slack emulator, one app: a /goal's plan waits for Run plan (an edit by reply,
+ * Cancel running nothing), Resume after a restart continuing without asking step 1's agent again,
+ * and `/tsuka schedule` producing runs, listed and removed.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
+import { callerOf } from '../../support/scripted-callers.js';
+import { createScheduleStore } from '../../../src/core/schedules/schedule-store.js';
+import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
+
+const FAST = {
+  emulator: { rateLimits: { postMessageBurst: 20, postMessagePerChannelPerSecond: 40, updatePerMinute: 2400 } },
+  rateLimits: { postBurst: 20, postsPerSecondPerChannel: 40, updatesPerMinute: 2400 },
+};
+
+let h: SlackHarness;
+beforeAll(async () => {
+  h = await startSlackHarness({ ...FAST, environment: { TSUKA_GOAL_CONFIRM: '1' } });
+}, 30_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+/** Answers each model call by who asks (planner, step n): enqueued once per scripted answer. */
+function scriptGoal(script: Record<string, ScriptedReplySpec[]>): void {
+  const total = Object.values(script).reduce((sum, answers) => sum + answers.length, 0);
+  for (let index = 0; index < total; index++)
+    h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
+}
+
+type Message = ReturnType<SlackHarness['botReplies']>[number];
+const withButton = (messages: Message[], actionId: string) => messages.filter((message) => buttonsOf(message).some((button) => button.action_id === actionId));
+
+async function startGoal(channel: string, text: string): Promise<Message> {
+  await h.slack.deliverSlashCommand({ command: '/goal', text, userId: 'U1', channelId: channel });
+  await h.slack.waitFor(() => h.slack.messages(channel).some((message) => message.bot_id && message.text.startsWith('🎯')));
+  return h.slack.messages(channel).find((message) => message.bot_id && message.text.startsWith('🎯'))!;
+}
+
+async function waitForButton(channel: string, root: Message, actionId: string, count = 1): Promise<Message> {
+  await h.slack.waitFor(() => withButton(h.botReplies(channel, root.ts), actionId).length >= count, { timeoutMs: 10_000 });
+  return withButton(h.botReplies(channel, root.ts), actionId).at(-1)!;
+}
+
+function click(channel: string, message: Message, actionId: string, userId: string) {
+  const button = buttonsOf(message).find((candidate) => candidate.action_id === actionId)!;
+  return h.slack.deliverBlockAction({ userId, channelId: channel, messageTs: message.ts, threadTs: message.thread_ts, actionId, value: button.value });
+}
+
+const callers = () => h.model.requests.map((request) => callerOf(request.body as never));
+
+describe('Slack /goal with TSUKA_GOAL_CONFIRM=1', () => {
+  it('shows the plan card and runs no step before Run plan; a reply edits the plan; only the requester or an admin runs it', async () => {
+    const before = h.model.requests.length;
+    scriptGoal({
+      plan: [{ text: 'AGENT: @geordi — Draft notes.md\nAGENT: @data — Document the notes\nEND' }],
+      'step:1': [{ text: 'Wrote the notes.\nSTATUS: COMPLETED — written' }],
+      'step:2': [{ text: 'Checked.\nSTATUS: COMPLETED — checked' }],
+    });
+    const root = await startGoal('C1', 'write the release notes --budget 50k');
+    const card = await waitForButton('C1', root, 'tsuka_plan_run');
+    expect(buttonsOf(card).map((button) => button.text.text)).toEqual(['Run plan', 'Edit', 'Cancel']);
+    expect(card.text).toContain('nothing runs until');
+    expect(card.text).toMatch(/1\. @geordi \(Geordi, \w+\) — Draft notes\.md/);
+    expect(card.text).toContain('Approvals to expect');
+    expect(card.text).toContain('Budget: 50,000 tokens');
+    // Only the planner was asked: no step has started.
+    expect(callers().slice(before)).toEqual(['plan']);
+
+    // The requester replies with a changed plan: a new card replaces the first.
+    await h.slack.threadMessage({ userId: 'U1', channelId: 'C1', threadTs: root.ts, text: 'AGENT: @geordi — Write notes.md\nAGENT: @data — Check notes.md' });
+    const edited = await waitForButton('C1', root, 'tsuka_plan_run', 1);
+    await h.slack.waitFor(() => withButton(h.botReplies('C1', root.ts), 'tsuka_plan_run')[0]?.text.includes('Check notes.md') === true);
+    const current = withButton(h.botReplies('C1', root.ts), 'tsuka_plan_run')[0] ?? edited;
+    expect(current.text).toContain('Write notes.md');
+    expect(h.botReplies('C1', root.ts).find((message) => message.ts === card.ts)?.text).toContain('Replaced by');
+
+    // Someone else may not run it.
+    await click('C1', current, 'tsuka_plan_run', 'U2');
+    await h.slack.waitFor(() => h.slack.ephemerals.some((message) => message.user === 'U2' && /Only the person who started this goal/.test(message.text)));
+    expect(callers().slice(before)).toEqual(['plan']);
+
+    await click('C1', current, 'tsuka_plan_run', 'U1');
+    await h.slack.waitFor(() => h.botReplies('C1', root.ts).some((message) => message.text.includes('Goal completed')), { timeoutMs: 10_000 });
+    expect(callers().slice(before)).toEqual(['plan', 'step:1', 'step:2']);
+    // The steps ran the edited plan.
+    const stepPrompt = h.model.requests.slice(before)[1]!.body as { messages: { role: string; content: string }[] };
+    expect(stepPrompt.messages.at(-1)!.content).toContain('Write notes.md');
+    expect(h.botReplies('C1', root.ts).find((message) => message.ts === current.ts)?.text).toContain('Run by <@U1>');
+  }, 30_000);
+
+  it('Cancel ends the goal with nothing run', async () => {
+    const before = h.model.requests.length;
+    scriptGoal({ plan: [{ text: 'AGENT: @geordi — Delete the build folder\nEND' }] });
+    const root = await startGoal('C2', 'clean up');
+    const card = await waitForButton('C2', root, 'tsuka_plan_cancel');
+    await click('C2', card, 'tsuka_plan_cancel', 'U1');
+    await h.slack.waitFor(() => h.botReplies('C2', root.ts).some((message) => message.text.includes('Goal cancelled')), { timeoutMs: 10_000 });
+    expect(callers().slice(before)).toEqual(['plan']);
+    expect(h.botReplies('C2', root.ts).find((message) => message.ts === card.ts)?.text).toContain('Cancelled by <@U1> — nothing ran');
+    const runs = await h.app.engine.runs.list();
+    expect(runs.find((run) => run.where.threadId?.endsWith(root.ts))?.status).toBe('stopped');
+  }, 20_000);
+
+  it('a restart during step 2 leaves a Resume button; Resume asks step 2 again (and its approval), never step 1', async () => {
+    const before = h.model.requests.length;
+    const write = { toolCalls: [{ name: 'write_file', arguments: { path: 'resumed.md', content: '# Resumed\n' } }] };
+    scriptGoal({
+      plan: [{ text: 'AGENT: @geordi — Draft the outline\nAGENT: @data — Write resumed.md\nEND' }],
+      'step:1': [{ text: 'Outline drafted.\nSTATUS: COMPLETED — outlined' }],
+      // Before the restart the approval is pending; after Resume the step asks again from its start.
+      'step:2': [write, write, { text: 'Wrote it.\nSTATUS: COMPLETED — written' }],
+    });
+    const root = await startGoal('C3', 'write resumed.md');
+    await click('C3', await waitForButton('C3', root, 'tsuka_plan_run'), 'tsuka_plan_run', 'U1');
+    const firstPrompt = await waitForButton('C3', root, 'tsuka_approve');
+    expect(callers().slice(before)).toEqual(['plan', 'step:1', 'step:2']);
+
+    await h.restartApp();
+    const resume = await waitForButton('C3', root, 'tsuka_resume');
+    expect(resume.text).toContain('Resume');
+    await click('C3', resume, 'tsuka_resume', 'U2');
+    await h.slack.waitFor(() => h.slack.ephemerals.some((message) => message.user === 'U2' && /Only the person who started this goal/.test(message.text)));
+    await click('C3', resume, 'tsuka_resume', 'U1');
+    // The approval pending at the restart (its buttons gone, marked expired) is asked again.
+    await h.slack.waitFor(() => withButton(h.botReplies('C3', root.ts), 'tsuka_approve').some((message) => message.ts !== firstPrompt.ts), {
+      timeoutMs: 10_000,
+    });
+    expect(h.botReplies('C3', root.ts).find((message) => message.ts === firstPrompt.ts)?.text).toMatch(/Expired|expired/);
+    await click('C3', withButton(h.botReplies('C3', root.ts), 'tsuka_approve').at(-1)!, 'tsuka_approve', 'U1');
+    await h.slack.waitFor(() => h.botReplies('C3', root.ts).some((message) => message.text.includes('Goal completed')), { timeoutMs: 10_000 });
+    expect(callers().slice(before)).toEqual(['plan', 'step:1', 'step:2', 'step:2', 'step:2']);
+    expect(await readFile(path.join(h.workspace, 'resumed.md'), 'utf8')).toBe('# Resumed\n');
+    const run = (await h.app.engine.runs.list()).find((record) => record.where.threadId?.endsWith(root.ts));
+    expect(run?.status).toBe('completed');
+  }, 40_000);
+});
+
+describe('Slack /tsuka schedule', () => {
+  /** Sends `/tsuka <text>` as `userId` and resolves to the ephemeral answer. */
+  async function tsuka(text: string, userId = 'U1', channelId = 'C4'): Promise<string> {
+    const before = h.slack.responses.length;
+    await h.slack.deliverSlashCommand({ command: '/tsuka', text, userId, channelId });
+    await h.slack.waitFor(() => h.slack.responses.length > before);
+    return String((h.slack.responses.at(-1)!.body as { text?: string }).text ?? '');
+  }
+  const scheduledRoots = () => h.slack.messages('C4').filter((message) => message.bot_id && message.text.startsWith('⏰ Scheduled'));
+
+  it('`every 2s` produces runs in the channel, is listed there with its next run, and the owner removes it', async () => {
+    expect(await tsuka('schedule every 2s @nobody ping')).toContain('There is no character "nobody"');
+    const made = await tsuka('schedule every 2s @geordi ping the build');
+    const id = /`(sch-[0-9a-f]{6})`/.exec(made)?.[1];
+    expect(id, made).toBeDefined();
+    expect(made).toContain('It runs as you');
+    // Two firings, each a root message whose thread the character answers.
+    await h.slack.waitFor(() => scheduledRoots().filter((root) => h.botReplies('C4', root.ts).some((reply) => reply.username === 'Geordi')).length >= 2, {
+      timeoutMs: 15_000,
+    });
+    expect(scheduledRoots()[0]!.text).toContain(`⏰ Scheduled (\`${id}\`, every 2s) by <@U1>: @geordi ping the build`);
+    const listed = await tsuka('schedules');
+    expect(listed).toContain(id);
+    expect(listed).toMatch(/every 2s · @geordi ping the build · next /);
+    // Another channel does not see it, another person cannot remove it.
+    expect(await tsuka('schedules', 'U1', 'C5')).toContain('No schedules in this channel');
+    expect(await tsuka(`unschedule ${id}`, 'U2')).toContain('Only the schedule’s owner or an admin');
+    expect(await tsuka(`unschedule ${id}`)).toContain(`Removed the schedule \`${id}\``);
+    expect(await tsuka('schedules')).toContain('No schedules in this channel');
+    expect(await createScheduleStore(h.app.engine.store).list()).toEqual([]);
+  }, 30_000);
+});
