@@ -1,4 +1,5 @@
 /** /healthz, /readyz and /metrics on TSUKA_HTTP_PORT. */
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSlackHarness, type SlackHarness } from './slack-harness.js';
 
@@ -81,5 +82,54 @@ describe('health endpoints', () => {
     expect(at('tsuka_replicas')).toBe(1);
     // The process defaults come along.
     expect(at('process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('exports a run as OpenTelemetry spans to the OTLP endpoint: the run, its model call and tool call under it, Slack calls, the run id on each', async () => {
+    // A local OTLP/HTTP receiver (JSON protocol) on 127.0.0.1.
+    const batches: unknown[] = [];
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        if (request.url === '/v1/traces') batches.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as { port: number };
+    try {
+      harness = await startSlackHarness({
+        environment: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'tsuka-test' },
+      });
+      const { slack, model } = harness;
+      model.enqueue({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] });
+      model.enqueue({ text: 'Traced.' });
+      const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi list the files` });
+      await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Traced.') && message.stream === 'stopped'), {
+        timeoutMs: 15_000,
+      });
+      const [run] = await harness.app.engine.runs.list();
+      // Stopping the app sends what the exporter still holds.
+      const stopping = harness;
+      harness = undefined as unknown as SlackHarness;
+      await stopping.stop();
+
+      type Attribute = { key: string; value: { stringValue?: string; intValue?: number | string } };
+      type JsonSpan = { name: string; spanId: string; parentSpanId?: string; attributes: Attribute[] };
+      type Batch = { resourceSpans: { resource: { attributes: Attribute[] }; scopeSpans: { spans: JsonSpan[] }[] }[] };
+      const resources = (batches as Batch[]).flatMap((batch) => batch.resourceSpans);
+      expect(resources[0]!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'tsuka-test' } });
+      const spans = resources.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
+      const attribute = (span: JsonSpan, key: string) => span.attributes.find((entry) => entry.key === key)?.value.stringValue;
+      const runSpan = spans.find((span) => span.name === 'run ask');
+      expect(runSpan && attribute(runSpan, 'tsuka.run_id')).toBe(run!.id);
+      const children = spans.filter((span) => span.parentSpanId === runSpan!.spanId);
+      expect(children.filter((span) => span.name === 'chat qwen2.5-coder:7b')).toHaveLength(2);
+      expect(children.map((span) => span.name)).toContain('tool list_dir');
+      expect(children.every((span) => attribute(span, 'tsuka.run_id') === run!.id)).toBe(true);
+      expect(spans.map((span) => span.name)).toEqual(expect.arrayContaining(['slack auth.test', 'slack chat.startStream']));
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });
