@@ -88,6 +88,12 @@ export function bubblewrapArguments(
   for (const hidden of layout.hidden) {
     if (isInside(request.root, hidden)) args.push('--tmpfs', hidden);
   }
+  // MCP servers only (issue 26): their own files read-only, their home read-write; hidden paths inside stay hidden.
+  for (const bind of request.binds ?? []) {
+    const target = bind.target ?? bind.source;
+    args.push(bind.writable ? '--bind' : '--ro-bind', bind.source, target);
+    for (const hidden of layout.hidden) if (isInside(target, hidden)) args.push('--tmpfs', hidden);
+  }
   args.push('--chdir', request.cwd, '--', '/bin/sh', '-c', request.command);
   return args;
 }

@@ -26,6 +26,19 @@ export interface SandboxRequest {
   env: NodeJS.ProcessEnv;
   /** False when the active role forbids network access; the sandbox's own setting can only narrow it further. */
   network?: boolean;
+  /**
+   * Extra host paths made visible (MCP servers only, never agent commands): a server's own files
+   * read-only, its persistent home read-write. Hidden paths inside them stay hidden. Sandboxes
+   * without a mount namespace ignore them (everything is visible there already).
+   */
+  binds?: SandboxBind[];
+}
+
+export interface SandboxBind {
+  source: string;
+  /** Where it appears inside (default: the same path). */
+  target?: string;
+  writable?: boolean;
 }
 
 /** What the process runner spawns for a request. */

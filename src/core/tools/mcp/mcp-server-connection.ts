@@ -100,6 +100,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   let restartTimer: NodeJS.Timeout | undefined;
   const refresh = createRefreshCoalescer(options.refreshDebounceMs ?? MCP_REFRESH_DEBOUNCE_MS);
   let stderrTail = '';
+  /** What the launcher said it could not show the server (hidden paths its entry names). */
+  let launchNotes: string[] = [];
   /** Bumped on every attempt, so callbacks of an old connection are ignored. */
   let generation = 0;
 
@@ -121,7 +123,9 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       env: { ...options.baseEnv, ...config.env },
       cwd,
       sandbox: config.sandbox,
+      name: config.name,
     });
+    launchNotes = launched.notes ?? [];
     stderrTail = '';
     launched.stderr?.on('data', (chunk: Buffer | string) => {
       stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
@@ -129,12 +133,21 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     return launched.transport;
   }
 
-  function lastStderrLine(): string {
+  /**
+   * The server's own words for a failure: the first line of its stderr that reads like an error
+   * (Node prints the error first and its version last), else the first line; then what the
+   * sandbox hid of what its entry names, if anything.
+   */
+  function stderrReason(): string {
     const lines = stderrTail
       .trim()
       .split('\n')
-      .filter((line) => line.trim() !== '');
-    return lines.length > 0 ? ` — ${lines[lines.length - 1]!.trim().slice(0, 300)}` : '';
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    const first = lines.find((line) => /\b(error|cannot|can't|not found|no such|denied|permission|missing|failed|enoent|eacces)\b/i.test(line)) ?? lines[0];
+    const said = first ? ` — ${first.slice(0, 300)}` : '';
+    const hidden = launchNotes.length > 0 ? ` (${launchNotes.join('; ')}; or set "sandbox": false on this entry to run it on the host)` : '';
+    return said + hidden;
   }
 
   async function refreshTools(current: Client, attempt: number): Promise<void> {
@@ -193,7 +206,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     });
     // While starting, a failed connect or list reports the better reason; after that, a close is a death.
     next.onclose = () =>
-      state === 'ready' && fail(`the server ${config.transport === 'stdio' ? 'process exited' : 'closed the connection'}${lastStderrLine()}`, attempt);
+      state === 'ready' && fail(`the server ${config.transport === 'stdio' ? 'process exited' : 'closed the connection'}${stderrReason()}`, attempt);
     connecting = next;
     try {
       const transport = createTransport();
@@ -213,7 +226,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       options.onChange();
     } catch (connectError) {
       const connected = client === next;
-      fail(`it could not start: ${describe(connectError)}${lastStderrLine()}`, attempt);
+      fail(`it could not start: ${describe(connectError)}${stderrReason()}`, attempt);
       // An attempt that never connected still has its process (or session): end it, a mute server included.
       if (!connected)
         void next.close().catch((closeError: unknown) => log.debug('closing an MCP client that did not start failed', { error: String(closeError) }));
@@ -252,7 +265,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
           throw new TsukaError('mcp_tool_failed', `${tool} on the MCP server "${config.name}" failed: ${callError.message}`, { cause: callError });
         }
         // The connection itself broke (process gone, HTTP server unreachable): withdraw and restart.
-        fail(`the server stopped answering (${describe(callError)})${lastStderrLine()}`, attempt);
+        fail(`the server stopped answering (${describe(callError)})${stderrReason()}`, attempt);
         throw new McpServerUnavailableError(
           config.name,
           `The MCP server "${config.name}" stopped during the call to ${tool}; its tools are withdrawn until it restarts (automatically). Do not call them now.`,
