@@ -14,6 +14,7 @@ import type { JsonSchema } from '../../model/language-model.js';
 import type { McpServerConfig } from './mcp-config.js';
 import type { McpCallResult } from './mcp-result.js';
 import { launchStdioServer, type LaunchStdioServer } from './launch-stdio-server.js';
+import { failureWords } from './mcp-failure-words.js';
 import { createRefreshCoalescer } from './mcp-refresh-coalescer.js';
 
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'closed';
@@ -133,22 +134,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     return launched.transport;
   }
 
-  /**
-   * The server's own words for a failure: the first line of its stderr that reads like an error
-   * (Node prints the error first and its version last), else the first line; then what the
-   * sandbox hid of what its entry names, if anything.
-   */
-  function stderrReason(): string {
-    const lines = stderrTail
-      .trim()
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '');
-    const first = lines.find((line) => /\b(error|cannot|can't|not found|no such|denied|permission|missing|failed|enoent|eacces)\b/i.test(line)) ?? lines[0];
-    const said = first ? ` — ${first.slice(0, 300)}` : '';
-    const hidden = launchNotes.length > 0 ? ` (${launchNotes.join('; ')}; or set "sandbox": false on this entry to run it on the host)` : '';
-    return said + hidden;
-  }
+  const stderrReason = (): string => failureWords(stderrTail, launchNotes);
 
   async function refreshTools(current: Client, attempt: number): Promise<void> {
     const listed: McpToolInfo[] = [];
