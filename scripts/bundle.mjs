@@ -10,9 +10,10 @@ import { precompiledValidatorModules } from './precompile-validators.mjs';
 /**
  * Left to node_modules: native add-ons (located on disk at run time), the platform SDKs (loaded by
  * `tsuka start` only, with optional native add-ons and `require.resolve` look-ups of their own), and
- * linkedom's optional `canvas`. Everything else the sources import is bundled.
+ * linkedom's optional `canvas`, and OpenTelemetry (loaded only when traces are exported; its gRPC
+ * exporter reads .proto files beside itself). Everything else the sources import is bundled.
  */
-export const EXTERNAL_PACKAGES = ['sqlite3', '@resvg/resvg-js', '@slack/*', 'discord.js', '@discordjs/*', 'canvas'];
+export const EXTERNAL_PACKAGES = ['sqlite3', '@resvg/resvg-js', '@slack/*', 'discord.js', '@discordjs/*', 'canvas', '@opentelemetry/*'];
 
 /**
  * Modules find files beside themselves through `import.meta.url` (schemas, the playground's web/).

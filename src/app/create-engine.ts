@@ -272,7 +272,7 @@ async function startMcpSource(
   logger: Logger,
   fetchImplementation?: typeof fetch,
 ): Promise<McpToolSource> {
-  const [{ createMcpToolSource }, { sandboxedStdioLauncher }] = await Promise.all([
+  const [{ createMcpToolSource }, { sandboxedStdioLauncher, mcpServerFilesOptions }] = await Promise.all([
     import('../core/tools/mcp/mcp-tool-source.js'),
     import('../core/tools/mcp/launch-stdio-server.js'),
   ]);
@@ -282,6 +282,7 @@ async function startMcpSource(
     workingDirectory: root,
     logger,
     fetch: fetchImplementation,
-    launchStdio: sandboxedStdioLauncher(sandbox),
+    // Each server sees its own files (read-only) and its persistent home `<data>/mcp-home/<name>`.
+    launchStdio: sandboxedStdioLauncher(sandbox, mcpServerFilesOptions(config)),
   });
 }

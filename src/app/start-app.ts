@@ -31,6 +31,7 @@ import { checkPortFree, startHttpServer, type HttpServer } from './http-server.j
 import { installProcessGuard } from './process-guard.js';
 import { acquireDataFolderLock } from './data-folder-lock.js';
 import { startRetention } from './retention-schedule.js';
+import { startTelemetry } from './telemetry/start-telemetry.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 
 export interface RunningApp {
@@ -120,7 +121,10 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     onConnected: (description) => announce(`${description} — found after start.`),
   });
   opened.push(() => models.stop());
-  const deps = commandDependencies(engine, models);
+  // `/metrics` and traces: the command layer gets the run store, approvals and model observed.
+  const telemetry = await startTelemetry({ config, engine, models, logger });
+  opened.push(() => telemetry.stop());
+  const deps = commandDependencies(telemetry.engine, telemetry.models);
   const layer = createCommandLayer(deps, createWorkflows(deps, { teamMaxRounds: config.teamMaxRounds, goalConfirm: config.goalConfirm }));
   const surfaces: Partial<Record<Platform, ChatSurface>> = {};
   // Replicas spend one set of platform budgets, kept in Redis: two never send more than one would.
@@ -176,7 +180,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     port: config.httpPort,
     host: config.httpHost,
     logger,
-    routes: { ...(slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {}), ...playground?.routes },
+    routes: { ...(slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {}), ...playground?.routes, ...telemetry.routes },
     health: () => ({ ok: true }),
     ready: async () => {
       const checks = {
@@ -266,6 +270,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       await layer.stopAll();
       for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => logger.error('adapter stop failed', { error }));
       await http.close();
+      await telemetry.stop();
       await engine.close();
       removeGuard();
     },

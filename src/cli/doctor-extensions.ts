@@ -3,7 +3,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { createChildEnv } from '../core/safety/child-env.js';
 import { createWorkspace } from '../core/safety/workspace-jail.js';
 import { createMcpToolSource } from '../core/tools/mcp/mcp-tool-source.js';
-import { sandboxedStdioLauncher } from '../core/tools/mcp/launch-stdio-server.js';
+import { mcpServerFilesOptions, sandboxedStdioLauncher } from '../core/tools/mcp/launch-stdio-server.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { openStore } from '../core/store/open-store.js';
 import { createModelProfileStore } from '../core/benchmark/model-profile.js';
@@ -35,7 +35,7 @@ export async function checkMcpServers(
     workingDirectory: workspace.root,
     ...(fetchImplementation ? { fetch: fetchImplementation } : {}),
     // In the same sandbox as under `tsuka start`: doctor checks what start would run.
-    ...(sandbox ? { launchStdio: sandboxedStdioLauncher(sandbox) } : {}),
+    ...(sandbox ? { launchStdio: sandboxedStdioLauncher(sandbox, mcpServerFilesOptions(config)) } : {}),
     // Doctor looks once; the restart timer is cleared by close().
     backoff: { initialMs: 3_600_000, maxMs: 3_600_000 },
   });

@@ -1,6 +1,7 @@
 /** The whole configuration, read once at start by `loadConfig` and injected everywhere else. */
 import type { ReasoningEffort } from '../core/model/language-model.js';
 import type { SandboxConfig } from './sandbox-config.js';
+import type { TelemetryConfig } from './telemetry-config.js';
 import type { McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 import type { ChannelPolicy, DangerousApproval, ThreadReplies } from '../core/scopes/channel-policy.js';
 import type { StoreSecurityConfig } from './store-security-config.js';
@@ -93,6 +94,8 @@ export interface AppConfig {
   sandbox: SandboxConfig;
   /** MCP servers from `TSUKA_MCP_CONFIG` (default `mcp.json` in the working directory, when present). */
   mcp: { file?: string; servers: McpServerConfig[] };
+  /** `/metrics`' token and the OpenTelemetry trace export (`telemetry-config.ts`). */
+  telemetry: TelemetryConfig;
   /** Every environment variable, kept only to build the scrubbed child environment and the secret masker. */
   environment: NodeJS.ProcessEnv;
 }

@@ -9,6 +9,7 @@ import type { AppConfig, LogFormat, LogLevel } from './app-config.js';
 import { CONFIG_FILE_SCHEMA } from './config-file-schema.js';
 import { ownValidator } from '../core/validation/own-validator.js';
 import { readSandboxConfig } from './sandbox-config.js';
+import { readTelemetryConfig } from './telemetry-config.js';
 import { parseModelServerUrls } from './model-servers-config.js';
 import { readStoreSecurityConfig } from './store-security-config.js';
 import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
@@ -214,6 +215,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       ],
     }),
     mcp: readMcpServers(setting('TSUKA_MCP_CONFIG', 'mcpConfig'), options.workingDirectory, problems),
+    telemetry: readTelemetryConfig(environment, problems),
     environment,
   };
   if (problems.length > 0) throw new ConfigError(problems);

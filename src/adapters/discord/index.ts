@@ -14,7 +14,7 @@ import type { InboundEvent } from '../../commands/inbound-event.js';
 import type { Logger } from '../../core/logger.js';
 import { registerDiscordCommands } from './application-commands.js';
 import { registerDiscordListeners } from './events.js';
-import { countRateLimits, createDiscordEditPacer, DISCORD_DEFAULT_PACING, type DiscordPacing } from './rate-limits.js';
+import { countRateLimits, createDiscordEditPacer, reportDiscordCalls, DISCORD_DEFAULT_PACING, type DiscordPacing } from './rate-limits.js';
 import type { SharedBudget } from '../shared/call-budget.js';
 import { createDiscordSurface } from './surface.js';
 import { createDiscordWebhooks } from './webhooks.js';
@@ -102,6 +102,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     next.rest.setAgent(agent);
     guardDiscordDispatches(next, logger);
     rateLimitCounters.push(countRateLimits(next.rest));
+    reportDiscordCalls(next.rest);
     client = next;
     registerDiscordListeners({
       client: next,

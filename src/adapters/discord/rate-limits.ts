@@ -8,6 +8,7 @@
  */
 import type { REST } from 'discord.js';
 import { createCallBudget, type SharedBudget } from '../shared/call-budget.js';
+import { reportPlatformCall } from '../shared/platform-calls.js';
 
 export interface DiscordPacing {
   /** Minimum time between two edits in one channel or thread. */
@@ -51,4 +52,18 @@ export function countRateLimits(rest: REST): () => number {
     if (response.status === 429) count++;
   });
   return () => count;
+}
+
+/** Reports every REST answer (429s included) to telemetry, as `METHOD /route` and its HTTP status. */
+export function reportDiscordCalls(rest: REST): void {
+  rest.on('response', (request, response) => {
+    const now = Date.now();
+    reportPlatformCall({
+      platform: 'discord',
+      method: `${request.method.toUpperCase()} ${request.route}`,
+      status: String(response.status),
+      startedAt: now,
+      endedAt: now,
+    });
+  });
 }

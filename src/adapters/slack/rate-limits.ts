@@ -8,6 +8,7 @@
 import Bottleneck from 'bottleneck';
 import type { Logger } from '../../core/logger.js';
 import { DELIVERY_RETRY_BUDGET_MS, retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
+import { reportedCall } from '../shared/platform-calls.js';
 
 export interface SlackRateLimits {
   postBurst: number;
@@ -41,6 +42,15 @@ export function classifySlackError(error: unknown): RetryVerdict | undefined {
   return undefined;
 }
 
+/** A failed call's status for metrics and traces: the HTTP status, `network`, or `error` (Slack answered `ok: false`). */
+export function slackCallStatus(error: unknown): string {
+  const failure = (error ?? {}) as SlackClientError;
+  if (failure.code === 'slack_webapi_rate_limited_error') return '429';
+  if (failure.code === 'slack_webapi_http_error' && failure.statusCode) return String(failure.statusCode);
+  if (failure.code === 'slack_webapi_request_error') return 'network';
+  return 'error';
+}
+
 export interface SlackCallLimiter {
   schedule<T>(method: string, channel: string | undefined, call: () => Promise<T>): Promise<T>;
   /** How many 429s were absorbed (for the benchmark and tests). */
@@ -70,7 +80,8 @@ export function createSlackCallLimiter(limits: SlackRateLimits, logger: Logger):
 
   async function schedule<T>(method: string, channel: string | undefined, call: () => Promise<T>): Promise<T> {
     const limiter = limiterFor(method, channel);
-    return retryWithinBudget(() => limiter.schedule(call), {
+    // Each attempt is reported (telemetry): a 429 shows as one, and the retry that follows as another.
+    return retryWithinBudget(() => limiter.schedule(() => reportedCall('slack', method, call, slackCallStatus)), {
       platform: 'slack',
       method,
       budgetMs: limits.retryBudgetMs,

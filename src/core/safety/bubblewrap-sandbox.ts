@@ -175,6 +175,12 @@ export function bubblewrapArguments(request: SandboxRequest, layout: BubblewrapL
   for (const hidden of layout.hidden) {
     if (isInside(request.root, hidden.path)) cover(args, hidden);
   }
+  // MCP servers only (issue 26): their own files read-only, their home read-write; hidden paths inside stay hidden.
+  for (const bind of request.binds ?? []) {
+    const target = bind.target ?? bind.source;
+    args.push(bind.writable ? '--bind' : '--ro-bind', bind.source, target);
+    for (const hidden of layout.hidden) if (hidden.exists && isInside(target, hidden.path)) cover(args, hidden);
+  }
   // bwrap's own root and /dev are unlimited tmpfs: nothing may be written there.
   args.push('--remount-ro', '/dev', '--remount-ro', '/');
   args.push('--chdir', request.cwd, '--', '/bin/sh', '-c', request.command);

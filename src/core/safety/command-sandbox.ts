@@ -33,6 +33,19 @@ export interface SandboxRequest {
   network?: RoleNetwork;
   /** A pids cgroup folder the command joins before it starts (from `processCgroups`). */
   cgroup?: string;
+  /**
+   * Extra host paths made visible (MCP servers only, never agent commands): a server's own files
+   * read-only, its persistent home read-write. Hidden paths inside them stay hidden. Sandboxes
+   * without a mount namespace ignore them (everything is visible there already).
+   */
+  binds?: SandboxBind[];
+}
+
+export interface SandboxBind {
+  source: string;
+  /** Where it appears inside (default: the same path). */
+  target?: string;
+  writable?: boolean;
 }
 
 /** What the process runner spawns for a request. */

@@ -150,7 +150,12 @@ describe('Discord application commands', () => {
     model.enqueue({ text: 'No idea.' });
     const asking = harness.mention({ channelId: DEFAULT_CHANNEL_ID, content: 'obrien what is the vault code?' });
     await harness.waitForReply(asking.id, 'No idea.');
-    expect(model.requests.slice(before).map((request) => JSON.stringify(request.body)).join('\n')).not.toContain('7741-omega');
+    expect(
+      model.requests
+        .slice(before)
+        .map((request) => JSON.stringify(request.body))
+        .join('\n'),
+    ).not.toContain('7741-omega');
     model.enqueue({ text: 'It is 7741-omega.' });
     const own = harness.mention({ channelId: PRIVATE, content: 'obrien what is the vault code?' });
     await harness.waitForReply(own.id, 'It is 7741-omega.');

@@ -107,7 +107,9 @@ describe('loadConfig', () => {
     expect(problemsOf({}).join('\n')).toMatch(/tsuka\.config\.json \/channels\/C1\/dangerousApproval/);
     await writeFile(path.join(directory, 'tsuka.config.json'), JSON.stringify({ channels: { C1: { workspace: '.' } } }));
     expect(problemsOf({ TSUKA_DATA_DIR: path.join(directory, 'data') }).join('\n')).toMatch(/channels\."C1"\.workspace="\." contains the data folder/);
-    expect(problemsOf({ TSUKA_DANGEROUS_APPROVAL: 'nobody' }).join('\n')).toMatch(/TSUKA_DANGEROUS_APPROVAL="nobody" is not valid: use one of other, admin, requester/);
+    expect(problemsOf({ TSUKA_DANGEROUS_APPROVAL: 'nobody' }).join('\n')).toMatch(
+      /TSUKA_DANGEROUS_APPROVAL="nobody" is not valid: use one of other, admin, requester/,
+    );
   });
 
   it('reports a config file that is not JSON', async () => {

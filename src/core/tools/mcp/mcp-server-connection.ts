@@ -14,6 +14,7 @@ import type { JsonSchema } from '../../model/language-model.js';
 import type { McpServerConfig } from './mcp-config.js';
 import type { McpCallResult } from './mcp-result.js';
 import { launchStdioServer, type LaunchStdioServer } from './launch-stdio-server.js';
+import { failureWords } from './mcp-failure-words.js';
 import { createRefreshCoalescer } from './mcp-refresh-coalescer.js';
 
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'closed';
@@ -100,6 +101,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   let restartTimer: NodeJS.Timeout | undefined;
   const refresh = createRefreshCoalescer(options.refreshDebounceMs ?? MCP_REFRESH_DEBOUNCE_MS);
   let stderrTail = '';
+  /** What the launcher said it could not show the server (hidden paths its entry names). */
+  let launchNotes: string[] = [];
   /** Bumped on every attempt, so callbacks of an old connection are ignored. */
   let generation = 0;
 
@@ -121,7 +124,9 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       env: { ...options.baseEnv, ...config.env },
       cwd,
       sandbox: config.sandbox,
+      name: config.name,
     });
+    launchNotes = launched.notes ?? [];
     stderrTail = '';
     launched.stderr?.on('data', (chunk: Buffer | string) => {
       stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
@@ -129,13 +134,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     return launched.transport;
   }
 
-  function lastStderrLine(): string {
-    const lines = stderrTail
-      .trim()
-      .split('\n')
-      .filter((line) => line.trim() !== '');
-    return lines.length > 0 ? ` — ${lines[lines.length - 1]!.trim().slice(0, 300)}` : '';
-  }
+  const stderrReason = (): string => failureWords(stderrTail, launchNotes);
 
   async function refreshTools(current: Client, attempt: number): Promise<void> {
     const listed: McpToolInfo[] = [];
@@ -193,7 +192,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     });
     // While starting, a failed connect or list reports the better reason; after that, a close is a death.
     next.onclose = () =>
-      state === 'ready' && fail(`the server ${config.transport === 'stdio' ? 'process exited' : 'closed the connection'}${lastStderrLine()}`, attempt);
+      state === 'ready' && fail(`the server ${config.transport === 'stdio' ? 'process exited' : 'closed the connection'}${stderrReason()}`, attempt);
     connecting = next;
     try {
       const transport = createTransport();
@@ -213,7 +212,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       options.onChange();
     } catch (connectError) {
       const connected = client === next;
-      fail(`it could not start: ${describe(connectError)}${lastStderrLine()}`, attempt);
+      fail(`it could not start: ${describe(connectError)}${stderrReason()}`, attempt);
       // An attempt that never connected still has its process (or session): end it, a mute server included.
       if (!connected)
         void next.close().catch((closeError: unknown) => log.debug('closing an MCP client that did not start failed', { error: String(closeError) }));
@@ -252,7 +251,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
           throw new TsukaError('mcp_tool_failed', `${tool} on the MCP server "${config.name}" failed: ${callError.message}`, { cause: callError });
         }
         // The connection itself broke (process gone, HTTP server unreachable): withdraw and restart.
-        fail(`the server stopped answering (${describe(callError)})${lastStderrLine()}`, attempt);
+        fail(`the server stopped answering (${describe(callError)})${stderrReason()}`, attempt);
         throw new McpServerUnavailableError(
           config.name,
           `The MCP server "${config.name}" stopped during the call to ${tool}; its tools are withdrawn until it restarts (automatically). Do not call them now.`,

@@ -5,6 +5,7 @@
  * risk, previews, errors and masking work exactly as for the engine's own tools.
  */
 import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { ToolInputError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { createToolRegistry, type AnyToolImplementation } from '../create-tool-registry.js';
@@ -55,7 +56,9 @@ interface CatalogueEntry {
   tool: McpToolInfo;
 }
 
-const schemaChecker = new Ajv({ strict: false, allErrors: false });
+const addFormats = addFormatsModule.default;
+// With the formats servers use (`uri`, `email`…): without them ajv prints "unknown format … ignored" on the console.
+const schemaChecker = addFormats(new Ajv({ strict: false, allErrors: false }));
 
 export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
   const logger = options.logger ?? silentLogger;
