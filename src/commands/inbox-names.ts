@@ -52,9 +52,9 @@ export function imageMediaType(name: string, mediaType?: string): string {
  * with the extension kept; `file` when nothing is left.
  */
 export function sanitiseFileName(name: string): string {
-  const segment = name.split(/[/\\]/).pop() ?? '';
+  // Normalised first: a fullwidth solidus (U+FF0F) becomes a `/` and separates like one.
+  const segment = name.normalize('NFKC').split(/[/\\]/).pop() ?? '';
   const cleaned = segment
-    .normalize('NFKC')
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/_+/g, '_')
     .replace(/^[._-]+/, '')
