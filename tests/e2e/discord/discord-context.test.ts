@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANA, BEN, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+import { ANA, BEN, buttonsOf, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
 type Content = string | { type: string; text?: string; image_url?: { url: string } }[];
 interface ModelBody {
@@ -160,5 +160,20 @@ describe('Discord: what a teammate would see', () => {
     );
     const request = model.requests.at(-1)!.body as ModelBody;
     expect(textOf(request.messages.at(-1)!.content)).toBe('hi, can you help me?');
+
+    // Same tools and approvals as in a channel: the card comes in the DM and the person decides.
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'dm-notes.md', content: '# from a DM\n' } }] });
+    model.enqueue({ text: 'Written.' });
+    discord.postUserMessage({ channelId: dm, userId: ANA, content: 'write my notes please' });
+    const card = await discord.waitFor(
+      () => discord.messages(dm).find((message) => buttonsOf(message).some((button) => button.custom_id.startsWith('tsuka_approve:'))),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const approve = buttonsOf(card).find((button) => button.custom_id.startsWith('tsuka_approve:'))!;
+    await (await discord.clickButton({ messageId: card.id, customId: approve.custom_id, userId: ANA, channelId: dm })).responded;
+    await discord.waitFor(() => discord.messages(dm).find((message) => message.content.includes('Written.')), { timeoutMs: 10_000 });
+    expect(await readFile(path.join(harness.workspace, 'dm-notes.md'), 'utf8')).toBe('# from a DM\n');
   });
 });

@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSlackHarness, type SlackHarness } from './slack-harness.js';
+import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
 import { DEFAULT_SLACK_SCOPES } from '../../emulators/slack/slack-emulator.js';
 
 type Content = string | { type: string; text?: string; image_url?: { url: string } }[];
@@ -157,5 +157,16 @@ describe('Slack: what a teammate would see', () => {
     await replied('D0ANA', dm.ts, 'Hello from your DM.');
     const request = model.requests.at(-1)!.body as ModelBody;
     expect(textOf(request.messages.at(-1)!.content)).toBe('hi, can you help me?');
+
+    // Same tools and approvals as in a channel: the card comes in the DM's thread and the person decides.
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'dm-notes.md', content: '# from a DM\n' } }] });
+    model.enqueue({ text: 'Written.' });
+    await slack.threadMessage({ userId: 'U1', channelId: 'D0ANA', threadTs: dm.ts, text: 'write my notes please' });
+    await slack.waitFor(() => harness.botReplies('D0ANA', dm.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
+    const card = harness.botReplies('D0ANA', dm.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
+    const approve = buttonsOf(card).find((button) => button.action_id === 'tsuka_approve')!;
+    await slack.deliverBlockAction({ userId: 'U1', channelId: 'D0ANA', messageTs: card.ts, threadTs: dm.ts, actionId: 'tsuka_approve', value: approve.value });
+    await replied('D0ANA', dm.ts, 'Written.');
+    expect(await readFile(path.join(harness.workspace, 'dm-notes.md'), 'utf8')).toBe('# from a DM\n');
   });
 });
