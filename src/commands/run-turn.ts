@@ -146,6 +146,11 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       session,
       signal: request.abort.signal,
     });
+    if (context.thread || context.files) {
+      // The transcript says what else the model was given (the texts themselves are in the turn's message).
+      const given = [context.thread ? 'the thread’s earlier messages' : '', context.files ? 'attached files (saved in .tsuka/inbox/)' : ''].filter(Boolean);
+      await deps.runs.appendEvent(run.id, { type: 'note', text: `Started with ${given.join(' and ')}.` });
+    }
     const sameCharacter = session?.character === character.name;
     const storedMessages = new Set<ChatMessage>(session?.history ?? []);
     const result = await runner.runTurn({
