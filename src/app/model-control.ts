@@ -8,6 +8,7 @@ import type { ModelControl } from '../commands/command-dependencies.js';
 import type { Engine } from './create-engine.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 import { noModelMessage } from './no-model-message.js';
+import { probeVision } from '../core/provider/probe-vision.js';
 import { answersModels, connectModelServer, findModelServer, type ModelConnection } from './model-connection.js';
 
 /** How often TSUKA looks for a model server while none answers (and probes servers marked down). */
@@ -158,6 +159,13 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
       );
     },
     unavailableMessage: () => noModelMessage(config, intervalMs),
+    async seesImages() {
+      if (config.llm.vision !== undefined) return config.llm.vision;
+      const model = currentModel();
+      const server = firstUp();
+      if (!model || !connection || !server) return false;
+      return probeVision({ baseURL: server, modelId: model.modelId, apiKey: connection.apiKeyFor(server), fetch: options.fetch });
+    },
     stop() {
       if (timer) clearInterval(timer);
     },

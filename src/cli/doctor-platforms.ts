@@ -17,6 +17,10 @@ export const SLACK_REQUIRED_SCOPES = [
   'channels:read',
   'groups:read',
   'im:read',
+  // Direct messages (message.im) and the thread history of a DM.
+  'im:history',
+  // Attachments: url_private_download with the bot token (issue 23).
+  'files:read',
   'files:write',
   'im:write',
 ];

@@ -3,6 +3,7 @@
  * and the local playground each implement it with the same file names. Ids are opaque strings
  * (`slack:T0/C1/1712345.0001`) that only the adapter that made them decodes.
  */
+import type { ContextMessage, InboundFile, ThreadHistoryRequest } from './conversation-context.js';
 
 /** Opaque id of a thread (Slack: channel + parent ts; Discord: the thread channel). */
 export type ThreadRef = string;
@@ -145,4 +146,15 @@ export interface ChatSurface {
   channelInfo?(channel: ChannelRef): Promise<ChannelInfo>;
   /** How to mention a user in text (`<@U123>`). */
   mention(user: UserRef): string;
+  /**
+   * The earlier messages of the thread a message was written in (and of the reply chain above it),
+   * oldest first, without this bot's own messages; only ever from that message's own channel.
+   * Absent: the turn starts without them.
+   */
+  threadHistory?(request: ThreadHistoryRequest): Promise<ContextMessage[]>;
+  /**
+   * Downloads an attached file with the bot's credentials, from the platform's own hosts only,
+   * refusing more than `maxBytes`. Absent: attachments are not read.
+   */
+  downloadFile?(file: InboundFile, options: { maxBytes: number; signal?: AbortSignal }): Promise<Uint8Array>;
 }

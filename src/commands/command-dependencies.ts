@@ -39,6 +39,8 @@ export interface ModelControl {
   unavailableMessage(): string;
   /** Looks for a model server again when none is connected; called before each turn or run starts. */
   refresh?(): Promise<void>;
+  /** Whether the current model sees images (asked when a message brings one); absent: it does not. */
+  seesImages?(): Promise<boolean>;
 }
 
 export interface CommandSettings {

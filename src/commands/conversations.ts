@@ -18,6 +18,19 @@ import { findCharacter } from '../core/data/character-lookup.js';
 import { depsInChannel } from './channel-deps.js';
 import { createChannelSettings, type ChannelSettings } from './channel-settings.js';
 import { addressesCharacter, keepSideTalk, shouldAnswer } from './thread-etiquette.js';
+import type { TurnSource } from './turn-context.js';
+
+/** A mention inside a thread or a reply reads the thread (a tag-in); every message brings its files. */
+function turnSource(event: MentionEvent | ThreadMessageEvent): TurnSource {
+  const replyTo = event.type === 'mention' ? event.replyTo : undefined;
+  return {
+    message: event.message,
+    ...(event.thread ? { thread: event.thread } : {}),
+    ...(replyTo ? { replyTo } : {}),
+    ...(event.files && event.files.length > 0 ? { files: event.files } : {}),
+    readThread: event.type === 'mention' && Boolean(event.thread || replyTo),
+  };
+}
 
 interface QueuedTurn {
   surface: ChatSurface;
@@ -26,6 +39,7 @@ interface QueuedTurn {
   user: UserRef;
   userName?: string;
   channel: string;
+  source?: TurnSource;
 }
 
 /** A queued turn as it waits in the coordination (another replica may answer it). */
@@ -36,6 +50,7 @@ interface StoredTurn extends CoordinationMessage {
   user: UserRef;
   userName?: string;
   channel: string;
+  source?: TurnSource;
 }
 
 /** The turn this process runs in a thread (the queue itself lives in the coordination). */
@@ -133,7 +148,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     const surface = surfaces.get(stored.platform);
     const character = findCharacter(deps.roster, stored.character);
     if (!surface || !character) return undefined;
-    return { surface, character, text: stored.text, user: stored.user, userName: stored.userName, channel: stored.channel };
+    return { surface, character, text: stored.text, user: stored.user, userName: stored.userName, channel: stored.channel, source: stored.source };
   }
 
   /** The turn ended here: the next queued message is answered here too, or the turn is released. */
@@ -291,7 +306,8 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
           text: `ℹ️ There is no character "${choice.unknownName}": ${choice.character.aiName} answers instead. \`/tsuka characters\` lists who is here.`,
         });
       }
-      const turn: QueuedTurn = { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel };
+      const source = turnSource(event);
+      const turn: QueuedTurn = { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel, source };
       const stored: StoredTurn = {
         platform: surface.platform,
         character: choice.character.name,
@@ -299,6 +315,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         user: event.user,
         ...(event.userName ? { userName: event.userName } : {}),
         channel: event.channel,
+        source,
       };
       // One turn per thread across every replica: either it is ours now, or the message waits its turn.
       const entered = await turns.enter(thread, stored, { replicaId: me, requester: event.user });

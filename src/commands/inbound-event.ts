@@ -3,6 +3,7 @@
  * Every event carries an id for de-duplication and the opaque ids of where it happened.
  */
 import type { ChannelRef, MessageRef, Platform, ThreadRef, UserRef } from './chat-surface.js';
+import type { InboundFile } from './conversation-context.js';
 
 interface InboundBase {
   /** Unique per delivery of the same event (Slack event_id; Discord message/interaction id). */
@@ -25,6 +26,12 @@ export interface MentionEvent extends InboundBase {
   text: string;
   /** A plain-text `@character` (no bot mention), delivered only when plain mentions are on. */
   plain?: boolean;
+  /** Written in a direct message with the bot (every DM message addresses the bot). */
+  direct?: boolean;
+  /** The message this one replies to (Discord replies), read as context with the thread. */
+  replyTo?: MessageRef;
+  /** Files attached to the message. */
+  files?: InboundFile[];
 }
 
 /** A message in a thread the bot follows, without a mention of the bot. */
@@ -33,6 +40,8 @@ export interface ThreadMessageEvent extends InboundBase {
   message: MessageRef;
   thread: ThreadRef;
   text: string;
+  /** Files attached to the message. */
+  files?: InboundFile[];
 }
 
 export type SlashCommandName = 'call' | 'team' | 'goal' | 'tsuka';

@@ -51,6 +51,9 @@ export function createMaskingSurface(surface: ChatSurface, maskSecrets: (text: s
     setStatus: (options) => surface.setStatus({ ...options, text: mask(options.text) }),
     channelOf: (thread) => surface.channelOf(thread),
     ...(surface.channelInfo ? { channelInfo: (channel) => surface.channelInfo!(channel) } : {}),
+    // Inbound reads: what comes back is masked where it enters a prompt (thread-context, inbound-files).
+    ...(surface.threadHistory ? { threadHistory: (request) => surface.threadHistory!(request) } : {}),
+    ...(surface.downloadFile ? { downloadFile: (file, options) => surface.downloadFile!(file, options) } : {}),
     mention: (user) => surface.mention(user),
   };
   return masked;

@@ -13,6 +13,8 @@ import type { CommandDependencies } from './command-dependencies.js';
 import type { ApprovalFlow } from './approval-flow.js';
 import { createReplyRenderer } from './reply-renderer.js';
 import { withSideTalk } from './thread-etiquette.js';
+import { gatherTurnContext, type TurnSource } from './turn-context.js';
+import { withThreadContext } from './thread-context.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
 import { createTranscriptWriter } from './record-agent-event.js';
@@ -43,6 +45,8 @@ export interface TurnRequest {
   tools: ToolRegistry;
   /** Extra tool services (the escalation service behind request_goal|team|call). */
   services?: Record<string, unknown>;
+  /** Where the message came from: the thread to read on a tag-in, the files it brought. */
+  source?: TurnSource;
 }
 
 export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
@@ -134,15 +138,31 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       onEvent: (agent, event) => record(agent, event),
       ...(pin ? { effortPin: pin as ReasoningEffort } : {}),
     });
+    const context = await gatherTurnContext(deps, {
+      surface,
+      thread,
+      source: request.source,
+      tier: current.tier,
+      modelId: current.model.modelId,
+      session,
+      signal: request.abort.signal,
+    });
+    if (context.thread || context.files) {
+      // The transcript says what else the model was given (the texts themselves are in the turn's message).
+      const given = [context.thread ? 'the thread’s earlier messages' : '', context.files ? 'attached files (saved in .tsuka/inbox/)' : ''].filter(Boolean);
+      await deps.runs.appendEvent(run.id, { type: 'note', text: `Started with ${given.join(' and ')}.` });
+    }
     const sameCharacter = session?.character === character.name;
     const storedMessages = new Set<ChatMessage>(session?.history ?? []);
     const result = await runner.runTurn({
       character,
       roster: deps.roster,
       history: session?.history ?? [],
-      // What others said in the thread meanwhile (thread etiquette) comes with this message, once.
-      userMessage: withSideTalk(session?.sideTalk ?? [], request.text),
+      // The thread before the bot was called in, what others said meanwhile (thread etiquette) and
+      // the attached files come with this message, once.
+      userMessage: withThreadContext(context.thread, withSideTalk(session?.sideTalk ?? [], withThreadContext(context.files, request.text))),
       userName: request.userName,
+      images: context.images,
       // A stored role the roster no longer gives this character is dropped, not an error.
       activeRole: sameCharacter && session?.activeRole && character.roles.includes(session.activeRole) ? session.activeRole : undefined,
       runId: run.id,
@@ -227,6 +247,11 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
 }
 
 function maskMessage(message: ChatMessage, mask: (text: string) => string): ChatMessage {
+  // Images are seen once, never stored: the session keeps a line saying they were there.
+  if (message.role === 'user' && message.images) {
+    const { images, ...rest } = message;
+    return { ...rest, content: `${mask(rest.content)}\n[${images.length} image${images.length === 1 ? '' : 's'} attached, seen in this turn only]` };
+  }
   if (message.role === 'assistant' && message.toolCalls) {
     return { ...message, content: mask(message.content), toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: mask(call.arguments) })) };
   }

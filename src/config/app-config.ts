@@ -38,6 +38,8 @@ export interface LlmConfig {
   defaultEffort?: ReasoningEffort;
   /** A measured or known tier that wins over the guess from the model's name. */
   tier?: 'SMALL' | 'MEDIUM' | 'LARGE';
+  /** `TSUKA_LLM_VISION`: the model sees images (1) or not (0); unset: asked of the server when an image comes. */
+  vision?: boolean;
 }
 
 export interface AppConfig {

@@ -21,6 +21,7 @@ export const configFileSchema = {
     llmConcurrency: { type: 'integer', minimum: 1 },
     effort: { enum: ['none', 'low', 'medium', 'xhigh'] },
     llmTier: { enum: ['SMALL', 'MEDIUM', 'LARGE', 'small', 'medium', 'large'] },
+    llmVision: { type: 'boolean' },
     dataDir: { type: 'string' },
     workspace: { type: 'string' },
     storeUrl: { type: 'string' },

@@ -173,6 +173,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       concurrency: setting('TSUKA_LLM_CONCURRENCY', 'llmConcurrency') === undefined ? undefined : integer('TSUKA_LLM_CONCURRENCY', 'llmConcurrency', 1, 1, 64),
       defaultEffort,
       tier,
+      ...(setting('TSUKA_LLM_VISION', 'llmVision') === undefined ? {} : { vision: flag('TSUKA_LLM_VISION', 'llmVision') }),
     },
     dataDirectory,
     workspace,

@@ -67,6 +67,8 @@ export interface ScriptedModelServer {
   pendingReplies(): number;
   /** Resolves once `count` chat-completion requests have arrived. */
   waitForRequests(count: number): Promise<void>;
+  /** Answer llama-server's `GET /props` with `modalities.vision` = `sees` (undefined: no /props, as before). */
+  setVision(sees: boolean | undefined): void;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startScriptedModelServer(
   const requests: ReceivedRequest[] = [];
   const hits: string[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
+  let vision: boolean | undefined;
 
   const notifyWaiters = (): void => {
     for (const waiter of [...waiters]) {
@@ -104,6 +107,10 @@ export async function startScriptedModelServer(
     hits.push(`${request.method ?? 'GET'} ${path}`);
     if (request.method === 'GET' && path === '/v1/models') {
       sendJson(response, 200, { object: 'list', data: [{ id: modelId, object: 'model', created: 0, owned_by: 'scripted' }] });
+      return;
+    }
+    if (request.method === 'GET' && path === '/props' && vision !== undefined) {
+      sendJson(response, 200, { model_path: `/models/${modelId}.gguf`, modalities: { vision, audio: false } });
       return;
     }
     if (request.method === 'POST' && path === '/v1/chat/completions') {
@@ -130,6 +137,9 @@ export async function startScriptedModelServer(
     requests,
     hits,
     pendingReplies: () => queue.length,
+    setVision(sees) {
+      vision = sees;
+    },
     waitForRequests(count) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ count, resolve }));

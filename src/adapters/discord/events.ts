@@ -9,7 +9,8 @@ import type { InboundEvent, SlashCommandName } from '../../commands/inbound-even
 import type { Logger } from '../../core/logger.js';
 import { commandText, DISCORD_COMMAND_NAMES } from './application-commands.js';
 import { parseCustomId } from './cards.js';
-import { channelRef, messageRef, threadRef, userRef } from './ids.js';
+import { channelRef, DIRECT_GUILD, messageRef, threadRef, userRef } from './ids.js';
+import type { InboundFile } from '../../commands/conversation-context.js';
 import { toDiscordMarkdown } from './markdown.js';
 import { DISCORD_MAX_MESSAGE_LENGTH } from './surface.js';
 import { splitMessage } from '../../commands/split-message.js';
@@ -57,10 +58,10 @@ export function registerDiscordListeners(options: DiscordEventOptions): void {
 }
 
 function messageEvent(message: Message, options: DiscordEventOptions): InboundEvent | undefined {
-  if (!message.guildId) return undefined;
   const botId = options.botUserId();
   // Our own posts: the bot's, and those of our webhooks (their application is this one).
   if (message.author.id === botId || (message.webhookId && message.applicationId === options.applicationId())) return undefined;
+  if (!message.guildId) return directMessageEvent(message);
   const place = placeOf(message.guildId, message.channel, message.channelId);
   const mentionPattern = new RegExp(`<@!?${botId}>`, 'g');
   const mentioned = message.mentions.users.has(botId) || mentionPattern.test(message.content);
@@ -74,12 +75,50 @@ function messageEvent(message: Message, options: DiscordEventOptions): InboundEv
     fromBot: message.author.bot || Boolean(message.webhookId),
     message: messageRef({ guild: place.guild, parent: place.parent, channel: message.channelId, message: message.id }),
     text,
+    ...filesOf(message),
   };
   const thread = place.thread ? threadRef(place.guild, place.parent, place.thread) : undefined;
-  if (mentioned) return { ...base, type: 'mention', thread };
+  // A reply to a message of the same channel brings that message (and its chain) as context; never another channel's.
+  const reference = message.reference;
+  const replyTo =
+    reference?.messageId && reference.channelId === message.channelId
+      ? messageRef({ guild: place.guild, parent: place.parent, channel: message.channelId, message: reference.messageId })
+      : undefined;
+  if (mentioned) return { ...base, type: 'mention', thread, ...(replyTo ? { replyTo } : {}) };
   if (thread) return { ...base, type: 'thread-message', thread };
   if (options.plainMentions && /^\s*@\w/.test(text)) return { ...base, type: 'mention', plain: true };
   return undefined;
+}
+
+/** A DM to the bot: always for it (no mention needed); the DM channel is the conversation's thread. */
+function directMessageEvent(message: Message): InboundEvent | undefined {
+  if (message.author.bot || message.webhookId) return undefined;
+  const channel = message.channelId;
+  return {
+    type: 'mention',
+    direct: true,
+    id: message.id,
+    platform: 'discord',
+    channel: channelRef(DIRECT_GUILD, channel),
+    user: userRef(message.author.id),
+    userName: message.author.globalName ?? message.author.username,
+    fromBot: false,
+    message: messageRef({ guild: DIRECT_GUILD, parent: channel, channel, message: message.id }),
+    thread: threadRef(DIRECT_GUILD, channel, channel),
+    text: message.content.replace(/<@!?\d+>/g, '').trim(),
+    ...filesOf(message),
+  };
+}
+
+/** The message's attachments in platform-free form; absent when none. */
+function filesOf(message: Message): { files?: InboundFile[] } {
+  const files = [...message.attachments.values()].map((attachment) => ({
+    name: attachment.name,
+    ...(attachment.contentType ? { mediaType: attachment.contentType } : {}),
+    size: attachment.size,
+    source: attachment.url,
+  }));
+  return files.length > 0 ? { files } : {};
 }
 
 async function handleCommand(interaction: ChatInputCommandInteraction, fire: (event: InboundEvent) => void, logger: Logger): Promise<void> {
@@ -126,8 +165,8 @@ async function handleCommand(interaction: ChatInputCommandInteraction, fire: (ev
 async function handleButton(interaction: ButtonInteraction, fire: (event: InboundEvent) => void, logger: Logger): Promise<void> {
   try {
     await interaction.deferUpdate();
-    if (!interaction.guildId) return;
-    const place = placeOf(interaction.guildId, interaction.channel, interaction.channelId);
+    // A button in a DM (an approval in a direct conversation) belongs to the DM channel.
+    const place = placeOf(interaction.guildId ?? DIRECT_GUILD, interaction.channel, interaction.channelId);
     const { actionId, value } = parseCustomId(interaction.customId);
     const webhook = interaction.message.webhookId ?? undefined;
     fire({
@@ -147,7 +186,11 @@ async function handleButton(interaction: ButtonInteraction, fire: (event: Inboun
         message: interaction.message.id,
         ...(webhook ? { webhook } : {}),
       }),
-      thread: place.thread ? threadRef(place.guild, place.parent, place.thread) : undefined,
+      thread: place.thread
+        ? threadRef(place.guild, place.parent, place.thread)
+        : place.guild === DIRECT_GUILD
+          ? threadRef(DIRECT_GUILD, place.parent, place.parent)
+          : undefined,
       replyEphemeral: async (text) => {
         for (const content of splitMessage(toDiscordMarkdown(text), DISCORD_MAX_MESSAGE_LENGTH)) {
           await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });

@@ -9,6 +9,8 @@
 import type { ChannelRef, MessageRef, ThreadRef, UserRef } from '../../commands/chat-surface.js';
 
 const PREFIX = 'discord:';
+/** The "guild" of direct messages (Discord's own `@me`): a DM channel is `discord:@me/D`, its conversation `discord:@me/D/D`. */
+export const DIRECT_GUILD = '@me';
 
 /** Where a decoded message lives. */
 export interface DiscordMessageAddress {

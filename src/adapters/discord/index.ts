@@ -1,13 +1,14 @@
 /**
  * The Discord adapter: discord.js 14 on the gateway, REST through discord.js's client (which
  * queues and retries rate limits) with an undici agent of its own, application commands
- * registered at start when they changed. Intents: Guilds and GuildMessages, plus the privileged
+ * registered at start when they changed. Intents: Guilds, GuildMessages and DirectMessages (with
+ * the Channel partial, so DMs arrive), plus the privileged
  * MessageContent, which follow-ups without a mention in the bot's threads need; when the
  * developer portal has not enabled it (close code 4014) the adapter reconnects without it and
  * says once how to enable it — mentions keep working, follow-ups then need a mention.
  */
 import { createRequire } from 'node:module';
-import { Client, Events, GatewayIntentBits, REST, Routes } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Partials, REST, Routes } from 'discord.js';
 import type { DiscordConfig } from '../../config/app-config.js';
 import type { ChatSurface } from '../../commands/chat-surface.js';
 import type { InboundEvent } from '../../commands/inbound-event.js';
@@ -93,12 +94,26 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   };
   const pacer = createDiscordEditPacer({ ...DISCORD_DEFAULT_PACING, ...options.pacing }, Date.now, options.sharedBudget);
   const webhooks = createDiscordWebhooks({ rest, applicationId: () => applicationId, logger });
-  const surface = createDiscordSurface({ rest, webhooks, pacer, editIntervalMs: options.editIntervalMs, logger });
+  const surface = createDiscordSurface({
+    rest,
+    webhooks,
+    pacer,
+    editIntervalMs: options.editIntervalMs,
+    logger,
+    apiUrl: config.apiUrl,
+    bot: () => ({ userId: botUserId, applicationId }),
+  });
 
   /** Logs in with the given intents; resolves `false` when the gateway refuses MessageContent. */
   async function connect(withContent: boolean): Promise<boolean> {
-    const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, ...(withContent ? [GatewayIntentBits.MessageContent] : [])];
-    const next = new Client({ intents, rest: { api: config.apiUrl } });
+    const intents = [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      // Direct messages (not privileged); DM channels are not cached, hence the Channel partial.
+      GatewayIntentBits.DirectMessages,
+      ...(withContent ? [GatewayIntentBits.MessageContent] : []),
+    ];
+    const next = new Client({ intents, partials: [Partials.Channel], rest: { api: config.apiUrl } });
     next.rest.setAgent(agent);
     guardDiscordDispatches(next, logger);
     rateLimitCounters.push(countRateLimits(next.rest));

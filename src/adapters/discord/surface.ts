@@ -17,6 +17,7 @@ import {
   decodeMessage,
   decodeThread,
   decodeUser,
+  DIRECT_GUILD,
   messageRef,
   threadFromMessage,
   threadRef,
@@ -28,6 +29,8 @@ import type { DiscordEditPacer } from './rate-limits.js';
 import { discordErrorCode, type DiscordWebhooks } from './webhooks.js';
 import { retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
 import { createDiscordChannelInfo } from './channel-info.js';
+import { createDiscordThreadHistory } from './thread-history.js';
+import { createDiscordFiles } from './files.js';
 
 /** Discord refuses message content over 2,000 characters (error 50035). */
 export const DISCORD_MAX_MESSAGE_LENGTH = 2000;
@@ -50,6 +53,10 @@ export interface DiscordSurfaceOptions {
   logger: Logger;
   /** How long a post or edit is retried on 5xx and network errors (429s the REST client waits out itself). */
   retryBudgetMs?: number;
+  /** The REST base URL: attachments are downloaded from its host and Discord's CDN only. */
+  apiUrl?: string;
+  /** This bot's user and application ids: its own messages are left out of thread history. */
+  bot?: () => { userId: string; applicationId: string };
 }
 
 const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -87,6 +94,8 @@ function messageId(response: unknown): string {
 export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurface {
   const { webhooks, pacer, logger } = options;
   const channelInfo = createDiscordChannelInfo(options.rest);
+  const threadHistory = createDiscordThreadHistory(options.rest, options.bot ?? (() => ({ userId: '', applicationId: '' })));
+  const downloadFile = options.apiUrl ? createDiscordFiles({ apiUrl: options.apiUrl }) : undefined;
   const withRetries = <T>(method: string, call: () => Promise<T>): Promise<T> =>
     retryWithinBudget(call, {
       platform: 'discord',
@@ -113,7 +122,8 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
   ): Promise<MessageRef> {
     const rest = options.rest();
     const components = componentsFor(buttons);
-    const hook = identity ? await webhooks.forChannel(where.parent) : undefined;
+    // A DM has no webhooks: the bot posts itself, the character's name in bold.
+    const hook = identity && where.guild !== DIRECT_GUILD ? await webhooks.forChannel(where.parent) : undefined;
     if (hook && identity) {
       const query = new URLSearchParams({ wait: 'true', with_components: 'true' });
       if (where.channel !== where.parent) query.set('thread_id', where.channel);
@@ -185,7 +195,7 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     async threadFor({ message, existingThread, title }) {
       if (existingThread) return existingThread;
       const address = decodeMessage(message);
-      if (address.channel !== address.parent) return threadRef(address.guild, address.parent, address.channel);
+      if (address.channel !== address.parent || address.guild === DIRECT_GUILD) return threadRef(address.guild, address.parent, address.channel);
       return startThread(address, title);
     },
     async postRoot({ channel, text, identity, threadTitle }) {
@@ -252,5 +262,7 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     },
     mention: (user) => `<@${decodeUser(user)}>`,
     channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
+    threadHistory,
+    ...(downloadFile ? { downloadFile } : {}),
   };
 }

@@ -9,6 +9,8 @@ import type { ChatSurface } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
 import { channelRef, messageRef, userRef } from './ids.js';
 import { toSlackMrkdwn } from './markdown.js';
+import type { InboundFile } from '../../commands/conversation-context.js';
+import { inboundFileOf, type SlackFileObject } from './files.js';
 
 export const SLACK_COMMANDS: SlashCommandName[] = ['call', 'team', 'goal', 'tsuka'];
 
@@ -34,6 +36,15 @@ interface SlackMessageLike {
   thread_ts?: string;
   channel: string;
   team?: string;
+  /** `im` for a direct message with the bot (event message.im). */
+  channel_type?: string;
+  files?: SlackFileObject[];
+}
+
+/** The message's files in platform-free form; absent when none. */
+function filesOf(message: SlackMessageLike): { files?: InboundFile[] } {
+  const files = (message.files ?? []).flatMap((file) => inboundFileOf(file) ?? []);
+  return files.length > 0 ? { files } : {};
 }
 
 export function registerSlackListeners(options: SlackEventOptions): void {
@@ -56,6 +67,7 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       message: messageRef(team, message.channel, message.ts),
       thread: message.thread_ts ? messageRef(team, message.channel, message.thread_ts) : undefined,
       text: stripBotMention(message.text ?? ''),
+      ...filesOf(message),
     });
   });
 
@@ -63,8 +75,10 @@ export function registerSlackListeners(options: SlackEventOptions): void {
     const message = raw as unknown as SlackMessageLike;
     if (message.subtype && message.subtype !== 'thread_broadcast' && message.subtype !== 'file_share') return;
     const text = message.text ?? '';
+    // Slack sends no app_mention in a DM: there every message is for the bot (event message.im).
+    const direct = message.channel_type === 'im';
     // A message that mentions the bot also arrives as app_mention: answer that one only.
-    if (text.includes(`<@${options.botUserId()}`)) return;
+    if (!direct && text.includes(`<@${options.botUserId()}`)) return;
     const team = (body as { team_id?: string }).team_id ?? message.team ?? 'T';
     const base = {
       id: (body as { event_id?: string }).event_id ?? `${message.channel}:${message.ts}`,
@@ -73,9 +87,12 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       user: userRef(message.user ?? 'unknown'),
       fromBot: Boolean(message.bot_id) || message.user === options.botUserId(),
       message: messageRef(team, message.channel, message.ts),
-      text: text.trim(),
+      text: direct ? stripBotMention(text) : text.trim(),
+      ...filesOf(message),
     };
-    if (message.thread_ts && message.thread_ts !== message.ts) {
+    if (direct && !(message.thread_ts && message.thread_ts !== message.ts)) {
+      fire({ ...base, type: 'mention', direct: true });
+    } else if (message.thread_ts && message.thread_ts !== message.ts) {
       fire({ ...base, type: 'thread-message', thread: messageRef(team, message.channel, message.thread_ts) });
     } else if (options.plainMentions && /^\s*@\w/.test(text)) {
       fire({ ...base, type: 'mention', plain: true });

@@ -94,8 +94,17 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
   );
   const caller = createSlackCaller(limits, limiter, options.editIntervalMs, options.sharedBudget);
-  const surface = createSlackSurface({ client: app.client, caller, editIntervalMs: options.editIntervalMs, logger, streaming: options.streaming });
   let botUserId = '';
+  let botId = '';
+  const surface = createSlackSurface({
+    client: app.client,
+    caller,
+    editIntervalMs: options.editIntervalMs,
+    logger,
+    streaming: options.streaming,
+    files: { botToken: config.botToken, apiUrl: config.apiUrl },
+    bot: () => ({ userId: botUserId, botId }),
+  });
   let connected = false;
   registerSlackListeners({
     app,
@@ -137,6 +146,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     async start() {
       const identity = await limiter.schedule('auth.test', undefined, () => app.client.auth.test());
       botUserId = String(identity.user_id ?? '');
+      botId = String(identity.bot_id ?? '');
       // HTTP mode: Bolt initialised in its constructor; requests arrive through httpHandler on our own server.
       if (socketMode) await app.start();
       connected = true;

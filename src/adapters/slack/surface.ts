@@ -18,6 +18,8 @@ import type { SlackCaller } from './call-budget.js';
 import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createSlackChannelInfo } from './channel-info.js';
+import { createSlackThreadHistory } from './thread-history.js';
+import { createSlackFiles } from './files.js';
 
 /** Slack allows 40,000 characters but reads best under 4,000 (platform notes). */
 export const SLACK_MAX_MESSAGE_LENGTH = 3900;
@@ -29,6 +31,10 @@ export interface SlackSurfaceOptions {
   logger: Logger;
   /** Use Slack's streaming methods for replies when the workspace offers them (default true). */
   streaming?: boolean;
+  /** For attachments: the bot token and the API URL whose host (and subdomains) files may come from. */
+  files?: { botToken: string; apiUrl: string };
+  /** This bot's user and bot ids (known after auth.test): its own messages are left out of thread history. */
+  bot?: () => { userId: string; botId: string };
 }
 
 export interface SlackSurface extends ChatSurface {
@@ -43,6 +49,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `**${identity.name}**: ${text}` : text);
   const streaming = createStreamingSupport(logger);
   const channelInfo = createSlackChannelInfo(client, caller);
+  const threadHistory = createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' })));
+  const downloadFile = options.files ? createSlackFiles({ client, caller, ...options.files }) : undefined;
 
   const customizeMissing = (): void => {
     if (!customizeAvailable) return;
@@ -229,5 +237,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     },
     mention: (user) => `<@${decodeUser(user)}>`,
     channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
+    threadHistory,
+    ...(downloadFile ? { downloadFile } : {}),
   };
 }

@@ -1,7 +1,7 @@
 /** The agent runner's contract: one character's turn, from a user message to a final answer. */
 import type { Character, Roster } from '../data/types.js';
 import type { Logger } from '../logger.js';
-import type { ChatMessage, LanguageModel, ReasoningEffort } from '../model/language-model.js';
+import type { ChatMessage, ImagePart, LanguageModel, ReasoningEffort } from '../model/language-model.js';
 import type { MemoryContextSource } from '../memory/memory-port.js';
 import type { ToolContext, ToolRegistry, ToolServices } from '../tools/tool.js';
 import type { AgentSettings } from './agent-defaults.js';
@@ -24,6 +24,8 @@ export interface TurnInput {
   history: ChatMessage[];
   userMessage: string;
   userName?: string;
+  /** Images attached to the user's message (only for a model that sees images). */
+  images?: ImagePart[];
   /** The session's active role; defaults to the character's. */
   activeRole?: string;
   /** Tools loaded with `load_tools` earlier in the session. */

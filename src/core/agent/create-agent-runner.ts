@@ -105,7 +105,10 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     };
     requireRole(state);
     const trait = roster.traits.get(character.trait);
-    const conversation: ChatMessage[] = [...input.history.filter((message) => message.role !== 'system'), buildUserMessage(input.userMessage, input.userName)];
+    const conversation: ChatMessage[] = [
+      ...input.history.filter((message) => message.role !== 'system'),
+      buildUserMessage(input.userMessage, input.userName, input.images),
+    ];
     const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, peakContextTokens: 0, modelCalls: 0, toolCalls: 0, modelTimeMs: 0 };
     const toolContext: ToolContext = {
       ...input.toolContext,

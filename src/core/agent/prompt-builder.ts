@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../model/language-model.js';
+import type { ChatMessage, ImagePart } from '../model/language-model.js';
 import type { Character, Role, Trait } from '../data/types.js';
 
 /** Everything the system prompt is made of, already resolved. */
@@ -44,7 +44,7 @@ export function toMessageName(userName: string | undefined): string | undefined 
 }
 
 /** The user's message, carrying their name when known. */
-export function buildUserMessage(content: string, userName?: string): ChatMessage {
+export function buildUserMessage(content: string, userName?: string, images?: ImagePart[]): ChatMessage {
   const name = toMessageName(userName);
-  return name === undefined ? { role: 'user', content } : { role: 'user', content, name };
+  return { role: 'user', content, ...(name === undefined ? {} : { name }), ...(images && images.length > 0 ? { images } : {}) };
 }

@@ -16,11 +16,15 @@ export interface TokenEstimator {
   calibrate(promptChars: number, promptTokens: number): void;
 }
 
+/** What an image is counted as: vision models spend a few hundred to ~1,500 tokens on one. */
+const IMAGE_CHARS = 4_000;
+
 /** The characters one message costs, its text plus a fixed overhead for role and framing. */
 export function messageChars(message: ChatMessage): number {
   let chars = MESSAGE_OVERHEAD_CHARS + message.content.length;
   if (message.role === 'tool') chars += message.name.length + message.toolCallId.length;
   if ((message.role === 'user' || message.role === 'assistant') && message.name) chars += message.name.length;
+  if (message.role === 'user' && message.images) chars += message.images.length * IMAGE_CHARS;
   if (message.role === 'assistant' && message.toolCalls) {
     for (const call of message.toolCalls) chars += call.name.length + call.arguments.length + call.id.length;
   }

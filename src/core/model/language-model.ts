@@ -13,9 +13,16 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** An image for a model that sees images: base64 bytes and their media type (`image/png`). */
+export interface ImagePart {
+  mediaType: string;
+  data: string;
+}
+
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string; name?: string }
+  /** `images` go to the model after the text (a vision-capable model only; never stored in a session). */
+  | { role: 'user'; content: string; name?: string; images?: ImagePart[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; name?: string }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 

@@ -15,8 +15,17 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompleti
     switch (message.role) {
       case 'system':
         return { role: 'system', content: message.content };
-      case 'user':
-        return message.name ? { role: 'user', content: message.content, name: message.name } : { role: 'user', content: message.content };
+      case 'user': {
+        // Images as OpenAI content parts after the text (data URLs: local servers fetch nothing).
+        const content =
+          message.images && message.images.length > 0
+            ? [
+                { type: 'text' as const, text: message.content },
+                ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: `data:${image.mediaType};base64,${image.data}` } })),
+              ]
+            : message.content;
+        return message.name ? { role: 'user', content, name: message.name } : { role: 'user', content };
+      }
       case 'assistant': {
         const toolCalls = message.toolCalls ?? [];
         if (toolCalls.length === 0) return { role: 'assistant', content: message.content };

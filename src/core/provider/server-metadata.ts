@@ -88,6 +88,18 @@ export function parseLlamaProps(value: unknown): { runtimeContext?: number; mode
   };
 }
 
+/**
+ * Whether the model sees images, from llama-server's `GET /props` (`modalities.vision`) or Ollama's
+ * `POST /api/show` (`capabilities` holding `vision`); undefined when the answer does not say.
+ */
+export function parseVision(value: unknown): boolean | undefined {
+  const root = asRecord(value);
+  const modalities = asRecord(root.modalities);
+  if (typeof modalities.vision === 'boolean') return modalities.vision;
+  if (Array.isArray(root.capabilities)) return root.capabilities.includes('vision');
+  return undefined;
+}
+
 /** Compares model names the way Ollama does: a name without a tag means `:latest`. */
 export function sameModelName(a: string, b: string): boolean {
   const normalise = (name: string): string => (name.includes(':') ? name : `${name}:latest`).toLowerCase();

@@ -27,7 +27,7 @@ import {
   type WaitForOptions,
 } from './records.js';
 import { createRestHandler } from './rest-server.js';
-import { createRestRoutes } from './rest-routes.js';
+import { createRestRoutes, dmChannel } from './rest-routes.js';
 import { createEmulatorState, type MessageRevision, type RecordedFile } from './state.js';
 import { createTestActions, type ButtonClickInput, type InvokedInteraction, type SlashCommandInput, type UserMessageInput } from './test-actions.js';
 import { createWebhookRoutes } from './webhook-routes.js';
@@ -85,6 +85,10 @@ export interface DiscordEmulator {
   readonly guildId: string;
   /** Id of the first channel. */
   readonly defaultChannelId: string;
+  /** A person starts a public thread from a message (the thread's id is the message's); returns the thread id. */
+  startThread(input: { channelId: string; messageId: string; name: string; userId: string }): string;
+  /** The DM channel between the bot and `userId` (opened on first use), where `postUserMessage` writes a direct message. */
+  openDirectChannel(userId: string): string;
   /** Stores a person's message and dispatches MESSAGE_CREATE (content emptied for sessions without MESSAGE_CONTENT unless it mentions the bot). */
   postUserMessage(input: UserMessageInput): APIMessage;
   /** Dispatches INTERACTION_CREATE for a registered chat-input command; throws when no such command is registered. */
@@ -164,7 +168,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
   const faultWindows: { method: string; path: RegExp; status: number; endsAt: number }[] = [];
   const faultFor = (method: string, path: string) =>
     faultWindows.find((window) => window.endsAt > Date.now() && (window.method === '*' || window.method === method) && window.path.test(path))?.status;
-  const server = createServer(createRestHandler({ routes, recorder, limiter, botToken, faultFor }));
+  const server = createServer(createRestHandler({ routes, recorder, limiter, botToken, faultFor, attachment: (id) => state.attachments.get(id) }));
   server.on('upgrade', (request, socket, head) => gateway.handleUpgrade(request, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -184,6 +188,8 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     guildId: state.guildId,
     defaultChannelId: channels[0]?.id ?? '',
     postUserMessage: (input) => actions.postUserMessage(input),
+    openDirectChannel: (userId) => dmChannel(state, userId).id,
+    startThread: (input) => world.createThread({ parentId: input.channelId, id: input.messageId, name: input.name, ownerId: input.userId }).id,
     invokeSlashCommand: async (input) => actions.invokeSlashCommand(input),
     clickButton: async (input) => actions.clickButton(input),
     dispatch: (eventName, data) => gateway.dispatch(eventName, data),

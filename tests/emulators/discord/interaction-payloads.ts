@@ -87,12 +87,22 @@ export function buttonInteractionPayload(
   customId: string,
   message: APIMessage,
 ): APIMessageComponentButtonInteraction {
-  return {
+  const payload: APIMessageComponentButtonInteraction = {
     ...commonFields(state, base),
     type: InteractionType.MessageComponent,
     data: { custom_id: customId, component_type: ComponentType.Button },
     message,
   };
+  if (base.channel.kind !== 'dm') return payload;
+  // In a DM Discord sends the clicking `user`, no guild and no member, in the bot-DM context.
+  const {
+    guild_id: _guildId,
+    guild: _guild,
+    member: _member,
+    guild_locale: _locale,
+    ...direct
+  } = payload as typeof payload & { guild?: unknown; guild_locale?: unknown };
+  return { ...direct, user: userPayload(base.user), context: InteractionContextType.BotDM } as unknown as APIMessageComponentButtonInteraction;
 }
 
 /** USER options (type 6) come with the user and member in `resolved`, as Discord sends them. */

@@ -249,6 +249,8 @@ export interface MessageFields {
   authorOverride?: { username: string; avatar: string | null };
   applicationId?: string;
   interactionMetadata?: APIMessage['interaction_metadata'];
+  /** A reply: the message replied to (same channel). */
+  replyTo?: string;
 }
 
 const MENTION_PATTERN = /<@!?(\d{5,25})>/g;
@@ -283,6 +285,16 @@ export function messagePayload(state: EmulatorState, fields: MessageFields): API
   if (fields.webhookId !== undefined) payload.webhook_id = fields.webhookId;
   if (fields.applicationId !== undefined) payload.application_id = fields.applicationId;
   if (fields.interactionMetadata !== undefined) payload.interaction_metadata = fields.interactionMetadata;
+  if (fields.replyTo !== undefined) {
+    const channel = state.channels.get(fields.channelId);
+    payload.type = MessageType.Reply;
+    payload.message_reference = {
+      type: 0,
+      message_id: fields.replyTo,
+      channel_id: fields.channelId,
+      ...(channel?.kind === 'dm' ? {} : { guild_id: state.guildId }),
+    };
+  }
   return payload;
 }
 

@@ -140,7 +140,11 @@ export function createRestRoutes(deps: RouteDependencies): Route[] {
       major: 'channelId',
       handle: (context) => {
         const limit = Number(context.query.get('limit') ?? DEFAULT_MESSAGE_PAGE);
-        const live = state.messagesIn(channelOf(context).id).filter((message) => !message.deleted);
+        const before = context.query.get('before');
+        // Snowflakes grow with time: `before` keeps the older messages.
+        const live = state
+          .messagesIn(channelOf(context).id)
+          .filter((message) => !message.deleted && (before === null || BigInt(message.payload.id) < BigInt(before)));
         return {
           status: 200,
           body: live

@@ -18,6 +18,8 @@ export interface RestServerSettings {
   botToken: string;
   /** The status a fault window imposes on this call now (a 5xx outage), if any. */
   faultFor?: (method: string, path: string) => number | undefined;
+  /** An attachment's bytes by id (the CDN). */
+  attachment?: (id: string) => { contentType: string; bytes: Buffer } | undefined;
 }
 
 /** Creates the `request` listener of the emulator's HTTP server. */
@@ -48,6 +50,24 @@ async function handle(settings: RestServerSettings, request: IncomingMessage, re
   const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
   const path = inApi ? url.pathname.slice(API_PREFIX.length) : url.pathname;
   const segments = path.split('/').filter(Boolean).map(safeDecode);
+  if (!inApi && method === 'GET' && segments[0] === 'attachments' && settings.attachment) {
+    // The CDN: an attachment's URL is its own credential; no Authorization header is needed.
+    const file = settings.attachment(segments[2] ?? '');
+    settings.recorder.calls.push({
+      method,
+      path: url.pathname,
+      query: {},
+      body: undefined,
+      authorized: request.headers.authorization !== undefined,
+      status: file ? 200 : 404,
+      at: Date.now(),
+    });
+    settings.recorder.changed();
+    if (!file) return writeEmpty(response, 404, {});
+    response.writeHead(200, { 'Content-Type': file.contentType, 'Content-Length': file.bytes.length });
+    response.end(file.bytes);
+    return;
+  }
   const decodedPath = `/${segments.join('/')}`;
   const match = inApi ? matchRoute(settings.routes, method, segments) : undefined;
   const call: RestCallRecord = {

@@ -106,6 +106,8 @@ export interface EmulatorState {
   readonly commands: Map<string, StoredCommand[]>;
   /** Keyed by interaction token. */
   readonly interactions: Map<string, InteractionInfo>;
+  /** Attachment bytes by attachment id, served at the attachment's URL (`/attachments/…`). */
+  readonly attachments: Map<string, RecordedFile>;
   nextId(): string;
   /** The user, created on first sight with a generated name. */
   user(id: string): UserInfo;
@@ -167,6 +169,7 @@ export function createEmulatorState(settings: StateSettings): EmulatorState {
     webhooks: new Map(),
     commands: new Map(),
     interactions: new Map(),
+    attachments: new Map(),
     nextId,
     user(id) {
       let user = users.get(id);

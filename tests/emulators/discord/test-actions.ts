@@ -19,6 +19,12 @@ export interface UserMessageInput {
   mentionsBot?: boolean;
   /** Post as another bot (a bot the TSUKA bot must ignore). */
   authorIsBot?: boolean;
+  /** Files attached to the message (served at their attachment URLs). */
+  files?: { filename: string; contentType: string; content: string | Buffer }[];
+  /** A reply to this message (same channel). */
+  replyTo?: string;
+  /** Store the message without dispatching it (said before the bot was there, or in a channel it does not read). */
+  silent?: boolean;
 }
 
 /** A slash command typed by a person. */
@@ -97,7 +103,20 @@ export function createTestActions(state: EmulatorState, world: World, gateway: G
       const content = input.mentionsBot && !input.content.includes(mention) ? `${mention} ${input.content}` : input.content;
       const author = state.user(input.userId);
       if (input.authorIsBot) author.bot = true;
-      return world.createMessage({ channelId: channel.id, author, content }).payload;
+      const files = (input.files ?? []).map((file, index) => ({
+        field: `files[${index}]`,
+        filename: file.filename,
+        contentType: file.contentType,
+        bytes: Buffer.from(file.content),
+      }));
+      return world.createMessage({
+        channelId: channel.id,
+        author,
+        content,
+        files,
+        ...(input.replyTo ? { replyTo: input.replyTo } : {}),
+        ...(input.silent ? { silent: true } : {}),
+      }).payload;
     },
     invokeSlashCommand(input) {
       const command = findCommand(input.name);

@@ -3,7 +3,7 @@
  * edited and deleted (with their revisions), threads started. Shared by the REST routes and
  * the test-facing helpers, so both produce the same payloads and dispatches.
  */
-import { MessageFlags, type APIAttachment, type APIEmbed, type APIMessage } from 'discord-api-types/v10';
+import { ChannelType, MessageFlags, type APIAttachment, type APIEmbed, type APIMessage } from 'discord-api-types/v10';
 import type { Gateway } from './gateway.js';
 import { asRecord, arrayField, invalidFormBody, DiscordApiError, stringField } from './http-kit.js';
 import { memberPayload, messagePayload, threadPayload, type MessageFields } from './payloads.js';
@@ -80,6 +80,8 @@ export interface NewMessage extends Omit<MessageFields, 'id' | 'content' | 'atta
   content?: string;
   files?: RecordedFile[];
   avatarUrl?: string;
+  /** Stored without a MESSAGE_CREATE dispatch. */
+  silent?: boolean;
 }
 
 /** The world-changing operations. */
@@ -99,6 +101,7 @@ export function createWorld(state: EmulatorState, gateway: Gateway, recorder: Re
     files.map((file) => {
       const id = state.nextId();
       const url = `${baseUrl()}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
+      state.attachments.set(id, file);
       return {
         id,
         filename: file.filename,
@@ -112,7 +115,8 @@ export function createWorld(state: EmulatorState, gateway: Gateway, recorder: Re
 
   const gatewayMessage = (payload: APIMessage): Record<string, unknown> => {
     const channel = state.channels.get(payload.channel_id);
-    if (!channel || channel.kind === 'dm') return { ...payload };
+    // Discord adds `channel_type` to message dispatches; discord.js needs it to build an uncached DM channel.
+    if (!channel || channel.kind === 'dm') return { ...payload, ...(channel ? { channel_type: ChannelType.DM } : {}) };
     const extra: Record<string, unknown> = { guild_id: state.guildId };
     if (payload.webhook_id === undefined) {
       const { user: _user, ...member } = memberPayload(state, state.user(payload.author.id));
@@ -127,8 +131,9 @@ export function createWorld(state: EmulatorState, gateway: Gateway, recorder: Re
       if (!channel) throw new DiscordApiError(404, 10003, 'Unknown Channel');
       const files = input.files ?? [];
       const id = state.nextId();
+      const { silent, ...fields } = input;
       const payload = messagePayload(state, {
-        ...input,
+        ...fields,
         id,
         content: input.content ?? '',
         attachments: attachmentsFor(input.channelId, files),
@@ -144,7 +149,7 @@ export function createWorld(state: EmulatorState, gateway: Gateway, recorder: Re
       channel.lastMessageId = id;
       channel.messageCount += 1;
       // Ephemeral messages exist only for their recipient; Discord sends no MESSAGE_CREATE for them.
-      if (((payload.flags ?? 0) & MessageFlags.Ephemeral) === 0) gateway.dispatch('MESSAGE_CREATE', gatewayMessage(payload));
+      if (!silent && ((payload.flags ?? 0) & MessageFlags.Ephemeral) === 0) gateway.dispatch('MESSAGE_CREATE', gatewayMessage(payload));
       recorder.changed();
       return stored;
     },

@@ -3,7 +3,8 @@
  * mentions and thread replies (stored in the channel, then delivered), slash commands and button clicks.
  */
 import { randomUUID } from 'node:crypto';
-import type { MessageStore, StoredMessage } from './message-store.js';
+import type { MessageStore, SharedFile, StoredMessage } from './message-store.js';
+import { sharedFileJson } from './web-api.js';
 import {
   buildAppMentionEvent,
   buildBlockActionsPayload,
@@ -48,6 +49,8 @@ export interface MentionInput {
   ts?: string;
   /** Set when the mention is typed inside a thread (the parent's ts). */
   threadTs?: string;
+  /** Files attached to the message (from {@link Deliveries.shareFile}). */
+  files?: Record<string, unknown>[];
 }
 
 /** A user's reply in a thread, delivered as a `message` event. */
@@ -57,6 +60,7 @@ export interface ThreadMessageInput {
   threadTs: string;
   text: string;
   ts?: string;
+  files?: Record<string, unknown>[];
 }
 
 /** A delivered user message: its ts (stored in the channel) and the event as sent. */
@@ -157,13 +161,14 @@ export function createDeliveries(context: DeliveryContext) {
     return { ...toResult(await send(envelope)), eventId };
   };
 
-  const storeUserMessage = (input: { userId: string; channelId: string; text: string; ts?: string; threadTs?: string }) => {
+  const storeUserMessage = (input: { userId: string; channelId: string; text: string; ts?: string; threadTs?: string; files?: Record<string, unknown>[] }) => {
     const stored = store.add({
       channel: input.channelId,
       text: input.text,
       user: input.userId,
       ...(input.ts ? { ts: input.ts } : {}),
       ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+      ...(input.files ? { files: input.files } : {}),
     });
     const parentUserId = input.threadTs ? store.find(input.channelId, input.threadTs)?.user : undefined;
     return {
@@ -196,16 +201,49 @@ export function createDeliveries(context: DeliveryContext) {
         { ...toResult(second), eventId },
       ];
     },
+    /** A person shares a file; the object goes on a message's `files` (served at its private URL to the bot token only). */
+    shareFile(input: { name: string; mimetype: string; content: string | Buffer }): Record<string, unknown> {
+      const file: SharedFile = { id: newSlackId('F'), name: input.name, mimetype: input.mimetype, bytes: Buffer.from(input.content) };
+      store.sharedFiles.set(file.id, file);
+      return sharedFileJson(file, identity, context.baseUrl());
+    },
+    /** A person's message that is stored (conversations.replies returns it) but delivered to no app: the bot never heard it. */
+    postUnheard(input: { userId: string; channelId: string; text: string; threadTs?: string }): StoredMessage {
+      return storeUserMessage(input).stored;
+    },
+    /** Another app's bot posts (a CI bot): stored with its own bot id, not delivered. */
+    postOtherBot(input: { botId: string; username: string; channelId: string; text: string; threadTs?: string }): StoredMessage {
+      return store.add({
+        channel: input.channelId,
+        text: input.text,
+        user: `U${input.botId}`,
+        bot_id: input.botId,
+        username: input.username,
+        ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+      });
+    },
+    /** A person writes to the bot in their DM (`message.im`: a `message` event with `channel_type: im`). */
+    async directMessage(input: {
+      userId: string;
+      channelId: string;
+      text: string;
+      threadTs?: string;
+      files?: Record<string, unknown>[];
+    }): Promise<UserMessageDelivery> {
+      const { stored, fields } = storeUserMessage(input);
+      const event = { ...buildUserMessageEvent({ ...fields, channelType: 'im' }), ...(input.files ? { files: input.files, subtype: 'file_share' } : {}) };
+      return { ...(await deliverEvent(event)), ts: stored.ts, event };
+    },
     async mention(input: MentionInput): Promise<UserMessageDelivery> {
       const prefix = `<@${identity.botUserId}>`;
       const text = input.text.startsWith(prefix) ? input.text : `${prefix} ${input.text}`;
       const { stored, fields } = storeUserMessage({ ...input, text });
-      const event = buildAppMentionEvent(fields);
+      const event = { ...buildAppMentionEvent(fields), ...(input.files ? { files: input.files } : {}) };
       return { ...(await deliverEvent(event)), ts: stored.ts, ...(input.threadTs ? { threadTs: input.threadTs } : {}), event };
     },
     async threadMessage(input: ThreadMessageInput): Promise<UserMessageDelivery> {
       const { stored, fields } = storeUserMessage(input);
-      const event = buildUserMessageEvent(fields);
+      const event = { ...buildUserMessageEvent(fields), ...(input.files ? { files: input.files, subtype: 'file_share' } : {}) };
       return { ...(await deliverEvent(event)), ts: stored.ts, threadTs: input.threadTs, event };
     },
     async deliverSlashCommand(input: SlashCommandInput): Promise<SlashCommandDelivery> {

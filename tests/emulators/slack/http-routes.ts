@@ -37,6 +37,17 @@ export interface RouteSinks {
   /** response_url ids handed out, with how many posts each has taken. */
   responseUrls: Map<string, number>;
   changed: () => void;
+  botToken: string;
+  scopes: () => readonly string[];
+  /** Every request of a private file URL, with whether it carried the bot token. */
+  fileRequests: FileRequest[];
+}
+
+/** A request of a private file URL (`/files-pri/…`). */
+export interface FileRequest {
+  path: string;
+  authorized: boolean;
+  at: number;
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -72,6 +83,21 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     const accepted = sinks.webApi.receiveUpload(name, await uploadBytes(request, raw));
     response.writeHead(accepted ? 200 : 404, { 'content-type': 'text/plain' });
     response.end(accepted ? `OK - ${raw.length}` : 'file_not_found');
+    sinks.changed();
+    return;
+  }
+  if (section === 'files-pri' && name) {
+    // Slack serves a private file to a token that may read files; to anyone else a sign-in page (200, HTML), not an error.
+    const shared = sinks.store.sharedFiles.get(name.split('-').pop() ?? '');
+    const authorized = request.headers.authorization === `Bearer ${sinks.botToken}` && sinks.scopes().includes('files:read');
+    sinks.fileRequests.push({ path: url.pathname, authorized, at: Date.now() });
+    if (shared && authorized) {
+      response.writeHead(200, { 'content-type': shared.mimetype, 'content-length': String(shared.bytes.length) });
+      response.end(shared.bytes);
+    } else {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<!DOCTYPE html><html><head><title>Slack</title></head><body>Sign in to your workspace</body></html>');
+    }
     sinks.changed();
     return;
   }

@@ -30,6 +30,16 @@ export interface StoredMessage {
   stream?: 'open' | 'stopped';
   /** How many chat.appendStream calls grew it. */
   appends?: number;
+  /** Files a person attached (see {@link SharedFile}), as Slack lists them on the message. */
+  files?: Record<string, unknown>[];
+}
+
+/** A file a person shared in the workspace: served at its private URL to the bot token only. */
+export interface SharedFile {
+  id: string;
+  name: string;
+  mimetype: string;
+  bytes: Buffer;
 }
 
 /** A chat.postEphemeral message: visible only to `user`. */
@@ -113,6 +123,8 @@ export interface MessageStore {
   readonly responses: ResponseUrlPost[];
   /** The bot's direct-message channel with each user, opened by conversations.open (user id → D… id). */
   readonly directChannels: Map<string, string>;
+  /** Files people shared, by id. */
+  readonly sharedFiles: Map<string, SharedFile>;
 }
 
 const MICROS_PER_SECOND = 1_000_000;
@@ -192,5 +204,6 @@ export function createMessageStore(now: () => number = Date.now): MessageStore {
     reactions: [],
     responses: [],
     directChannels: new Map(),
+    sharedFiles: new Map(),
   };
 }

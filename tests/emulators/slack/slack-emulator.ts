@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createChangeWaiter, type WaitOptions } from './change-waiter.js';
 import { createDeliveries, type Deliveries } from './deliveries.js';
-import { routeRequest, type RateLimitedCall, type RecordedCall } from './http-routes.js';
+import { routeRequest, type FileRequest, type RateLimitedCall, type RecordedCall } from './http-routes.js';
 import {
   createMessageStore,
   type AddedReaction,
@@ -40,6 +40,7 @@ export const DEFAULT_SLACK_SCOPES: readonly string[] = [
   'im:read',
   'im:history',
   'reactions:write',
+  'files:read',
   'files:write',
   'im:write',
 ];
@@ -88,6 +89,8 @@ export interface SlackEmulator extends Deliveries {
   thread(channel: string, threadTs: string): StoredMessage[];
   readonly ephemerals: readonly EphemeralMessage[];
   readonly files: readonly UploadedFile[];
+  /** Requests of private file URLs (`url_private_download`), with whether each carried the bot token. */
+  readonly fileRequests: readonly FileRequest[];
   /** The bot's DM channel with `user` (a Slack user id), once conversations.open opened it. */
   directChannelOf(user: string): string | undefined;
   readonly statuses: readonly ThreadStatus[];
@@ -174,7 +177,8 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     streamingRefusal: () => refusal,
     conversations,
   });
-  const sinks = { webApi, store, calls, rateLimited, responseUrls, changed: () => waiter.changed() };
+  const fileRequests: FileRequest[] = [];
+  const sinks = { webApi, store, calls, rateLimited, responseUrls, changed: () => waiter.changed(), botToken, scopes: () => scopes, fileRequests };
 
   const server = createServer((request, response) => {
     routeRequest(request, response, sinks).catch((error: unknown) => {
@@ -231,6 +235,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     thread: (channel, threadTs) => structuredClone(store.thread(channel, threadTs)),
     ephemerals: store.ephemerals,
     files: store.files,
+    fileRequests,
     directChannelOf: (user) => store.directChannels.get(user),
     statuses: store.statuses,
     reactions: store.reactions,

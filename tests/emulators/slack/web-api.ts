@@ -4,7 +4,7 @@
  * Method reference: https://docs.slack.dev/reference/methods
  */
 import { checkMessageContent } from './message-limits.js';
-import type { MessageStore, StoredMessage } from './message-store.js';
+import type { MessageStore, SharedFile, StoredMessage } from './message-store.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { faultAnswer, type FaultInjector } from './faults.js';
 import { newSlackId, type WorkspaceIdentity } from './payloads.js';
@@ -69,9 +69,26 @@ const REQUIRED_SCOPES: Record<string, string | undefined> = {
   'conversations.replies': 'channels:history',
   ...CONVERSATION_SCOPES,
   'conversations.open': 'im:write',
+  'files.info': 'files:read',
 };
 
 const fail = (error: string, extra: Body = {}): Body => ({ ok: false, error, ...extra });
+
+/** A shared file as Slack describes it (on a message, and from files.info). */
+export function sharedFileJson(file: SharedFile, identity: WorkspaceIdentity, baseUrl: string): Body {
+  const url = `${baseUrl}/files-pri/${identity.teamId}-${file.id}/${encodeURIComponent(file.name)}`;
+  return {
+    id: file.id,
+    name: file.name,
+    title: file.name,
+    mimetype: file.mimetype,
+    filetype: file.name.split('.').pop() ?? '',
+    size: file.bytes.length,
+    url_private: url,
+    url_private_download: `${url}?download=1`,
+    is_public: false,
+  };
+}
 
 /** Creates the dispatcher over the given workspace state. */
 export function createWebApi(context: WebApiContext): WebApi {
@@ -84,9 +101,12 @@ export function createWebApi(context: WebApiContext): WebApi {
     text: message.text,
     ts: message.ts,
     team: identity.teamId,
-    ...(message.bot_id
+    ...(message.bot_id === identity.botId
       ? { bot_id: message.bot_id, app_id: identity.appId, bot_profile: { id: message.bot_id, app_id: identity.appId, name: 'TSUKA', team_id: identity.teamId } }
-      : {}),
+      : message.bot_id
+        ? { subtype: 'bot_message', bot_id: message.bot_id, bot_profile: { id: message.bot_id, name: message.username ?? 'bot', team_id: identity.teamId } }
+        : {}),
+    ...(message.files ? { files: message.files } : {}),
     ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
     ...(message.blocks ? { blocks: message.blocks } : {}),
     ...(message.username ? { username: message.username } : {}),
@@ -230,6 +250,12 @@ export function createWebApi(context: WebApiContext): WebApi {
       const id = existing ?? newSlackId('D');
       store.directChannels.set(user, id);
       return { ok: true, ...(existing ? { no_op: true, already_open: true } : {}), channel: { id } };
+    },
+    // https://docs.slack.dev/reference/methods/files.info (scope files:read)
+    'files.info': (fields) => {
+      const shared = context.store.sharedFiles.get(stringField(fields, 'file') ?? '');
+      if (!shared) return fail('file_not_found');
+      return { ok: true, file: sharedFileJson(shared, identity, context.baseUrl()) };
     },
     'users.info': (fields) => {
       const id = stringField(fields, 'user');

@@ -23,8 +23,9 @@ describe('slack-app-manifest.yaml', () => {
     expect(manifest).toMatch(/interactivity:\n\s+is_enabled: true/);
   });
 
-  it('subscribes to mentions and to thread messages (follow-ups without a mention), not to DMs the bot does not answer', () => {
-    for (const event of ['app_mention', 'message.channels', 'message.groups']) expect(manifest).toContain(`- ${event}\n`);
-    expect(manifest).not.toMatch(/message\.im|im:history/);
+  it('subscribes to mentions, thread messages (follow-ups without a mention) and direct messages, with the Messages tab open', () => {
+    for (const event of ['app_mention', 'message.channels', 'message.groups', 'message.im']) expect(manifest).toContain(`- ${event}\n`);
+    for (const scope of ['im:history', 'files:read']) expect(manifest).toContain(`- ${scope}\n`);
+    expect(manifest).toMatch(/messages_tab_enabled: true\n\s+messages_tab_read_only_enabled: false/);
   });
 });

@@ -43,6 +43,11 @@ describe('loadConfig', () => {
     expect(config.llm.tier).toBeUndefined();
     expect(load({ TSUKA_LLM_TIER: 'large' }).llm.tier).toBe('LARGE');
     expect(problemsOf({ TSUKA_LLM_TIER: 'huge' })[0]).toMatch(/TSUKA_LLM_TIER="HUGE" is not valid: use SMALL, MEDIUM or LARGE/);
+    // Issue 23: unset asks the server whether the model sees images; 1/0 says it.
+    expect(config.llm.vision).toBeUndefined();
+    expect(load({ TSUKA_LLM_VISION: '1' }).llm.vision).toBe(true);
+    expect(load({ TSUKA_LLM_VISION: '0' }).llm.vision).toBe(false);
+    expect(problemsOf({ TSUKA_LLM_VISION: 'maybe' })[0]).toMatch(/TSUKA_LLM_VISION="maybe" is not valid: use 1 or 0/);
   });
 
   it('reports every bad value at once, one line each, naming the setting and the fix', () => {

@@ -1,0 +1,172 @@
+/**
+ * Issue 23 on Slack, end to end: a tag-in reads the thread (conversations.replies), files attached
+ * to a mention reach the model and the workspace inbox (private URLs fetched with the bot token),
+ * images go to a vision model as image parts or the thread is told, and a DM is answered.
+ * One app for the whole file.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
+import { DEFAULT_SLACK_SCOPES } from '../../emulators/slack/slack-emulator.js';
+
+type Content = string | { type: string; text?: string; image_url?: { url: string } }[];
+interface ModelBody {
+  messages: { role: string; content: Content }[];
+}
+
+let harness: SlackHarness;
+beforeAll(async () => {
+  harness = await startSlackHarness();
+});
+afterAll(async () => {
+  await harness.stop();
+});
+beforeEach(() => {
+  harness.model.setVision(undefined);
+});
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** The last user message of the model request made after `before` requests, once it has come. */
+async function nextUserMessage(before: number): Promise<Content> {
+  await harness.model.waitForRequests(before + 1);
+  const body = harness.model.requests[before]!.body as ModelBody;
+  return body.messages.filter((message) => message.role === 'user').at(-1)!.content;
+}
+
+const textOf = (content: Content) => (typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('\n'));
+
+async function replied(channel: string, threadTs: string, text: string): Promise<void> {
+  await harness.slack.waitFor(() => harness.botReplies(channel, threadTs).some((message) => message.text.includes(text)), { timeoutMs: 10_000 });
+}
+
+describe('Slack: what a teammate would see', () => {
+  it('a tag-in starts with the thread’s earlier messages: who said what, oldest first, masked, other bots marked', async () => {
+    const { slack, model } = harness;
+    const parent = slack.postUnheard({ userId: 'U1', channelId: 'C1', text: 'the deploy of api failed again' });
+    slack.postUnheard({
+      userId: 'U2',
+      channelId: 'C1',
+      threadTs: parent.ts,
+      text: `here is the error:\nError: ECONNREFUSED 10.0.0.5:5432\nalso the token ${slack.botToken}`,
+    });
+    slack.postOtherBot({ botId: 'BCI', username: 'ci-bot', channelId: 'C1', threadTs: parent.ts, text: 'Build #42 failed at step migrate' });
+    slack.postUnheard({ userId: 'U1', channelId: 'C2', text: 'secret plans of another channel' });
+    const before = model.requests.length;
+    model.enqueue({ text: 'The database refused connections.' });
+    const mention = await slack.mention({ userId: 'U2', channelId: 'C1', threadTs: parent.ts, text: 'geordi what went wrong here?' });
+    const content = textOf(await nextUserMessage(before));
+    await replied('C1', parent.ts, 'The database refused connections.');
+
+    const order = ['the deploy of api failed again', 'ECONNREFUSED 10.0.0.5:5432', 'Build #42 failed at step migrate', 'what went wrong here?'].map((text) =>
+      content.indexOf(text),
+    );
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(content).toMatch(/ci-bot \[bot of another app\]: Build #42/);
+    expect(content).not.toContain(slack.botToken);
+    expect(content).not.toContain('another channel');
+    expect(mention.threadTs).toBe(parent.ts);
+    expect(slack.calls.some((call) => call.method === 'conversations.replies' && call.body.ts === parent.ts)).toBe(true);
+  });
+
+  it('a text file attached to a mention reaches the model and the inbox, downloaded with the bot token', async () => {
+    const { slack, model } = harness;
+    const file = slack.shareFile({ name: 'deploy.log', mimetype: 'text/plain', content: '12:00 start\n12:01 ERROR: disk full on /var/lib/postgres\n' });
+    const before = model.requests.length;
+    model.enqueue({ text: 'The disk is full.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: 'geordi why did it stop?', files: [file] });
+    const content = textOf(await nextUserMessage(before));
+    await replied('C1', mention.ts, 'The disk is full.');
+    expect(content).toContain('ERROR: disk full on /var/lib/postgres');
+    expect(content).toMatch(/\.tsuka\/inbox\/\d{4}-\d{2}-\d{2}-deploy\.log/);
+    const inbox = path.join(harness.workspace, '.tsuka', 'inbox');
+    const saved = (await readdir(inbox)).find((name) => name.endsWith('-deploy.log'));
+    expect(await readFile(path.join(inbox, saved!), 'utf8')).toContain('disk full');
+    expect(slack.fileRequests.filter((request) => request.path.endsWith('deploy.log')).every((request) => request.authorized)).toBe(true);
+  });
+
+  it('a file with a hostile name is saved inside the inbox under a sanitised name', async () => {
+    const { slack, model } = harness;
+    const file = slack.shareFile({ name: '../../../../tmp/..\\evil name;rm -rf.sh', mimetype: 'text/x-sh', content: 'echo pwned\n' });
+    const before = model.requests.length;
+    model.enqueue({ text: 'A shell script.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: 'geordi what is this?', files: [file] });
+    const content = textOf(await nextUserMessage(before));
+    await replied('C1', mention.ts, 'A shell script.');
+    const inbox = await readdir(path.join(harness.workspace, '.tsuka', 'inbox'));
+    const saved = inbox.find((name) => name.includes('evil'));
+    expect(saved).toMatch(/^\d{4}-\d{2}-\d{2}-evil_name_rm_-rf\.sh$/);
+    expect(content).toContain(`.tsuka/inbox/${saved}`);
+    expect(await readdir(harness.home)).not.toContain('evil name;rm -rf.sh');
+  });
+
+  it('an image goes to a vision model as an image part', async () => {
+    const { slack, model } = harness;
+    model.setVision(true);
+    const file = slack.shareFile({ name: 'screenshot.png', mimetype: 'image/png', content: PNG });
+    const before = model.requests.length;
+    model.enqueue({ text: 'I see a red dot.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: 'geordi what is on the screen?', files: [file] });
+    const content = await nextUserMessage(before);
+    await replied('C1', mention.ts, 'I see a red dot.');
+    expect(Array.isArray(content)).toBe(true);
+    const image = (content as Exclude<Content, string>).find((part) => part.type === 'image_url');
+    expect(image?.image_url?.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+  });
+
+  it('for a model without vision, the thread is told once and no image part is sent', async () => {
+    const { slack, model } = harness;
+    model.setVision(false);
+    const file = slack.shareFile({ name: 'graph.png', mimetype: 'image/png', content: PNG });
+    const before = model.requests.length;
+    model.enqueue({ text: 'I cannot see it.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: 'geordi read this graph', files: [file] });
+    const content = await nextUserMessage(before);
+    await replied('C1', mention.ts, 'I cannot see it.');
+    expect(typeof content).toBe('string');
+    expect(content).toContain('cannot see images');
+    const notes = harness.botReplies('C1', mention.ts).filter((message) => message.text.includes('cannot see images'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.text).toContain('graph.png');
+  });
+
+  it('without files:read, Slack’s sign-in page is recognised and the model is told the file could not be read', async () => {
+    const { slack, model } = harness;
+    slack.setScopes(['app_mentions:read', 'chat:write', 'chat:write.customize', 'channels:history', 'channels:read']);
+    try {
+      const file = slack.shareFile({ name: 'notes.md', mimetype: 'text/markdown', content: '# secret notes' });
+      const before = model.requests.length;
+      model.enqueue({ text: 'No file for me.' });
+      const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: 'geordi read my notes', files: [file] });
+      const content = textOf(await nextUserMessage(before));
+      await replied('C1', mention.ts, 'No file for me.');
+      expect(content).toMatch(/notes\.md: could not be read \(.*files:read/);
+      expect(content).not.toContain('# secret notes');
+    } finally {
+      slack.setScopes(DEFAULT_SLACK_SCOPES);
+    }
+  });
+
+  it('a direct message is answered by the default character, in a thread of the DM', async () => {
+    const { slack, model } = harness;
+    slack.defineChannel({ id: 'D0ANA', isIm: true, members: [slack.botUserId, 'U1'] });
+    model.enqueue({ text: 'Hello from your DM.' });
+    const dm = await slack.directMessage({ userId: 'U1', channelId: 'D0ANA', text: 'hi, can you help me?' });
+    await replied('D0ANA', dm.ts, 'Hello from your DM.');
+    const request = model.requests.at(-1)!.body as ModelBody;
+    expect(textOf(request.messages.at(-1)!.content)).toBe('hi, can you help me?');
+
+    // Same tools and approvals as in a channel: the card comes in the DM's thread and the person decides.
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'dm-notes.md', content: '# from a DM\n' } }] });
+    model.enqueue({ text: 'Written.' });
+    await slack.threadMessage({ userId: 'U1', channelId: 'D0ANA', threadTs: dm.ts, text: 'write my notes please' });
+    await slack.waitFor(() => harness.botReplies('D0ANA', dm.ts).some((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve')));
+    const card = harness.botReplies('D0ANA', dm.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'))!;
+    const approve = buttonsOf(card).find((button) => button.action_id === 'tsuka_approve')!;
+    await slack.deliverBlockAction({ userId: 'U1', channelId: 'D0ANA', messageTs: card.ts, threadTs: dm.ts, actionId: 'tsuka_approve', value: approve.value });
+    await replied('D0ANA', dm.ts, 'Written.');
+    expect(await readFile(path.join(harness.workspace, 'dm-notes.md'), 'utf8')).toBe('# from a DM\n');
+  });
+});

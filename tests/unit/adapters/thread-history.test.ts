@@ -1,0 +1,116 @@
+/** Thread history on both platforms (issue 23): never this bot's own messages, never another channel's. */
+import type { REST } from 'discord.js';
+import type { WebClient } from '@slack/web-api';
+import { describe, expect, it } from 'vitest';
+import { createDiscordThreadHistory } from '../../../src/adapters/discord/thread-history.js';
+import { messageRef as discordMessage, threadRef } from '../../../src/adapters/discord/ids.js';
+import { createSlackThreadHistory } from '../../../src/adapters/slack/thread-history.js';
+import { messageRef as slackMessage } from '../../../src/adapters/slack/ids.js';
+import type { SlackCaller } from '../../../src/adapters/slack/call-budget.js';
+
+const BOT = '900';
+const APP = '901';
+const at = (id: number) => new Date(1_700_000_000_000 + id).toISOString();
+
+/** A Discord REST stand-in over a few messages, recording every route read. */
+function discordRest(messages: Record<string, { channel: string; body: Record<string, unknown> }>) {
+  const reads: string[] = [];
+  const rest = {
+    get: async (route: string) => {
+      reads.push(route);
+      const single = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(route);
+      if (single) {
+        const found = messages[single[2]!];
+        if (!found || found.channel !== single[1]) throw Object.assign(new Error('Unknown Message'), { code: 10008, status: 404 });
+        return { id: single[2], channel_id: found.channel, ...found.body };
+      }
+      const channel = /^\/channels\/(\d+)\/messages$/.exec(route)?.[1];
+      return Object.entries(messages)
+        .filter(([, entry]) => entry.channel === channel)
+        .map(([id, entry]) => ({ id, channel_id: entry.channel, ...entry.body }))
+        .reverse();
+    },
+  } as unknown as REST;
+  return { rest, reads };
+}
+
+describe('Discord thread history', () => {
+  it('reads the thread and its starter, leaves out this bot and its webhooks, marks other bots', async () => {
+    const { rest } = discordRest({
+      '10': { channel: '1', body: { content: 'starter', timestamp: at(10), author: { id: '5', username: 'ana' } } },
+      '11': { channel: '10', body: { content: 'mine', timestamp: at(11), author: { id: BOT, username: 'TSUKA', bot: true } } },
+      '12': {
+        channel: '10',
+        body: { content: 'as a character', timestamp: at(12), webhook_id: '77', application_id: APP, author: { id: '77', username: 'Geordi', bot: true } },
+      },
+      '13': { channel: '10', body: { content: 'Build failed', timestamp: at(13), author: { id: '8', username: 'ci', bot: true } } },
+    });
+    const history = createDiscordThreadHistory(
+      () => rest,
+      () => ({ userId: BOT, applicationId: APP }),
+    );
+    const messages = await history({
+      thread: threadRef('G', '1', '10'),
+      message: discordMessage({ guild: 'G', parent: '1', channel: '10', message: '20' }),
+      limit: 50,
+    });
+    expect(messages.map((message) => [message.userName, message.text, message.fromOtherBot ?? false])).toEqual([
+      ['ana', 'starter', false],
+      ['ci', 'Build failed', true],
+    ]);
+  });
+
+  it('does not follow a reply into another channel, nor read a thread of another channel', async () => {
+    const { rest, reads } = discordRest({
+      '30': { channel: '2', body: { content: 'secret elsewhere', timestamp: at(30), author: { id: '5', username: 'ana' } } },
+      '31': {
+        channel: '1',
+        body: { content: 'forwarded', timestamp: at(31), author: { id: '5', username: 'ana' }, message_reference: { message_id: '30', channel_id: '2' } },
+      },
+    });
+    const history = createDiscordThreadHistory(
+      () => rest,
+      () => ({ userId: BOT, applicationId: APP }),
+    );
+    const message = discordMessage({ guild: 'G', parent: '1', channel: '1', message: '40' });
+    const chain = await history({ message, replyTo: discordMessage({ guild: 'G', parent: '1', channel: '1', message: '31' }), limit: 50 });
+    expect(chain.map((entry) => entry.text)).toEqual(['forwarded']);
+    expect(await history({ message, replyTo: discordMessage({ guild: 'G', parent: '2', channel: '2', message: '30' }), limit: 50 })).toEqual([]);
+    expect(await history({ message, thread: threadRef('G', '2', '30'), limit: 50 })).toEqual([]);
+    expect(reads.some((route) => route.startsWith('/channels/2/'))).toBe(false);
+  });
+});
+
+describe('Slack thread history', () => {
+  const replies = [
+    { ts: '100.000001', user: 'U1', text: 'parent' },
+    { ts: '100.000002', user: 'UBOT', bot_id: 'BBOT', text: 'my own reply' },
+    { ts: '100.000003', bot_id: 'BCI', subtype: 'bot_message', username: 'ci', text: 'Build failed' },
+    { ts: '100.000009', user: 'U2', text: 'the mention itself' },
+  ];
+  const calls: string[] = [];
+  const client = {
+    conversations: {
+      replies: async (options: { channel: string }) => {
+        calls.push(options.channel);
+        return { ok: true, messages: replies, has_more: false };
+      },
+    },
+  } as unknown as WebClient;
+  const caller = ((request: { call: () => Promise<unknown> }) => request.call()) as unknown as SlackCaller;
+  const history = createSlackThreadHistory(client, caller, () => ({ userId: 'UBOT', botId: 'BBOT' }));
+
+  it('keeps what came before the mention, without this bot, other bots marked', async () => {
+    const messages = await history({ thread: slackMessage('T', 'C1', '100.000001'), message: slackMessage('T', 'C1', '100.000009'), limit: 50 });
+    expect(messages.map((message) => [message.text, message.fromOtherBot ?? false])).toEqual([
+      ['parent', false],
+      ['Build failed', true],
+    ]);
+  });
+
+  it('never reads a thread of another channel than the message’s', async () => {
+    calls.length = 0;
+    expect(await history({ thread: slackMessage('T', 'C2', '100.000001'), message: slackMessage('T', 'C1', '100.000009'), limit: 50 })).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+});
