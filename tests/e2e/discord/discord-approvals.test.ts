@@ -192,7 +192,9 @@ describe('Discord approvals', () => {
     // Issue 21: the requester alone cannot run a DANGEROUS command in a shared channel; a second member can.
     await click(harness, prompt, 'tsuka_approve', ANA);
     await discord.waitFor(() => ephemeralTo(harness!, /someone else in this channel/));
-    expect(harness.botReplies(question.id).some((message) => message.content.includes(`execute_command ${command} …`))).toBe(false);
+    // Refused: the approval is still pending (its buttons are there) and the command has not run.
+    expect(buttonsOf(current(harness, prompt)).length).toBeGreaterThan(0);
+    expect(await readFile(path.join(harness.workspace, 'pid.txt'), 'utf8').catch(() => 'not run')).toBe('not run');
     await click(harness, prompt, 'tsuka_approve', BEN);
     await discord.waitFor(() => harness!.botReplies(question.id).some((message) => message.content.includes(`execute_command ${command} …`)));
     const pidFile = path.join(harness.workspace, 'pid.txt');
