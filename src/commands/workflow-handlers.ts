@@ -4,13 +4,15 @@
  * neither side imports the other's module (no import cycle).
  */
 import type { ChatSurface } from './chat-surface.js';
-import type { SlashCommandEvent } from './inbound-event.js';
+import type { ButtonActionEvent, SlashCommandEvent } from './inbound-event.js';
 import type { ApprovalFlow } from './approval-flow.js';
 import type { ActiveRuns } from './active-runs.js';
 
 /** Handlers of /call, /team and /goal, supplied once the workflows exist. */
 export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
-export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>>;
+/** Buttons of finished runs (a /call verdict's Adopt and Reopen); false when the button is not theirs. */
+export type WorkflowButtonHandler = (event: ButtonActionEvent, surface: ChatSurface) => Promise<boolean>;
+export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>> & { button?: WorkflowButtonHandler };
 /** What workflows get from the command layer: the same approvals and run registry as conversations. */
 export interface WorkflowServices {
   approvals: ApprovalFlow;

@@ -5,6 +5,7 @@ import { handleCallCommand } from './call-command.js';
 import { handleGoalCommand } from './goal-command.js';
 import { handleTeamCommand } from './team-command.js';
 import { depsInChannel } from '../channel-deps.js';
+import { handleVerdictButton } from './verdict-buttons.js';
 
 export interface WorkflowOptions {
   teamMaxRounds?: number;
@@ -24,5 +25,6 @@ export function createWorkflows(deps: CommandDependencies, options: WorkflowOpti
         ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
         ...(options.goalMaxSteps !== undefined ? { maxSteps: options.goalMaxSteps } : {}),
       }),
+    button: (event, surface) => handleVerdictButton(deps, services, event, surface, options),
   });
 }

@@ -65,6 +65,8 @@ export interface WorkflowSessionOptions {
    * hands them to `finish`: the session then counts no turns and posts no table of its own.
    */
   collectStats?: boolean;
+  /** Continue in this thread instead of posting a root message (a reopened /call); `rootText` is then posted in it. */
+  thread?: ThreadRef;
 }
 
 /** How a run ended, as `finish` stores and posts it. */
@@ -120,8 +122,9 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const tools = workflowToolRegistry(deps);
   // Read once per run: a pin set while the run goes on applies from the next run.
   const effortPin = await currentEffortPin(deps);
-  const root = await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) });
-  const thread = root.thread;
+  const thread = options.thread
+    ? (await surface.post({ thread: options.thread, text: options.rootText }), options.thread)
+    : (await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) })).thread;
   const run = await deps.runs.create({
     kind: options.kind,
     title: deps.maskSecrets(options.title),
