@@ -8,9 +8,7 @@ import type { PermissionManager } from '../../core/safety/permission-manager.js'
 import type { ToolContext } from '../../core/tools/tool.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 
-export type ApprovedWriteOutcome =
-  | { ok: true; output: string; decidedBy?: string }
-  | { ok: false; outcome: 'denied' | 'expired' | 'failed'; note: string };
+export type ApprovedWriteOutcome = { ok: true; output: string; decidedBy?: string } | { ok: false; outcome: 'denied' | 'expired' | 'failed'; note: string };
 
 export interface ApprovedWriteInput {
   deps: Pick<CommandDependencies, 'tools' | 'workspace' | 'childEnv' | 'sandbox' | 'maskSecrets' | 'logger'>;

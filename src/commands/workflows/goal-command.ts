@@ -20,6 +20,7 @@ import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createModelCallMeter, planWithModel, PLANNER_ROW, SUMMARIES_ROW, type ModelCallMeter } from './goal-model-calls.js';
 import { reviewPrompt, stepPrompt, supervisorOf } from './goal-prompts.js';
+import { resolveGoalConflicts } from './goal-conflicts.js';
 import { runSafely } from './run-safely.js';
 import { openWorkflowSession, type WorkflowFinish, type WorkflowSession } from './workflow-session.js';
 
@@ -121,6 +122,20 @@ export async function handleGoalCommand(
           }
           await show(context, goalEvent);
         },
+        // Issue 28: the plan's supervisor proposes merges of conflicting files; its turns join the review rows.
+        resolveConflicts: (report, stagings) =>
+          resolveGoalConflicts(
+            {
+              deps,
+              session,
+              objective,
+              requester: event.user,
+              rows: context.reviewRows,
+              ...(context.reviewer ? { resolver: deps.roster.characters.get(context.reviewer) } : {}),
+            },
+            report,
+            stagings,
+          ),
         signal: session.abort.signal,
         workspaceRoot: deps.workspace.root,
         stagingRoot,

@@ -75,7 +75,13 @@ async function editCard(deps: CommandDependencies, surface: ChatSurface, record:
     .catch((error: unknown) => deps.logger.warn('could not edit the verdict card', { runId: record.runId, error }));
 }
 
-async function adoptVerdict(deps: CommandDependencies, services: WorkflowServices, event: ButtonActionEvent, surface: ChatSurface, record: StoredVerdict): Promise<void> {
+async function adoptVerdict(
+  deps: CommandDependencies,
+  services: WorkflowServices,
+  event: ButtonActionEvent,
+  surface: ChatSurface,
+  record: StoredVerdict,
+): Promise<void> {
   const { verdict } = record;
   const memory = scopedMemory(deps.memory, memoryAccessFor(deps.settings, { channel: record.channel, user: event.user }));
   const votes = verdict.positions.map((position) => `${position.aiName} ${position.vote ?? 'no vote'}`).join(', ');
@@ -84,7 +90,9 @@ async function adoptVerdict(deps: CommandDependencies, services: WorkflowService
     content: [
       `Decision: ${verdict.decision}`,
       `Adopted from the /call run ${record.runId} on "${verdict.topic}" (votes: ${votes}).`,
-      ...(verdict.dissent.length > 0 ? [`Dissent: ${verdict.dissent.map((position) => `${position.aiName} (${position.reason ?? position.vote})`).join('; ')}.`] : []),
+      ...(verdict.dissent.length > 0
+        ? [`Dissent: ${verdict.dissent.map((position) => `${position.aiName} (${position.reason ?? position.vote})`).join('; ')}.`]
+        : []),
     ].join('\n'),
     summary: `Decision: ${verdict.decision}`.slice(0, MEMORY_SUMMARY_MAX_CHARS),
     tags: ['decision', record.runId],

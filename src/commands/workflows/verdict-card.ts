@@ -10,14 +10,18 @@ const VOTE_ICONS: Record<string, string> = { APPROVE: '✅', CHANGE: '✏️', R
 const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
 
 function positionLine(position: CallPosition): string {
-  const vote = position.vote ? `${VOTE_ICONS[position.vote]} ${position.vote}${position.reason ? ` — ${position.reason}` : ''}` : '⚠️ no vote (degraded protocol)';
+  const vote = position.vote
+    ? `${VOTE_ICONS[position.vote]} ${position.vote}${position.reason ? ` — ${position.reason}` : ''}`
+    : '⚠️ no vote (degraded protocol)';
   return `• **${position.aiName}**: ${position.position} · ${vote}`;
 }
 
 export function verdictCardText(verdict: CallVerdict, runId: string): string {
   const tally = verdict.tally.length > 0 ? verdict.tally.map((entry) => `${entry.count} ${entry.vote}`).join(' · ') : 'no votes';
   const dissent =
-    verdict.dissent.length > 0 ? verdict.dissent.map((position) => `${position.aiName} (${position.vote}${position.reason ? ` — ${position.reason}` : ''})`).join('; ') : 'none';
+    verdict.dissent.length > 0
+      ? verdict.dissent.map((position) => `${position.aiName} (${position.vote}${position.reason ? ` — ${position.reason}` : ''})`).join('; ')
+      : 'none';
   return [
     `⚖️ **Verdict** — ${verdict.topic}`,
     '**Options argued:**',

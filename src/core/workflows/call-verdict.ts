@@ -61,7 +61,7 @@ export function positionOf(speaker: { name: string; aiName: string }, lastTurn: 
   const vote = parseVoteLine(lastTurn);
   const stated = parsePositionLine(lastTurn);
   const firstSentence = clean(lastTurn.split(/\r?\n/).find((line) => clean(line) !== '' && !/^\s*(vote|position|status)\s*[:=]/i.test(clean(line))) ?? '');
-  const position = clip(stated ?? (/^.*?[.!?](?=\s|$)/.exec(firstSentence)?.[0] ?? firstSentence), POSITION_MAX_CHARS);
+  const position = clip(stated ?? /^.*?[.!?](?=\s|$)/.exec(firstSentence)?.[0] ?? firstSentence, POSITION_MAX_CHARS);
   return {
     name: speaker.name,
     aiName: speaker.aiName,
