@@ -107,7 +107,7 @@ async function postVerdict(
     verdict,
     state: 'open',
   });
-  const text = deps.maskSecrets(verdictCardText(verdict, session.runId));
+  const text = deps.maskSecrets(verdictCardText(verdict, session.runId, surface.limits.maxMessageLength));
   await deps.runs.appendEvent(session.runId, { type: 'note', text });
   const card = await surface.post({ thread: session.thread, text, buttons: verdictButtons(session.runId) });
   await store.update(session.runId, (current) => (current ? { ...current, card } : current));

@@ -71,7 +71,11 @@ function alreadyDecided(record: StoredVerdict): string {
 async function editCard(deps: CommandDependencies, surface: ChatSurface, record: StoredVerdict, footer: string): Promise<void> {
   if (!record.card) return;
   await surface
-    .edit({ message: record.card, text: deps.maskSecrets(`${verdictCardText(record.verdict, record.runId)}\n${footer}`), buttons: [] })
+    .edit({
+      message: record.card,
+      text: deps.maskSecrets(`${verdictCardText(record.verdict, record.runId, surface.limits.maxMessageLength)}\n${footer}`),
+      buttons: [],
+    })
     .catch((error: unknown) => deps.logger.warn('could not edit the verdict card', { runId: record.runId, error }));
 }
 
