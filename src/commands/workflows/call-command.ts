@@ -7,6 +7,7 @@ import type { Character } from '../../core/data/types.js';
 import { runCall, type CallOutcome, type CallTranscriptEntry } from '../../core/workflows/call.js';
 import type { ChatSurface, ThreadRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
+import type { CallPosition, CallVerdict } from '../../core/workflows/call-verdict.js';
 import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { parseCallCommand } from './parse-call.js';
@@ -92,7 +93,7 @@ async function postVerdict(
   input: StageCallInput,
   outcome: CallOutcome,
 ): Promise<void> {
-  const verdict = outcome.verdict!;
+  const verdict = maskVerdict(outcome.verdict!, deps.maskSecrets);
   const store = verdictStore(deps.store);
   // Stored before the card is shown: a click on it always finds its verdict.
   await store.save({
@@ -111,4 +112,22 @@ async function postVerdict(
   await deps.runs.appendEvent(session.runId, { type: 'note', text });
   const card = await surface.post({ thread: session.thread, text, buttons: verdictButtons(session.runId) });
   await store.update(session.runId, (current) => (current ? { ...current, card } : current));
+}
+
+/** The verdict with known secret values masked: it is stored, shown, saved to memory and written to a file. */
+function maskVerdict(verdict: CallVerdict, mask: (text: string) => string): CallVerdict {
+  const position = (entry: CallPosition): CallPosition => ({
+    ...entry,
+    position: mask(entry.position),
+    ...(entry.reason !== undefined ? { reason: mask(entry.reason) } : {}),
+  });
+  return {
+    ...verdict,
+    topic: mask(verdict.topic),
+    options: verdict.options.map(mask),
+    positions: verdict.positions.map(position),
+    decision: mask(verdict.decision),
+    synthesis: mask(verdict.synthesis),
+    dissent: verdict.dissent.map(position),
+  };
 }

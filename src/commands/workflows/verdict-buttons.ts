@@ -58,8 +58,16 @@ export async function handleVerdictButton(
     await event.replyEphemeral(alreadyDecided(record));
     return true;
   }
-  if (adopt) await adoptVerdict(deps, services, event, surface, current);
-  else await reopenVerdict(deps, services, event, surface, current, options);
+  try {
+    if (adopt) await adoptVerdict(deps, services, event, surface, current);
+    else await reopenVerdict(deps, services, event, surface, current, options);
+  } catch (error) {
+    // Nothing was decided after all (memory or the thread failed before the decision was saved): the buttons work again.
+    await store
+      .update(record.runId, (stored) => (stored && stored.state === current.state && !stored.decisionId ? { ...stored, state: 'open' } : stored))
+      .catch((failure: unknown) => deps.logger.warn('could not reopen a verdict after a failure', { runId: record.runId, error: failure }));
+    throw error;
+  }
   return true;
 }
 
@@ -109,11 +117,14 @@ async function adoptVerdict(
   await editCard(deps, surface, record, `📌 Adopted by ${surface.mention(event.user)} as decision \`${fact.id}\`.`);
 
   const channelDeps = await depsInChannel(deps, record.channel, surface);
-  const folder = await readdir(await channelDeps.workspace.resolve(DECISIONS_FOLDER)).catch((error: unknown) => {
-    // No folder yet (the first record): numbering starts at 0001.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') deps.logger.warn('could not list the decision records', { error });
-    return [] as string[];
-  });
+  const folder = await channelDeps.workspace
+    .resolve(DECISIONS_FOLDER)
+    .then((absolute) => readdir(absolute))
+    .catch((error: unknown) => {
+      // No folder yet (the first record): numbering starts at 0001.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') deps.logger.warn('could not list the decision records', { error });
+      return [] as string[];
+    });
   const number = nextDecisionNumber(folder);
   const file = `${DECISIONS_FOLDER}/${decisionFileName(number, verdict.decision)}`;
   await surface.post({
