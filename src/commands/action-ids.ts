@@ -10,3 +10,7 @@ export const CANCEL_PLAN_ACTION = 'tsuka_plan_cancel';
 
 /** Continues an interrupted run in its thread after a restart (value: the run id). */
 export const RESUME_ACTION = 'tsuka_resume';
+/** Adopt on a /call verdict card (value: the call's run id): saves the decision and writes its record. */
+export const VERDICT_ADOPT_ACTION = 'tsuka_verdict_adopt';
+/** Reopen on a /call verdict card (value: the call's run id): one more round, a new verdict. */
+export const VERDICT_REOPEN_ACTION = 'tsuka_verdict_reopen';

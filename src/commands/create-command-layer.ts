@@ -80,6 +80,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
           if (outcome === 'unknown') return answerStaleButton(event, 'This run has ended.', deps.logger);
           return;
         }
+        if (await workflows.button?.(event, surface)) return;
         return answerStaleButton(event, 'This button is no longer active.', deps.logger);
       case 'slash-command': {
         if (event.command === 'tsuka') return handleTsukaCommand(event, surface, { deps, conversations, activeRuns, startedAt });

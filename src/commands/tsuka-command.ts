@@ -1,6 +1,6 @@
 /**
  * `/tsuka <subcommand>`: help, characters, teams, status, model, effort, memory, forget, pin,
- * unpin, runs, export, stop, default, reset. Answers go only to the user who typed it.
+ * unpin, decisions, runs, export, stop, default, reset. Answers go only to the user who typed it.
  */
 import type { SlashCommandEvent } from './inbound-event.js';
 import type { ChatSurface } from './chat-surface.js';
@@ -15,12 +15,13 @@ import { handleBenchmarkSubcommand } from './benchmark-subcommand.js';
 import { handleMemorySubcommand, type MEMORY_SUBCOMMANDS } from './memory-subcommands.js';
 import { handleRunSubcommand, isRunSubcommand } from './run-subcommands.js';
 import { handleScheduleSubcommand, isScheduleSubcommand } from './schedule-subcommands.js';
+import { handleDecisionsSubcommand } from './decisions-subcommand.js';
 
 export const TSUKA_HELP = [
   '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
   'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
   '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
-  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | memory share <id> | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
+  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | memory share <id> | decisions | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
   '`/tsuka schedule <every 30m | daily 07:30 | cron fields> <@character text | /team … | /goal …>` · `/tsuka schedules` · `/tsuka unschedule <id>` — standing jobs of this channel',
 ].join('\n');
 
@@ -87,6 +88,8 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
     case 'pin':
     case 'unpin':
       return handleMemorySubcommand(subcommand.toLowerCase() as (typeof MEMORY_SUBCOMMANDS)[number], args, event, deps, reply);
+    case 'decisions':
+      return handleDecisionsSubcommand(event, deps, reply);
     case 'roles':
       return reply(['**Roles**', ...[...deps.roster.roles.values()].map((role) => `\`${role.name}\` ${role.displayName} — ${role.description}`)].join('\n'));
     case 'default': {

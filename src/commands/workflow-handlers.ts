@@ -11,9 +11,12 @@ import type { PlanGates } from './workflows/goal/plan-gate.js';
 
 /** Handlers of /call, /team and /goal, supplied once the workflows exist. */
 export type WorkflowHandler = (event: SlashCommandEvent, surface: ChatSurface) => Promise<void>;
+/** Buttons of finished runs (a /call verdict's Adopt and Reopen); false when the button is not theirs. */
+export type WorkflowButtonHandler = (event: ButtonActionEvent, surface: ChatSurface) => Promise<boolean>;
 export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', WorkflowHandler>> & {
   /** The Resume button of an interrupted workflow run (its value is the run id). */
   resume?: (event: ButtonActionEvent, surface: ChatSurface) => Promise<void>;
+  button?: WorkflowButtonHandler;
 };
 /** What workflows get from the command layer: the same approvals and run registry as conversations. */
 export interface WorkflowServices {

@@ -18,7 +18,7 @@ export function lastUserOf(request: ScriptedRequestMessages): string {
   return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
 }
 
-/** `plan`, `condense`, `step:<n>`, `rework:<n>` (a step run again), `review:<n>`, else `unknown`. */
+/** `plan`, `condense`, `step:<n>`, `rework:<n>` (a step run again), `review:<n>`, `merge:<path>` (a conflict's merge), else `unknown`. */
 export function callerOf(request: { messages: readonly unknown[] }): string {
   const messages = request.messages as { role: string; content: string }[];
   const system = systemOf({ messages });
@@ -27,6 +27,8 @@ export function callerOf(request: { messages: readonly unknown[] }): string {
   const user = lastUserOf({ messages });
   const review = /Review step (\d+),/.exec(user);
   if (review) return `review:${review[1]}`;
+  const merge = /Parallel steps changed (\S+) in different ways/.exec(user);
+  if (merge) return `merge:${merge[1]}`;
   const step = /Step (\d+) of \d+ is yours/.exec(user);
   if (step) return `${user.includes('sent your previous attempt back for rework') ? 'rework' : 'step'}:${step[1]}`;
   return 'unknown';

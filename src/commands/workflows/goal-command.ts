@@ -18,6 +18,7 @@ import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createModelCallMeter, planWithModel } from './goal-model-calls.js';
 import { supervisorOf } from './goal-prompts.js';
+import { resolveGoalConflicts } from './goal-conflicts.js';
 import { runSafely } from './run-safely.js';
 import { openWorkflowSession, type WorkflowSessionOptions } from './workflow-session.js';
 import { closing } from './goal/goal-closing.js';
@@ -164,6 +165,20 @@ export async function driveGoal(drive: GoalDrive): Promise<void> {
             }));
           await show(context, goalEvent);
         },
+        // Issue 28: the plan's supervisor proposes merges of conflicting files; its turns join the review rows.
+        resolveConflicts: (report, stagings) =>
+          resolveGoalConflicts(
+            {
+              deps,
+              session,
+              objective,
+              requester: event.user,
+              rows: context.reviewRows,
+              ...(context.reviewer ? { resolver: deps.roster.characters.get(context.reviewer) } : {}),
+            },
+            report,
+            stagings,
+          ),
         signal: session.abort.signal,
         workspaceRoot: deps.workspace.root,
         stagingRoot,

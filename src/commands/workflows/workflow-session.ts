@@ -71,6 +71,8 @@ export interface WorkflowSessionOptions {
   collectStats?: boolean;
   /** Resume: the reopened run (status `running` again) continues in its own thread; no new root, no new record. */
   resume?: RunRecord & { where: { threadId: string } };
+  /** Continue in this thread instead of posting a root message (a reopened /call); `rootText` is then posted in it. */
+  thread?: ThreadRef;
 }
 
 /** How a run ended, as `finish` stores and posts it. */
@@ -128,7 +130,9 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const effortPin = await currentEffortPin(deps);
   const thread = options.resume
     ? options.resume.where.threadId
-    : (await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) })).thread;
+    : options.thread
+      ? (await surface.post({ thread: options.thread, text: options.rootText }), options.thread)
+      : (await surface.postRoot({ channel: event.channel, text: options.rootText, threadTitle: options.title.slice(0, 90) })).thread;
   const run =
     options.resume ??
     (await deps.runs.create({

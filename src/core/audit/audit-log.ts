@@ -48,9 +48,9 @@ export interface AuditAdminActionEntry extends AuditBase {
   runWhere: AuditPlace;
 }
 
-/** Memory changes by people (`/tsuka forget`, `pin`, `unpin`, `memory share`, a shared `save_memory`). */
+/** Memory changes by people (`/tsuka forget`, `pin`, `unpin`, `memory share`, a shared `save_memory`, an adopted /call verdict). */
 export interface AuditMemoryEntry extends AuditBase {
-  type: 'memory-forget' | 'memory-pin' | 'memory-unpin' | 'memory-share';
+  type: 'memory-forget' | 'memory-pin' | 'memory-unpin' | 'memory-share' | 'memory-decision';
   factId: string;
   /** The fact's scope, when the caller knows it. */
   scope?: string;

@@ -1,7 +1,8 @@
 /** How facts are written into a system prompt: a header and one line per fact, within a budget. */
 import type { MemoryFact } from './memory-fact.js';
 
-export const MEMORY_CONTEXT_HEADER = 'Long-term memory (notes saved earlier by the team; verify before relying on them):';
+export const MEMORY_CONTEXT_HEADER =
+  'Long-term memory (notes saved earlier by the team; verify before relying on them; when an answer follows a [decision], cite it as "decision <id>"):';
 /** Facts longer than this appear by their summary. */
 const INLINE_CONTENT_MAX_CHARS = 240;
 

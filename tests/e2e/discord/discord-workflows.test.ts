@@ -69,15 +69,17 @@ describe('Discord workflows', () => {
     expect((await invoked.responded).ms).toBeLessThan(3000);
     const { root, threadId } = await rootAndThread(h, '📞');
     expect(root.content).toContain(`Call by <@${ANA}>: Should we cache sessions in Redis? — Geordi, Spock · 1 round`);
-    await h.discord.waitFor(() => transcript(h, threadId).lines.some(([, text]) => text.includes('Call finished')), { timeoutMs: 8000 });
+    await h.discord.waitFor(() => transcript(h, threadId).lines.some(([, text]) => text.includes('Verdict')), { timeoutMs: 8000 });
     const { card, lines } = transcript(h, threadId);
     expect(lines).toEqual([
       ['bot', '— Round 1 of 1 —'],
       ['Geordi', 'Geordi: sessions fit Redis.'],
       ['Spock', 'Spock: I read Geordi.'],
-      ['bot', '— Synthesis by Spock —'],
-      ['Spock', 'Spock sums up: cache with a TTL.'],
+      // No supervisor among the participants: TSUKA moderates (issue 28), then the verdict card.
+      ['bot', '— Synthesis by TSUKA —'],
+      ['TSUKA', 'TSUKA sums up: cache with a TTL.'],
       ['bot', expect.stringContaining('✅ Call finished.')],
+      ['bot', expect.stringContaining('Verdict')],
     ]);
     expect(card!.content).toContain('finished');
     expect(buttonsOf(card!)).toHaveLength(0);

@@ -46,15 +46,17 @@ describe('playground workflows', () => {
     expect((await h.post('/api/messages', { channel: 'general', text: '/call worf spock "Tabs or spaces?" rounds=1' })).status).toBe(202);
     const root = await rootOf(h, '📞');
     expect(h.messages.get(root)!.text).toContain('Tabs or spaces? — Worf, Spock · 1 round');
-    await h.waitFor(() => transcript(h, root).lines.some(([, text]) => text.includes('Call finished')));
+    await h.waitFor(() => transcript(h, root).lines.some(([, text]) => text.includes('Verdict')));
     const { card, lines } = transcript(h, root);
     expect(lines).toEqual([
       ['bot', '— Round 1 of 1 —'],
       ['Worf', 'Worf: tabs.'],
       ['Spock', 'Spock: I read Worf; spaces.'],
-      ['bot', '— Synthesis by Spock —'],
-      ['Spock', 'Spock sums up: follow the formatter.'],
+      // No supervisor among the participants: TSUKA moderates (issue 28), then the verdict card.
+      ['bot', '— Synthesis by TSUKA —'],
+      ['TSUKA', 'TSUKA sums up: follow the formatter.'],
       ['bot', expect.stringContaining('✅ Call finished.')],
+      ['bot', expect.stringContaining('Verdict')],
     ]);
     expect(card!.text).toContain('finished');
     expect(card!.buttons).toEqual([]);

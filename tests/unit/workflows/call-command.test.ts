@@ -37,6 +37,7 @@ describe('/call from a slash command', () => {
       ['bot', '— Synthesis by Pike —'],
       ['Pike', 'Synthesis: measure, then cache.'],
       ['bot', expect.stringContaining('✅ Call finished.')],
+      ['bot', expect.stringContaining('⚖️ **Verdict** — Should we cache sessions in Redis?')],
     ]);
     // The run card: one message, final state without buttons.
     const card = thread.find((message) => message.text.startsWith('🛰'))!;

@@ -94,6 +94,11 @@ export interface RunGoalOptions {
   /** A folder for this goal's staging copies, outside the workspace or inside it (it is never copied). */
   stagingRoot: string;
   maxSteps?: number;
+  /**
+   * Called after a parallel group's merge reported conflicts, while the branch copies still exist:
+   * a character may propose merged files (issue 28). A stop thrown from it ends the goal as stopped.
+   */
+  resolveConflicts?: (report: MergeReport, stagings: readonly Staging[]) => Promise<void>;
   /** Prefix for staging labels (and so for conflict folders), e.g. the run id, so goals do not share them. */
   labelPrefix?: string;
   now?: () => number;
@@ -265,6 +270,12 @@ async function runParallel(state: GoalState, steps: readonly PlanStep[]): Promis
     );
     state.merges.push(report);
     await options.onEvent({ type: 'merge', report, text: formatMergeReport(report) });
+    if (report.conflicts.length > 0 && options.resolveConflicts) {
+      await options.resolveConflicts(
+        report,
+        succeeded.map((branch) => branch.staging),
+      );
+    }
     return succeeded.map((branch) => branch.done);
   } finally {
     await Promise.all(stagings.map((staging) => staging.cleanup()));
