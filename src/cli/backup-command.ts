@@ -2,6 +2,7 @@
  * `tsuka backup FILE`: a consistent copy of the SQLite store, safe while `tsuka start` runs (it
  * takes no lock and changes nothing). Restore: stop TSUKA and put the copy in place of the store.
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 import type { ConsoleIo as CliIo } from '../app/console-io.js';
@@ -20,6 +21,8 @@ export async function runBackup(args: string[], config: AppConfig, io: CliIo): P
     return 2;
   }
   const destination = path.resolve(io.workingDirectory, target);
+  // `tsuka backup backups/x.sqlite` on a fresh clone: the folder is made (private, like the data folder).
+  await mkdir(path.dirname(destination), { recursive: true, mode: 0o700 });
   const { bytes } = await backupSqliteStore(source, destination);
   io.stdout(
     `Backup of ${source} written to ${destination} (${formatBytes(bytes)}).\nRestore: stop TSUKA, then copy it to ${source} (and delete ${path.basename(source)}-wal and -shm beside it).\n`,

@@ -41,7 +41,18 @@ const defaultIo: CliIo = {
   moveSecretsOutOfEnvironment: true,
 };
 
+/** `tsuka runs | head -3`: the reader went away, so stop quietly as other command-line tools do (no EPIPE stack). */
+function stopQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(0);
+    });
+  }
+}
+
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  if (io === defaultIo) stopQuietlyOnClosedPipe();
   try {
     return await runCommand(argv, io);
   } catch (error) {

@@ -153,7 +153,8 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
       );
       if (decision.outcome === 'denied' || decision.outcome === 'expired') {
         return finish(
-          `Denied by the user: ${denialNote(decision)}. Do not retry the same call; choose another approach or ask.`,
+          // "by the user" only when someone decided: a headless run or a timeout asked nobody.
+          `${decision.decidedBy ? 'Denied by the user' : decision.outcome === 'expired' ? 'Not run' : 'Denied'}: ${denialNote(decision)}. Do not retry the same call; choose another approach or ask.`,
           'denied',
           denialDisplay(decision),
         );

@@ -112,6 +112,16 @@ describe('tool execution', () => {
     expect(result.text).toBe('Understood, I will not write.');
   });
 
+  it('a denial nobody made (headless without --yes) is not said to come from the user', async () => {
+    const tools = registry();
+    const gate = createFakeGate(async () => ({ outcome: 'denied', note: 'not allowed in headless mode (run again with --yes to allow)' }));
+    const model = createScriptedModel([callTool('write_file', { path: 'a.ts' }, 'c8'), say('Fine.')]);
+    await createAgentRunner({ model, tools, permissions: gate }).runTurn(turnInput({ requesterId: 'cli:local' }));
+    expect(lastToolMessage(model.requests[1])?.content).toBe(
+      'Denied: not allowed in headless mode (run again with --yes to allow). Do not retry the same call; choose another approach or ask.',
+    );
+  });
+
   it('runs a RESTRICTED call once approved', async () => {
     const tools = registry();
     const gate = createFakeGate(async () => ({ outcome: 'approved', decidedBy: 'slack:U1' }));
