@@ -149,7 +149,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
   options.onRoster?.(roster);
   // Chosen once, before anything can run a command; `bubblewrap` that does not work stops the start.
   // Its probe (one sandboxed `true`) runs while the store opens.
-  const choosingSandbox = options.sandbox ? Promise.resolve(options.sandbox) : selectCommandSandbox(config.sandbox);
+  const choosingSandbox = options.sandbox
+    ? Promise.resolve(options.sandbox)
+    : selectCommandSandbox({ ...config.sandbox, holdsPlatformTokens: config.slack !== undefined || config.discord !== undefined });
   choosingSandbox.catch(() => undefined); // awaited below; a failure must not count as unhandled meanwhile
   // Before the store: on Redis, the store's per-key writes are serialized across replicas by it.
   const coordination = await openCoordination(config.storeUrl, logger, { heartbeatMs: config.replicaHeartbeatMs, leaseMs: config.replicaLeaseMs }).catch(

@@ -58,7 +58,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   io.stdout('\nCommand sandbox\n');
   let sandbox: CommandSandbox | undefined;
   try {
-    sandbox = await selectCommandSandbox(config.sandbox);
+    sandbox = await selectCommandSandbox({ ...config.sandbox, holdsPlatformTokens: config.slack !== undefined || config.discord !== undefined });
     if (sandbox.isolation === 'bubblewrap') {
       ok(sandbox.summary);
       reportSandboxDetails(sandbox, { ok, info });

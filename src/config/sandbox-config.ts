@@ -10,7 +10,7 @@ import type { SandboxMode } from '../core/safety/select-sandbox.js';
 import type { SandboxNetworkSetting } from '../core/safety/sandbox-network.js';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '../core/safety/sandbox-limits.js';
 
-const MODES: readonly SandboxMode[] = ['auto', 'bubblewrap', 'none'];
+const MODES: readonly SandboxMode[] = ['auto', 'bubblewrap', 'none', 'env-only'];
 const NETWORKS: readonly SandboxNetworkSetting[] = ['auto', 'user', 'none', 'host'];
 /** The limits' settings: variable, config-file key, field, lowest value. */
 const LIMIT_SETTINGS: readonly [string, string, keyof SandboxLimits, number][] = [
@@ -44,7 +44,10 @@ export function readSandboxConfig(input: SandboxConfigInput): SandboxConfig {
   const { setting, problems } = input;
   const modeRaw = (setting('TSUKA_SANDBOX', 'sandbox') ?? 'auto').toLowerCase();
   const mode = MODES.includes(modeRaw as SandboxMode) ? (modeRaw as SandboxMode) : 'auto';
-  if (mode !== modeRaw) problems.push(`TSUKA_SANDBOX="${modeRaw}" is not valid: use auto (bubblewrap when it works here), bubblewrap (required) or none.`);
+  if (mode !== modeRaw)
+    problems.push(
+      `TSUKA_SANDBOX="${modeRaw}" is not valid: use auto (bubblewrap when it works here), bubblewrap (required), none (the fallback) or env-only (the fallback as the bot's own user, accepted while holding platform tokens).`,
+    );
   const network = readNetwork(setting('TSUKA_SANDBOX_NETWORK', 'sandboxNetwork'), problems);
   const userRaw = setting('TSUKA_SANDBOX_USER', 'sandboxUser');
   const user = userRaw === undefined ? undefined : resolveUser(userRaw, input.passwd ?? (() => readFileSync('/etc/passwd', 'utf8')), problems);

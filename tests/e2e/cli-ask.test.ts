@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { deltaEvent, sseEvent, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
+import { TEST_SANDBOX_ENVIRONMENT } from '../support/test-sandbox.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SECRET_TOKEN = 'xoxb-1111-2222-supersecretvalue';
@@ -50,6 +51,7 @@ function environment(): NodeJS.ProcessEnv {
     SLACK_BOT_TOKEN: SECRET_TOKEN,
     SLACK_APP_TOKEN: 'xapp-1-secret-app-token-value',
     MY_API_KEY: 'sk-verysecretkeyvalue1234567890',
+    ...TEST_SANDBOX_ENVIRONMENT,
   };
 }
 

@@ -22,6 +22,7 @@ import { demoStdioEntry } from '../support/mcp/demo-mcp-entries.js';
 import { buildState, sourceDigest, STAMP_FILE } from '../../bin/build-stamp.js';
 // @ts-expect-error: plain JavaScript without types (build scripts)
 import { bundleCli, copyAssets } from '../../scripts/bundle.mjs';
+import { TEST_SANDBOX_ENVIRONMENT } from '../support/test-sandbox.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const SHARED = [
@@ -73,6 +74,7 @@ function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     TSUKA_LLM_BASE_URL: model.baseURL,
     TSUKA_DATA_DIR: path.join(home, 'data'),
     TSUKA_WORKSPACE: path.join(home, 'workspace'),
+    ...TEST_SANDBOX_ENVIRONMENT,
     ...extra,
   };
 }

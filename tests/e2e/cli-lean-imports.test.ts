@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server.js';
+import { TEST_SANDBOX_ENVIRONMENT } from '../support/test-sandbox.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PROBE = path.join(ROOT, 'tests/support/module-load-probe.mjs');
@@ -34,6 +35,7 @@ async function runProbe(args: string[]): Promise<{ status: number; output: strin
     TSUKA_LLM_BASE_URL: model.baseURL,
     TSUKA_DATA_DIR: path.join(home, 'data'),
     TSUKA_WORKSPACE: path.join(home, 'workspace'),
+    ...TEST_SANDBOX_ENVIRONMENT,
     // Both platforms configured (unreachable ports): the commands still must not load their SDKs.
     SLACK_BOT_TOKEN: 'xoxb-1-lean',
     SLACK_APP_TOKEN: 'xapp-1-lean',

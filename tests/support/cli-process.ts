@@ -1,5 +1,6 @@
 /** Spawning the real `tsuka` command in tests: always from the TypeScript sources, never a stale dist/. */
 import path from 'node:path';
+import { TEST_SANDBOX_ENVIRONMENT } from './test-sandbox.js';
 
 export const TSUKA_BIN = path.resolve(import.meta.dirname, '../../bin/tsuka.js');
 
@@ -12,6 +13,7 @@ export function cliEnvironment(home: string, extra: Record<string, string | unde
     TSUKA_WORKSPACE: path.join(home, 'workspace'),
     // bin/tsuka.js runs dist/ when a current build exists; tests must exercise the sources.
     TSUKA_RUN_FROM_SOURCE: '1',
+    ...TEST_SANDBOX_ENVIRONMENT,
     ...extra,
   };
 }

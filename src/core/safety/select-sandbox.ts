@@ -16,7 +16,7 @@ import { createFallbackSandbox, type SandboxUser } from './fallback-sandbox.js';
 import { findProgram, type SandboxNetwork, type SandboxNetworkSetting } from './sandbox-network.js';
 import { DEFAULT_SANDBOX_LIMITS, findPidsCgroupParent, type SandboxLimits } from './sandbox-limits.js';
 
-export type SandboxMode = 'auto' | 'bubblewrap' | 'none';
+export type SandboxMode = 'auto' | 'bubblewrap' | 'none' | 'env-only';
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -39,6 +39,19 @@ export interface SandboxSettings {
   prlimitPath?: string;
   /** False: never use a pids cgroup (tests); default: when this host allows one. */
   useCgroups?: boolean;
+  /**
+   * The bot holds Slack or Discord tokens: then "environment only" isolation (the fallback as the
+   * bot's own user) is refused unless chosen explicitly with `env-only` — a command could read them.
+   */
+  holdsPlatformTokens?: boolean;
+}
+
+/** The one line a start refused for its isolation says (issue 26). */
+function refuseEnvironmentOnly(why: string): never {
+  throw new TsukaError(
+    'sandbox_unavailable',
+    `TSUKA holds Slack/Discord tokens, and agent commands would run with "environment only" isolation here (${why}), where a command can read them: let bubblewrap work (the bubblewrap package with user namespaces; in Docker, the compose files' security_opt — docs/docker.md), or set TSUKA_SANDBOX=env-only to accept that.`,
+  );
 }
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -87,7 +100,11 @@ async function fallback(settings: SandboxSettings, reason: string): Promise<Comm
 export async function selectCommandSandbox(settings: SandboxSettings): Promise<CommandSandbox> {
   const wanted = networkSetting(settings.network);
   const networkNote = wanted === 'none' || wanted === 'user' ? `; TSUKA_SANDBOX_NETWORK=${wanted} cannot be enforced without bubblewrap` : '';
-  if (settings.mode === 'none') return fallback(settings, `TSUKA_SANDBOX=none${networkNote}`);
+  if (settings.mode === 'env-only') return fallback(settings, `TSUKA_SANDBOX=env-only, chosen explicitly${networkNote}`);
+  if (settings.mode === 'none') {
+    if (settings.holdsPlatformTokens && !settings.user) refuseEnvironmentOnly('TSUKA_SANDBOX=none');
+    return fallback(settings, `TSUKA_SANDBOX=none${networkNote}`);
+  }
   const reason = settings.mode === 'auto' ? 'auto: bwrap works here' : 'TSUKA_SANDBOX=bubblewrap';
   const slirpPath = settings.slirpPath ?? findProgram('slirp4netns', SYSTEM_PATH);
   const prlimitPath = settings.prlimitPath ?? findProgram('prlimit', SYSTEM_PATH);
@@ -130,5 +147,6 @@ export async function selectCommandSandbox(settings: SandboxSettings): Promise<C
       `TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here (${failure}): install the bubblewrap package and allow user namespaces, or set TSUKA_SANDBOX=auto or none.`,
     );
   }
+  if (settings.holdsPlatformTokens && !settings.user) refuseEnvironmentOnly(`bubblewrap unavailable: ${failure}`);
   return fallback(settings, `bubblewrap unavailable: ${failure}${networkNote}`);
 }

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSlackEmulator, type SlackEmulator } from '../../emulators/slack/slack-emulator.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
 import { buttonsOf } from './slack-harness.js';
+import { TEST_SANDBOX_ENVIRONMENT } from '../../support/test-sandbox.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 let slack: SlackEmulator;
@@ -47,6 +48,7 @@ function startBot(): ChildProcess {
       TSUKA_LOG_LEVEL: 'warn',
       // Tests exercise the sources even when a build exists.
       TSUKA_RUN_FROM_SOURCE: '1',
+      ...TEST_SANDBOX_ENVIRONMENT,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -170,3 +170,14 @@ describe('docker-compose.replicas.yml', () => {
     expect(compose).not.toMatch(/^\s+ports:/m);
   });
 });
+
+describe('the compose files give agent commands the strong isolation (issue 26)', () => {
+  it.each(['docker-compose.yml', 'docker-compose.replicas.yml'])('%s lets bubblewrap work and never falls back to "environment only"', (file) => {
+    const compose = read(file);
+    const service = compose.slice(compose.indexOf('\n  tsuka:'));
+    expect(service).toMatch(/security_opt:\n\s+- seccomp=unconfined\n\s+- apparmor=unconfined/);
+    expect(service).toMatch(/environment:\n\s+TSUKA_SANDBOX: bubblewrap/);
+    // Nothing wider than that: no privileged container and no added capability.
+    expect(compose).not.toMatch(/privileged:\s*true|cap_add/);
+  });
+});

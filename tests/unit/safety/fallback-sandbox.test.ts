@@ -84,6 +84,20 @@ describe('choosing the sandbox at start', () => {
     await expect(selectCommandSandbox({ ...settings, mode: 'bubblewrap' })).rejects.toThrow(/TSUKA_SANDBOX=bubblewrap but bubblewrap does not work here/);
   });
 
+  it('holding platform tokens, "environment only" is refused unless chosen with env-only (issue 26)', async () => {
+    const settings = { network: false, hiddenPaths: [], bwrapPath: path.join(dir, 'no-bwrap-here'), holdsPlatformTokens: true };
+    // A plain `docker run`: bubblewrap cannot work, and the tokens are in the bot's environment.
+    await expect(selectCommandSandbox({ ...settings, mode: 'auto' })).rejects.toThrow(
+      /TSUKA holds Slack\/Discord tokens, and agent commands would run with "environment only" isolation here \(bubblewrap unavailable: .*\).*set TSUKA_SANDBOX=env-only to accept that/,
+    );
+    await expect(selectCommandSandbox({ ...settings, mode: 'none' })).rejects.toThrow(/TSUKA_SANDBOX=env-only/);
+    const accepted = await selectCommandSandbox({ ...settings, mode: 'env-only' });
+    expect(accepted.isolation).toBe('environment-only');
+    expect(accepted.summary).toMatch(/TSUKA_SANDBOX=env-only, chosen explicitly/);
+    // Without tokens (the playground, `tsuka ask` without platforms) the fallback is as before.
+    expect((await selectCommandSandbox({ ...settings, holdsPlatformTokens: false, mode: 'auto' })).isolation).toBe('environment-only');
+  });
+
   it('none is the fallback even where bwrap works; a configured user makes it separate-user', async () => {
     const none = await selectCommandSandbox({ mode: 'none', network: true, hiddenPaths: [] });
     expect(none.isolation).toBe('environment-only');
