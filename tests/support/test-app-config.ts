@@ -23,6 +23,7 @@ export function testAppConfig(
       TSUKA_LOG_LEVEL: 'warn',
       // The whole-app tests written before issue 25 expect /goal to run at once; the confirm tests set 1.
       TSUKA_GOAL_CONFIRM: '0',
+      ...TEST_SANDBOX_ENVIRONMENT,
       ...environment,
     },
     workingDirectory: home,
