@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { InboundEvent, SlashCommandName } from '../../commands/inbound-event.js';
 import type { Logger } from '../../core/logger.js';
 import { USER_AUTHOR } from './cards.js';
-import { channelRef, messageRef, PLAYGROUND_USER } from './ids.js';
+import { parseAttachments, storeAttachments } from './attachments.js';
+import { channelRef, DIRECT_CHANNEL_ID, messageRef, PLAYGROUND_USER } from './ids.js';
 import type { PlaygroundState } from './state.js';
 
 export const PLAYGROUND_COMMANDS: readonly SlashCommandName[] = ['call', 'team', 'goal', 'tsuka'];
@@ -70,12 +71,14 @@ export function createPlaygroundInput(options: PlaygroundEventOptions) {
   }
 
   return {
-    /** POST /api/messages `{ channel, thread?, text }`; `thread` is the root message's id. */
+    /** POST /api/messages `{ channel, thread?, text, files? }`; `thread` is the root message's id; files are `{ name, type, data (base64) }`. */
     message(body: unknown): InputResult {
       if (!isRecord(body) || typeof body.channel !== 'string' || typeof body.text !== 'string' || !optionalString(body.thread))
         return bad(400, 'expected { channel, thread?, text } with strings');
       const text = body.text.trim();
-      if (text === '') return bad(400, 'the message is empty');
+      const attachments = parseAttachments(body.files);
+      if (!attachments.ok) return bad(attachments.status, attachments.error);
+      if (text === '' && attachments.files.length === 0) return bad(400, 'the message is empty');
       if (text.length > PLAYGROUND_MAX_INPUT_LENGTH) return bad(413, `the message is longer than ${PLAYGROUND_MAX_INPUT_LENGTH} characters`);
       const channel = body.channel;
       if (!state.hasChannel(channel)) return bad(404, `no channel #${channel}`);
@@ -86,15 +89,21 @@ export function createPlaygroundInput(options: PlaygroundEventOptions) {
         thread = parent.thread ?? parent.id;
       }
       const command = /^\/([\w-]+)(?:\s+([\s\S]*))?$/.exec(text);
+      if (command && attachments.files.length > 0) return bad(400, 'files go with a message, not with a command');
       if (command) return slashCommand(channel, thread, command[1]!, (command[2] ?? '').trim());
 
-      const posted = state.addMessage({ channel, thread, author: USER_AUTHOR, text });
+      const stored = storeAttachments(state, { channel, thread }, attachments.files);
+      const posted = state.addMessage({ channel, thread, author: USER_AUTHOR, text, attachments: stored.ids });
+      const extra = { ...(stored.inbound.length > 0 ? { files: stored.inbound } : {}) };
+      // Every message in the direct conversation addresses the bot, as a DM does on Slack and Discord.
+      const direct = channel === DIRECT_CHANNEL_ID ? { direct: true } : {};
       if (thread) {
         const threadRef = messageRef(channel, thread);
-        if (/^@[\p{L}\p{N}_]/u.test(text)) fire({ ...base(channel), type: 'mention', message: posted.ref, thread: threadRef, text: stripBotName(text) });
-        else fire({ ...base(channel), type: 'thread-message', message: posted.ref, thread: threadRef, text });
+        if (/^@[\p{L}\p{N}_]/u.test(text))
+          fire({ ...base(channel), type: 'mention', message: posted.ref, thread: threadRef, text: stripBotName(text), ...direct, ...extra });
+        else fire({ ...base(channel), type: 'thread-message', message: posted.ref, thread: threadRef, text, ...extra });
       } else {
-        fire({ ...base(channel), type: 'mention', message: posted.ref, text: stripBotName(text) });
+        fire({ ...base(channel), type: 'mention', message: posted.ref, text: stripBotName(text), ...direct, ...extra });
       }
       return { status: 202, body: { ok: true, message: posted.id, thread: thread ?? posted.id } };
     },

@@ -12,6 +12,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logger.js';
 import { ACCESS_KEY_HEADER, checkAccessKey } from './access-key.js';
 import type { InputResult } from './events.js';
+import { PLAYGROUND_MAX_MESSAGE_BODY_BYTES } from './attachments.js';
+import { sendFile } from './file-route.js';
 import { CHANNEL_ID_PATTERN } from './ids.js';
 import type { InputLimiter } from './rate-limits.js';
 import type { PlaygroundState } from './state.js';
@@ -28,6 +30,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
   '/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
+  '/attachments.js': { file: 'attachments.js', type: 'text/javascript; charset=utf-8' },
 };
 
 const SECURITY_HEADERS = {
@@ -75,10 +78,10 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
         });
     };
 
-  const post = (answer: (body: unknown) => InputResult | Promise<InputResult>) =>
+  const post = (answer: (body: unknown) => InputResult | Promise<InputResult>, maxBytes = PLAYGROUND_MAX_BODY_BYTES) =>
     guarded(async (request, response) => {
       if (!options.limiter.tryTake()) return sendJson(response, 429, { ok: false, error: 'too many requests; slow down' });
-      const body = await readJsonBody(request);
+      const body = await readJsonBody(request, maxBytes);
       if (!body.ok) return sendJson(response, body.status, { ok: false, error: body.error });
       const result = await answer(body.value);
       sendJson(response, result.status, result.body);
@@ -116,32 +119,15 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
     routes: {
       'GET /': asset('/'),
       'GET /app.js': asset('/app.js'),
+      'GET /attachments.js': asset('/attachments.js'),
       'GET /style.css': asset('/style.css'),
       'GET /favicon.svg': asset('/favicon.svg'),
       'GET /favicon.ico': asset('/favicon.svg'),
       'GET /events': events,
       'GET /api/state': guarded((_request, response) => sendJson(response, 200, state.snapshot())),
       'GET /api/status': guarded((_request, response) => sendJson(response, 200, options.modelStatus())),
-      'GET /api/files': guarded((request, response) => {
-        const id = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('id') ?? '';
-        const file = state.file(id);
-        if (!file) return sendJson(response, 404, { ok: false, error: 'no such file' });
-        const safeName = file.fileName.replace(/[^\w.-]+/g, '_').slice(0, 120) || 'file.txt';
-        if (file.image && new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('view') === 'image') {
-          // Shown by <img>: an SVG image document runs no script, and this CSP forbids it anyway.
-          return void response
-            .writeHead(200, {
-              ...SECURITY_HEADERS,
-              'content-type': 'image/svg+xml',
-              'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-            })
-            .end(file.content);
-        }
-        response
-          .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${safeName}"` })
-          .end(file.content);
-      }),
-      'POST /api/messages': post((body) => options.input.message(body)),
+      'GET /api/files': guarded((request, response) => sendFile(state, request, response, SECURITY_HEADERS)),
+      'POST /api/messages': post((body) => options.input.message(body), PLAYGROUND_MAX_MESSAGE_BODY_BYTES),
       'POST /api/actions': post((body) => options.input.action(body)),
       'POST /api/ephemerals/dismiss': post((body) => {
         const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
@@ -179,12 +165,14 @@ function refuse(request: IncomingMessage): { status: number; reason: string } | 
   return undefined;
 }
 
-async function readJsonBody(request: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string }> {
+async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string }> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > maxBytes) return { ok: false, status: 413, error: `the request is larger than ${maxBytes} bytes` };
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > PLAYGROUND_MAX_BODY_BYTES) return { ok: false, status: 413, error: `the request is larger than ${PLAYGROUND_MAX_BODY_BYTES} bytes` };
+    if (size > maxBytes) return { ok: false, status: 413, error: `the request is larger than ${maxBytes} bytes` };
     chunks.push(chunk as Buffer);
   }
   try {

@@ -6,11 +6,13 @@
 import { TsukaError } from '../../core/errors.js';
 import { renderMarkdown } from './markdown.js';
 import type { AuthorView, ButtonView } from './cards.js';
-import { DEFAULT_CHANNEL_ID, messageRef } from './ids.js';
+import { DEFAULT_CHANNEL_ID, DIRECT_CHANNEL_ID, messageRef } from './ids.js';
 
 export interface PlaygroundChannel {
   id: string;
   name: string;
+  /** The direct conversation with the bot (the page's "Direct" section). */
+  direct?: boolean;
 }
 
 export interface PlaygroundMessage {
@@ -26,6 +28,8 @@ export interface PlaygroundMessage {
   buttons: ButtonView[];
   createdAt: number;
   edits: number;
+  /** Ids of the files the user attached to this message (shown inside it). */
+  attachments?: string[];
 }
 
 export interface PlaygroundEphemeral {
@@ -47,6 +51,8 @@ export interface PlaygroundFile {
   createdAt: number;
   /** An SVG picture the page shows inline, with its words for screen readers. */
   image?: { altText: string };
+  /** A file the user attached: its bytes are kept base64 in `content`, with the type the browser reported. */
+  attached?: { mediaType: string };
 }
 
 export interface PlaygroundStatus {
@@ -78,6 +84,11 @@ export class PlaygroundNotFoundError extends TsukaError {
   }
 }
 
+/** A channel by its id; `direct` is the one direct conversation with the bot. */
+function channelOf(id: string): PlaygroundChannel {
+  return id === DIRECT_CHANNEL_ID ? { id, name: 'TSUKA', direct: true } : { id, name: id };
+}
+
 export type PlaygroundState = ReturnType<typeof createPlaygroundState>;
 
 export function createPlaygroundState(options: { now?: () => number } = {}) {
@@ -86,7 +97,10 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
   const tag = Date.now().toString(36);
   let counter = 0;
   const nextId = (prefix: string) => `${prefix}${tag}-${++counter}`;
-  const channels = new Map<string, PlaygroundChannel>([[DEFAULT_CHANNEL_ID, { id: DEFAULT_CHANNEL_ID, name: DEFAULT_CHANNEL_ID }]]);
+  const channels = new Map<string, PlaygroundChannel>([
+    [DEFAULT_CHANNEL_ID, channelOf(DEFAULT_CHANNEL_ID)],
+    [DIRECT_CHANNEL_ID, channelOf(DIRECT_CHANNEL_ID)],
+  ]);
   const messages = new Map<string, PlaygroundMessage>();
   const offered = new Map<string, Set<string>>();
   const ephemerals: PlaygroundEphemeral[] = [];
@@ -126,7 +140,7 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
     addChannel(id: string): PlaygroundChannel {
       const existing = channels.get(id);
       if (existing) return existing;
-      const channel = { id, name: id };
+      const channel = channelOf(id);
       channels.set(id, channel);
       announce({ kind: 'channel', channel });
       return channel;
@@ -134,7 +148,14 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
     /** The message `id` in `channel`; throws when there is none. */
     message: getMessage,
     findMessage: (id: string): PlaygroundMessage | undefined => messages.get(id),
-    addMessage(input: { channel: string; thread?: string; author: AuthorView; text: string; buttons?: ButtonView[] }): PlaygroundMessage {
+    addMessage(input: {
+      channel: string;
+      thread?: string;
+      author: AuthorView;
+      text: string;
+      buttons?: ButtonView[];
+      attachments?: string[];
+    }): PlaygroundMessage {
       if (!channels.has(input.channel)) throw new PlaygroundNotFoundError(`The channel #${input.channel}`);
       const id = nextId('m');
       const message: PlaygroundMessage = {
@@ -148,6 +169,7 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
         buttons: input.buttons ?? [],
         createdAt: now(),
         edits: 0,
+        ...(input.attachments?.length ? { attachments: input.attachments } : {}),
       };
       messages.set(id, message);
       offer(message);
@@ -177,17 +199,24 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
       announce({ kind: 'ephemeral', ephemeral });
       return ephemeral;
     },
-    addFile(input: { channel: string; thread?: string; fileName: string; title: string; content: string; image?: { altText: string } }): PlaygroundFile {
+    addFile(
+      input: { channel: string; thread?: string; fileName: string; title: string; image?: { altText: string } } & (
+        | { content: string }
+        | { bytes: Uint8Array; mediaType: string }
+      ),
+    ): PlaygroundFile {
+      const attached = 'bytes' in input;
       const file = {
         id: nextId('f'),
         channel: input.channel,
         thread: input.thread,
         fileName: input.fileName,
         title: input.title,
-        content: input.content,
-        size: Buffer.byteLength(input.content),
+        content: attached ? Buffer.from(input.bytes).toString('base64') : input.content,
+        size: attached ? input.bytes.length : Buffer.byteLength(input.content),
         createdAt: now(),
         ...(input.image ? { image: input.image } : {}),
+        ...(attached ? { attached: { mediaType: input.mediaType } } : {}),
       };
       files.set(file.id, file);
       announce({ kind: 'file', file: publicFile(file) });
@@ -208,9 +237,9 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
      * answers for runs that have ended.
      */
     restore(history: { channels: PlaygroundChannel[]; messages: PlaygroundMessage[]; files: (PlaygroundFile & { content: string })[] }): void {
-      for (const channel of history.channels) channels.set(channel.id, channel);
+      for (const channel of history.channels) channels.set(channel.id, channelOf(channel.id));
       for (const message of history.messages) {
-        if (!channels.has(message.channel)) channels.set(message.channel, { id: message.channel, name: message.channel });
+        if (!channels.has(message.channel)) channels.set(message.channel, channelOf(message.channel));
         // Rendered again: the renderer may have improved since it was kept.
         const restored = { ...message, html: renderMarkdown(message.text) };
         messages.set(message.id, restored);

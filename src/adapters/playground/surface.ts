@@ -6,7 +6,15 @@
 import type { ChatSurface, ThreadRef, UserRef } from '../../commands/chat-surface.js';
 import { authorView, buttonViews } from './cards.js';
 import { channelRef, decodeChannel, decodeMessage, DIRECT_CHANNEL_ID, messageRef, PLAYGROUND_USER } from './ids.js';
-import type { PlaygroundState } from './state.js';
+import { PlaygroundNotFoundError, type PlaygroundState } from './state.js';
+import { TsukaError } from '../../core/errors.js';
+
+/** An attached file larger than the command layer reads. */
+export class PlaygroundFileTooLargeError extends TsukaError {
+  constructor(name: string, size: number, maxBytes: number) {
+    super('playground_file_too_large', `${name} is ${size} bytes, over the ${maxBytes}-byte limit`);
+  }
+}
 
 /** No platform limit; long replies still split so that the page reads like a chat. */
 export const PLAYGROUND_MAX_MESSAGE_LENGTH = 4000;
@@ -69,7 +77,17 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
       return channelRef(decodeMessage(thread).channel);
     },
     // One person at a time uses the playground: like a DM, the requester decides (channels stay separate scopes).
-    channelInfo: async (channel) => ({ kind: 'private', name: decodeChannel(channel), members: 2 }),
+    channelInfo: async (channel) => {
+      const id = decodeChannel(channel);
+      return id === DIRECT_CHANNEL_ID ? { kind: 'dm', members: 2 } : { kind: 'private', name: id, members: 2 };
+    },
+    // The bytes the page posted, read back from this chat's own store: `source` is a file id, never a URL.
+    async downloadFile(file, { maxBytes }) {
+      const stored = state.file(file.source);
+      if (!stored?.attached) throw new PlaygroundNotFoundError(`The attached file ${file.source}`);
+      if (stored.size > maxBytes) throw new PlaygroundFileTooLargeError(stored.fileName, stored.size, maxBytes);
+      return new Uint8Array(Buffer.from(stored.content, 'base64'));
+    },
     mention: (user: UserRef) => (user === PLAYGROUND_USER ? '@you' : `@${user.replace(/^playground:/, '')}`),
   };
 }

@@ -15,6 +15,7 @@ import { startPlaygroundHarness, type PlaygroundHarness } from './playground-har
 // The functions passed to waitForFunction run in the page; the project compiles without the DOM lib.
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-output', 'playground.png');
 
 let browser: Browser | undefined;
@@ -111,6 +112,17 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     await link.waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toMatch(/\.md$/);
+
+    // The Direct section: a DM with the bot; the paperclip attaches a picture, shown in the message.
+    await page.click('#directs button');
+    expect(await page.textContent('#channel-title')).toContain('TSUKA');
+    h.model.enqueue({ text: 'A one-pixel picture.' });
+    await page.setInputFiles('#files', { name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await page.locator('#chosen .chosen-file', { hasText: 'dot.png' }).waitFor();
+    await send(page, '#input', 'what is this?');
+    await page.waitForSelector('#messages .message-user .attachments img.thumbnail[src^="blob:"]');
+    await page.locator('#thread-messages .body', { hasText: 'A one-pixel picture.' }).waitFor();
+    expect(await page.locator('#chosen .chosen-file').count()).toBe(0);
 
     expect(dialogs).toEqual([]);
     await mkdir(path.dirname(SCREENSHOT), { recursive: true });

@@ -206,6 +206,7 @@ function messageElement(message, inChannel) {
   // Escaped and rendered on the server (markdown.ts): the only markup in it is the renderer's own.
   body.innerHTML = message.html;
   content.append(meta, body);
+  if (message.attachments?.length) content.append(tsukaAttachments.element(message));
   if (message.buttons.length) {
     const row = el('div', 'buttons');
     for (const button of message.buttons) {
@@ -313,32 +314,40 @@ function renderLog(container, entries, emptyText) {
   if (nearBottom || state.scrollToEnd) container.scrollTop = container.scrollHeight;
 }
 
-function render() {
-  const channels = $('channels');
-  channels.replaceChildren();
-  for (const channel of state.channels) {
-    const item = el('li');
-    const link = el('button', channel.id === state.channel ? 'channel active' : 'channel', `# ${channel.name}`);
-    link.type = 'button';
-    link.addEventListener('click', () => {
-      document.body.classList.remove('channels-open');
-      state.channel = channel.id;
-      state.thread = undefined;
-      scheduleRender();
-    });
-    item.append(link);
-    channels.append(item);
-  }
-  $('channel-title').textContent = `# ${state.channel}`;
-  $('input').placeholder = `Message #${state.channel} — try: @geordi what can you do?  ·  /call spock worf "topic"  ·  /tsuka help`;
+function channelButton(channel, label) {
+  const item = el('li');
+  const link = el('button', channel.id === state.channel ? 'channel active' : 'channel', label);
+  link.type = 'button';
+  link.addEventListener('click', () => {
+    document.body.classList.remove('channels-open');
+    state.channel = channel.id;
+    state.thread = undefined;
+    scheduleRender();
+  });
+  item.append(link);
+  return item;
+}
 
+function render() {
+  $('channels').replaceChildren(...state.channels.filter((channel) => !channel.direct).map((channel) => channelButton(channel, `# ${channel.name}`)));
+  // The direct conversation with the bot: every message in it addresses TSUKA.
+  $('directs').replaceChildren(...state.channels.filter((channel) => channel.direct).map((channel) => channelButton(channel, `@ ${channel.name}`)));
+  const current = state.channels.find((channel) => channel.id === state.channel);
+  $('channel-title').textContent = current?.direct ? `@ ${current.name} (direct)` : `# ${state.channel}`;
+  $('input').placeholder = current?.direct
+    ? `Message ${current.name} directly — every message here is for the bot`
+    : `Message #${state.channel} — try: @geordi what can you do?  ·  /call spock worf "topic"  ·  /tsuka help`;
+
+  // Files attached to a message are shown inside it, not on their own.
+  const attached = new Set([...state.messages.values()].flatMap((message) => message.attachments ?? []));
+  const shownFiles = state.files.filter((file) => !attached.has(file.id));
   const inChannel = (item) => item.channel === state.channel && !item.thread;
   renderLog(
     $('messages'),
     [
       ...[...state.messages.values()].filter(inChannel).map((message) => ({ at: message.createdAt, node: messageElement(message, true) })),
       ...state.ephemerals.filter(inChannel).map((ephemeral) => ({ at: ephemeral.createdAt, node: ephemeralElement(ephemeral) })),
-      ...state.files.filter(inChannel).map((file) => ({ at: file.createdAt, node: fileElement(file) })),
+      ...shownFiles.filter(inChannel).map((file) => ({ at: file.createdAt, node: fileElement(file) })),
     ],
     'Nobody has said anything here yet. Mention a character to start: @geordi why does npm test fail?',
   );
@@ -352,7 +361,7 @@ function render() {
     { at: root.createdAt, node: messageElement(root, false) },
     ...[...state.messages.values()].filter(inThread).map((message) => ({ at: message.createdAt, node: messageElement(message, false) })),
     ...state.ephemerals.filter(inThread).map((ephemeral) => ({ at: ephemeral.createdAt, node: ephemeralElement(ephemeral) })),
-    ...state.files.filter(inThread).map((file) => ({ at: file.createdAt, node: fileElement(file) })),
+    ...shownFiles.filter(inThread).map((file) => ({ at: file.createdAt, node: fileElement(file) })),
   ]);
   $('thread-status').textContent = state.statuses.get(root.id)?.text ?? '';
 }
@@ -371,16 +380,18 @@ function openThread(id) {
   $('thread-input').focus();
 }
 
-async function send(textarea, errorLine, thread) {
+async function send(textarea, errorLine, thread, files) {
   const text = textarea.value.trim();
-  if (!text) return;
+  if (!text && tsukaAttachments.count(files.input) === 0) return;
   errorLine.textContent = '';
   textarea.disabled = true;
   try {
     if (text.startsWith('/')) state.openNextRootUntil = Date.now() + 60_000;
     state.scrollToEnd = true;
-    const answer = await postJson('/api/messages', { channel: state.channel, thread, text });
+    const attachments = await tsukaAttachments.encode(files.input);
+    const answer = await postJson('/api/messages', { channel: state.channel, thread, text, ...(attachments.length ? { files: attachments } : {}) });
     textarea.value = '';
+    tsukaAttachments.clear(files.input, files.list);
     state.scrollToEnd = true;
     scheduleRender();
     if (!thread && answer.thread) openThread(answer.thread);
@@ -403,12 +414,13 @@ async function clickButton(message, button, control) {
   }
 }
 
-function wireComposer(formId, textareaId, errorId, thread) {
+function wireComposer(formId, textareaId, errorId, thread, files) {
   const form = $(formId);
   const textarea = $(textareaId);
+  tsukaAttachments.wire(files.input, files.list, $(errorId));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void send(textarea, $(errorId), thread());
+    void send(textarea, $(errorId), thread(), files);
   });
   textarea.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
@@ -419,8 +431,8 @@ function wireComposer(formId, textareaId, errorId, thread) {
 }
 
 document.addEventListener('DOMContentLoaded', () => {
-  wireComposer('composer', 'input', 'composer-error', () => undefined);
-  wireComposer('thread-composer', 'thread-input', 'thread-error', () => state.thread);
+  wireComposer('composer', 'input', 'composer-error', () => undefined, { input: 'files', list: 'chosen' });
+  wireComposer('thread-composer', 'thread-input', 'thread-error', () => state.thread, { input: 'thread-files', list: 'thread-chosen' });
   $('show-channels').addEventListener('click', () => document.body.classList.toggle('channels-open'));
   $('close-thread').addEventListener('click', () => {
     state.thread = undefined;
