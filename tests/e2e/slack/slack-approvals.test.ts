@@ -75,7 +75,13 @@ describe('Slack approvals', () => {
   it('expires after the timeout: denied, and the message says so', async () => {
     harness = await startSlackHarness({ environment: { TSUKA_APPROVAL_TIMEOUT_S: '1' } });
     const { prompt, mention } = await askForWrite(harness);
-    await harness.slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Tool said: Denied')), { timeoutMs: 8000 });
+    // Nobody decided: the model is told it did not run (not that a user denied it).
+    await harness.slack.waitFor(
+      () => harness.botReplies('C1', mention.ts).some((message) => message.text.includes('Tool said: Not run: nobody decided in time')),
+      {
+        timeoutMs: 8000,
+      },
+    );
     const expired = harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!;
     expect(expired.text).toMatch(/Expired/);
     expect(buttonsOf(expired)).toHaveLength(0);
