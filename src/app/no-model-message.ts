@@ -19,6 +19,6 @@ export function noModelMessage(config: AppConfig, probeIntervalMs?: number): str
     '  llama.cpp:    llama-server -m model.gguf --port 8080 --jinja',
     '  LM Studio:    lms server start (and load a model)',
     '  vLLM:         vllm serve Qwen/Qwen2.5-Coder-7B-Instruct --port 8000',
-    'or set TSUKA_LLM_BASE_URL (and TSUKA_LLM_MODEL, TSUKA_LLM_API_KEY) to any OpenAI-compatible endpoint; a cloud provider such as OpenRouter is used only when TSUKA_LLM_BASE_URL points at it.',
+    `or set TSUKA_LLM_BASE_URL (and TSUKA_LLM_MODEL, TSUKA_LLM_API_KEY) to any OpenAI-compatible endpoint${probeIntervalMs === undefined ? '' : ' and restart TSUKA (settings are read at start)'}; a cloud provider such as OpenRouter is used only when TSUKA_LLM_BASE_URL points at it.`,
   ].join('\n');
 }

@@ -85,6 +85,13 @@ export async function checkSlack(config: NonNullable<AppConfig['slack']>, report
   }
 }
 
+/** View Channels, Send Messages, Create Public Threads, Send Messages in Threads, Manage Webhooks, Attach Files, Read Message History. */
+export const DISCORD_INVITE_PERMISSIONS = '309774617600';
+
+export function discordInviteLink(applicationId: string): string {
+  return `https://discord.com/oauth2/authorize?client_id=${applicationId}&scope=bot%20applications.commands&permissions=${DISCORD_INVITE_PERMISSIONS}`;
+}
+
 export async function checkDiscord(config: NonNullable<AppConfig['discord']>, report: CheckReporter, fetchImplementation: typeof fetch = fetch): Promise<void> {
   try {
     const response = await fetchImplementation(`${config.apiUrl.replace(/\/$/, '')}/v10/applications/@me`, {
@@ -95,8 +102,10 @@ export async function checkDiscord(config: NonNullable<AppConfig['discord']>, re
       report.bad('Discord rejected DISCORD_BOT_TOKEN', 'reset the token in the Developer Portal (Bot → Reset Token) and set it again');
       return;
     }
-    const body = (await response.json()) as { name?: string; flags?: number };
+    const body = (await response.json()) as { id?: string; name?: string; flags?: number };
     report.ok(`Discord token works: application ${body.name ?? '?'}`);
+    // The link a new team needs next: the bot with the permissions and scopes the README names.
+    if (body.id) report.info(`invite the bot: ${discordInviteLink(body.id)}`);
     const flags = body.flags ?? 0;
     if (flags & (GATEWAY_MESSAGE_CONTENT | GATEWAY_MESSAGE_CONTENT_LIMITED))
       report.ok('Discord Message Content intent: enabled (thread follow-ups work without a mention)');

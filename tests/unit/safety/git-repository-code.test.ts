@@ -28,7 +28,13 @@ const childEnv = {
 };
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: { ...childEnv, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
+  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], {
+    cwd,
+    env: { ...childEnv, GIT_CONFIG_NOSYSTEM: '1' },
+    encoding: 'utf8',
+    // A test that expects git to refuse keeps git's own error lines out of the test output.
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 async function contextFor(root: string): Promise<ToolContext> {
