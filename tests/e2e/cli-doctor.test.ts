@@ -63,7 +63,9 @@ describe('tsuka doctor', () => {
     expect(output).toMatch(/✗ Slack scopes missing: chat:write\.customize/);
     expect(output).toMatch(/✓ Discord token works/);
     // Issue 26: the invite link a new team needs next, with the application's own id.
-    expect(output).toMatch(/· invite the bot: https:\/\/discord\.com\/oauth2\/authorize\?client_id=\d+&scope=bot%20applications\.commands&permissions=309774617600/);
+    expect(output).toMatch(
+      /· invite the bot: https:\/\/discord\.com\/oauth2\/authorize\?client_id=\d+&scope=bot%20applications\.commands&permissions=309774617600/,
+    );
     expect(output).toMatch(/✗ Discord Message Content intent: not enabled[\s\S]*→ Developer Portal/);
     expect(output).toMatch(/✓ \d+ tool schemas/);
     expect(output).toMatch(/✓ 13 roles, 8 traits, 13 characters, 6 teams/);
