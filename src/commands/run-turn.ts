@@ -38,6 +38,8 @@ export interface TurnRequest {
   user: UserRef;
   userName?: string;
   abort: AbortController;
+  /** Who stopped the turn with the Stop button or `/tsuka stop`, once someone did. */
+  stoppedBy?: () => UserRef | undefined;
   onRunCreated(runId: string): void;
   /** The tools of this turn (plain tools, plus escalation when workflows exist). */
   tools: ToolRegistry;
@@ -194,7 +196,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       : result.finishReason === 'error'
         ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
         : result.finishReason === 'aborted'
-          ? '⏹ Stopped.'
+          ? stoppedLine(surface, request.stoppedBy?.())
           : result.finishReason === 'length'
             ? "⚠️ The answer reached the model's output limit and was cut."
             : undefined;
@@ -224,6 +226,9 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     });
   }
 }
+
+/** The reply's last line when a turn was stopped: who stopped it, when a person did by button or command. */
+const stoppedLine = (surface: ChatSurface, by: UserRef | undefined): string => (by ? `⏹ Stopped by ${surface.mention(by)}.` : '⏹ Stopped.');
 
 function maskMessage(message: ChatMessage, mask: (text: string) => string): ChatMessage {
   if (message.role === 'assistant' && message.toolCalls) {

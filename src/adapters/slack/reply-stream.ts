@@ -20,6 +20,7 @@ import type { SlackCaller } from './call-budget.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
+import { createStopCompanion } from './stop-companion.js';
 
 /** Errors by which a workspace says it does not offer the streaming methods to this app. */
 const REFUSALS = new Set([
@@ -119,6 +120,13 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   let final: { text: string; buttons?: Button[] } | undefined;
   let done = false;
   let failures = 0;
+  // A streamed message takes no buttons: its Stop button lives in a companion message while it streams.
+  const companion =
+    mode === 'stream' && options.buttons && options.buttons.length > 0
+      ? createStopCompanion({ client, caller, logger: slack.logger, channel, threadTs, name: identity?.name, buttons: options.buttons, key })
+      : undefined;
+  /** The buttons of a placeholder: none while the companion carries them. */
+  const placeholderButtons = () => (companion?.active ? undefined : options.buttons);
 
   const report = (what: string) => (error: unknown) => slack.logger.warn(what, { channel, error });
   const markdown = (value: string) => escapeSlackText(value);
@@ -216,14 +224,17 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
 
   async function postPlaceholder(): Promise<void> {
     const body = displayOf(text, statusText);
-    ts = await slack.postMessage(channel, threadTs, body, identity, options.buttons, 'first', undefined, true);
+    ts = await slack.postMessage(channel, threadTs, body, identity, placeholderButtons(), 'first', undefined, true);
     shown = body;
   }
 
+  /** From now on a placeholder edited in place, which carries the Stop button itself: the companion goes. */
   function switchToEdits(): void {
     mode = 'edit';
     closeBudget();
     closeBudget = caller.budget.openStream('chat.update');
+    // Not awaited: the placeholder does not wait for the companion (whose post may be waiting out a 429).
+    void companion?.remove();
   }
 
   async function appendNow(): Promise<void> {
@@ -236,7 +247,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   async function editNow(): Promise<void> {
     const body = displayOf(text, statusText);
     if (final || ts === undefined || body === shown) return;
-    await slack.update(channel, ts, body, identity, options.buttons, 'edit', undefined, true);
+    await slack.update(channel, ts, body, identity, placeholderButtons(), 'edit', undefined, true);
     shown = body;
   }
 
@@ -270,10 +281,12 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     },
     append(next) {
       text = next;
+      if (!done && !final) companion?.show();
       advance();
     },
     status(next) {
       statusText = next;
+      if (!done && !final) companion?.show();
       // The first status is the mention's visible sign; later ones follow in the thread (stream) or in the message (edits).
       if (done) return;
       if (next && !acknowledged) {
@@ -292,6 +305,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     async stop(last) {
       final = last;
       try {
+        // The Stop button goes first: once the reply's last text shows, nothing is left to stop.
+        await companion?.remove();
         // A waiting intermediate call is dropped (the final one carries its text); a running one is awaited.
         if (ts !== undefined) caller.budget.cancel(key);
         if (ts === undefined && !job)

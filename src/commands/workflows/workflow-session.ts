@@ -133,7 +133,16 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const done = new Promise<void>((resolve) => {
     settle = resolve;
   });
-  options.services.activeRuns.register({ runId: run.id, requester: event.user, abort, done });
+  let stoppedBy: string | undefined;
+  options.services.activeRuns.register({
+    runId: run.id,
+    requester: event.user,
+    abort,
+    done,
+    onStop: (by) => {
+      stoppedBy = by;
+    },
+  });
 
   const logger = deps.logger.child({ runId: run.id });
   const memoryAccess = memoryAccessFor(deps.settings, { channel: event.channel, user: event.user });
@@ -320,7 +329,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         const headline = isShutdown(abort.signal)
           ? shutdownNotice(deps.coordination?.shared === true)
           : abort.signal.aborted
-            ? '⏹ Stopped by request.'
+            ? `⏹ Stopped by ${stoppedBy ? surface.mention(stoppedBy) : 'request'}.`
             : outcome.headline;
         await deps.runs.update(run.id, (stored) => ({
           ...stored,

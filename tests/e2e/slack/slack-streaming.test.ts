@@ -33,3 +33,43 @@ describe('Slack streaming refused', () => {
     expect(harness.logs.join('\n')).toMatch(/streaming methods were refused/);
   });
 });
+
+describe('Slack streaming offered', () => {
+  it('shows a Stop button beside a streamed reply from its start; a click stops the model call, the thread says who, the button goes away', async () => {
+    harness = await startSlackHarness();
+    const { slack, model } = harness;
+    // A slow reply: 200 words at 40 ms each, far longer than the test runs once stopped.
+    const words = Array.from({ length: 200 }, (_, index) => `word${index}`);
+    model.enqueue({ text: words.join(' '), chunkSize: 6, delayMsBetweenChunks: 40 });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi count slowly` });
+    const hasStop = (message: { blocks?: unknown[] }) => buttonsOf(message).some((button) => button.action_id === 'tsuka_stop');
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.stream === 'open' && message.appends! >= 1));
+    const companion = harness.botReplies('C1', mention.ts).find(hasStop);
+    expect(companion, 'a Stop button while the reply streams').toBeDefined();
+    expect(companion!.text).toMatch(/Geordi is replying/);
+    // The button was there before the reply's first words.
+    const posted = slack.calls.findIndex((call) => call.method === 'chat.postMessage' && call.response.ts === companion!.ts);
+    expect(posted).toBeLessThan(slack.calls.findIndex((call) => call.method === 'chat.startStream'));
+
+    const stop = buttonsOf(companion!).find((button) => button.action_id === 'tsuka_stop')!;
+    const click = await slack.deliverBlockAction({
+      userId: 'U1',
+      channelId: 'C1',
+      messageTs: companion!.ts,
+      threadTs: mention.ts,
+      actionId: 'tsuka_stop',
+      value: stop.value,
+    });
+    expect(click.ackMs).toBeLessThan(3000);
+    await slack.waitFor(() => harness.botReplies('C1', mention.ts).some((message) => message.stream === 'stopped'));
+    const replies = harness.botReplies('C1', mention.ts);
+    const answer = replies.find((message) => message.stream === 'stopped')!;
+    expect(answer.text).toContain('⏹ Stopped by <@U1>.');
+    // The model call ended: the reply holds the first words only.
+    expect(answer.text).toContain('word0');
+    expect(answer.text).not.toContain('word199');
+    // The companion is gone once the reply ended.
+    expect(replies.some(hasStop)).toBe(false);
+    expect(slack.calls.some((call) => call.method === 'chat.delete' && call.response.ok)).toBe(true);
+  });
+});
