@@ -38,6 +38,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
       dangerousApproval: config.dangerousApproval,
       threadReplies: config.threadReplies,
       channelPolicies: config.channelPolicies,
+      publicUrl: config.publicUrl,
       agent: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, defaultEffort: config.llm.defaultEffort },
       ...overrides,
     },

@@ -20,6 +20,13 @@ export interface Identity {
   name: string;
   /** An emoji (`🔧` or `:wrench:`) or an https URL. */
   avatar?: string;
+  /**
+   * A picture the platform fetches (Discord's webhook `avatar_url`, Slack's `icon_url`): the
+   * character's own URL, or its generated picture under `TSUKA_PUBLIC_URL`; absent without either.
+   */
+  avatarUrl?: string;
+  /** The character's picture on this host's HTTP server (`/avatars/<name>.png`), for pages it serves itself (the playground). */
+  avatarPath?: string;
 }
 
 export type ButtonStyle = 'primary' | 'success' | 'danger' | 'secondary';

@@ -60,6 +60,8 @@ export interface CommandSettings {
   threadReplies?: ThreadReplies;
   /** Per-channel settings (workspace, default and allowed characters, the two rules above). */
   channelPolicies?: ChannelPolicy[];
+  /** TSUKA_PUBLIC_URL: where Discord and Slack fetch the characters' pictures (`<url>/avatars/<name>.png`). */
+  publicUrl?: string;
 }
 
 export interface CommandDependencies {

@@ -71,7 +71,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   const renderer = createReplyRenderer({
     surface,
     thread,
-    identity: identityOf(character),
+    identity: identityOf(character, deps.settings.publicUrl),
     recipient: request.user,
     runningButtons: [{ actionId: STOP_ACTION, label: 'Stop', style: 'secondary', value: run.id }],
     onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),

@@ -46,6 +46,7 @@ export const configFileSchema = {
     userEventsPerMinute: { type: 'integer', minimum: 1, maximum: 10000 },
     enableCreateTool: { type: 'boolean' },
     searchUrl: { type: 'string' },
+    publicUrl: { type: 'string' },
     sandbox: { enum: ['auto', 'bubblewrap', 'none'] },
     sandboxNetwork: { type: 'boolean' },
     sandboxUser: { type: 'string' },

@@ -251,7 +251,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       const renderer = createReplyRenderer({
         surface,
         thread,
-        identity: identityOf(character),
+        identity: identityOf(character, deps.settings.publicUrl),
         recipient: event.user,
         onError: (error) => logger.warn('reply edit failed', { error }),
       });
