@@ -11,8 +11,8 @@
  * https://docs.slack.dev/reference/methods/chat.appendStream ·
  * https://docs.slack.dev/reference/methods/chat.stopStream
  */
-import type { WebClient } from '@slack/web-api';
-import type { Button, Identity, ReplyStream, StreamOptions } from '../../commands/chat-surface.js';
+import type { AnyChunk, WebClient } from '@slack/web-api';
+import type { Button, Identity, ReplyStream, StreamOptions, TaskUpdate } from '../../commands/chat-surface.js';
 import { displayOf } from '../../commands/edit-reply-stream.js';
 import type { Logger } from '../../core/logger.js';
 import type { CallPriority } from '../shared/call-budget.js';
@@ -21,6 +21,7 @@ import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createStopCompanion } from './stop-companion.js';
+import { createTaskQueue, refusedChunks, type ChunkSupport } from './task-chunks.js';
 
 /** Errors by which a workspace says it does not offer the streaming methods to this app. */
 const REFUSALS = new Set([
@@ -61,6 +62,8 @@ export interface SlackMessaging {
   caller: SlackCaller;
   logger: Logger;
   streaming: StreamingSupport;
+  /** Which workspaces take task cards (task_update chunks). */
+  chunks: ChunkSupport;
   postMessage(
     channel: string,
     threadTs: string | undefined,
@@ -92,6 +95,9 @@ export interface SlackReplyStreamOptions extends StreamOptions {
   recipientUser?: string;
   useStreaming: boolean;
 }
+
+/** What a streaming call carries: the new text, or chunks (text and task cards) with the display mode on the first call. */
+type StreamContent = { markdown_text: string } | { chunks: AnyChunk[]; task_display_mode?: string };
 
 const errorCode = (error: unknown): string | undefined => (error as { data?: { error?: string } }).data?.error;
 
@@ -125,6 +131,10 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     mode === 'stream' && options.buttons && options.buttons.length > 0
       ? createStopCompanion({ client, caller, logger: slack.logger, channel, threadTs, name: identity?.name, buttons: options.buttons, key })
       : undefined;
+  const tasks = createTaskQueue();
+  /** Plan mode: the plan's title goes with the stream's first call. */
+  const planTitle = options.taskDisplay === 'plan' ? options.planTitle : undefined;
+  const chunksOffered = () => mode === 'stream' && slack.chunks.offered(team);
   /** The buttons of a placeholder: none while the companion carries them. */
   const placeholderButtons = () => (companion?.active ? undefined : options.buttons);
 
@@ -156,14 +166,14 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     // A call that keeps failing is not retried at every token: `stop` makes the last attempt.
     if (job || done || final || failures >= MAX_FAILURES_BEFORE_STOP) return;
     if (ts === undefined) {
-      if (mode === 'stream' && text.trim().length === 0) return;
+      if (mode === 'stream' && text.trim().length === 0 && !tasks.waiting) return;
       track(
         caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }),
       );
     } else if (mode === 'stream') {
-      if (markdown(text) !== shown && markdown(text).startsWith(shown))
+      if (tasks.waiting || (markdown(text) !== shown && markdown(text).startsWith(shown)))
         track(caller.budgeted({ method: 'chat.appendStream', channel, priority: 'edit', coalesceKey: key, call: appendNow }));
-    } else if (displayOf(text, statusText) !== shown) {
+    } else if (displayOf(tasks.compose(text), statusText) !== shown) {
       track(caller.budgeted({ method: 'chat.update', channel, priority: 'edit', coalesceKey: key, call: editNow }));
     }
   }
@@ -171,7 +181,11 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   /** The first post of this reply, when its turn comes: folded into one post when the text is already complete. */
   async function first(): Promise<void> {
     if (final) {
-      ts = await slack.postMessage(channel, threadTs, final.text, identity, final.buttons, 'first', undefined, true);
+      tasks.toLines();
+      const whole = tasks.compose(final.text);
+      // A plan ended before it showed anything: nothing to post.
+      if (whole.trim().length > 0 || (final.buttons?.length ?? 0) > 0)
+        ts = await slack.postMessage(channel, threadTs, whole, identity, final.buttons, 'first', undefined, true);
       done = true;
       return;
     }
@@ -189,41 +203,91 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     }
   }
 
+  /**
+   * One streaming call with what is new since `shown`: `markdown_text` alone, or `chunks` when task
+   * cards go with it (the text around them in order). A workspace that refuses the chunks is
+   * remembered and the call is made again with the tasks as text lines. Undefined: nothing to send.
+   */
+  async function withContent<T>(whole: string, send: (fields: StreamContent) => Promise<T>): Promise<{ response: T; sent: string } | undefined> {
+    const build = () => {
+      const starting = ts === undefined;
+      const taken = tasks.take(whole, shown, markdown, chunksOffered());
+      const plan = starting && planTitle && chunksOffered() ? [{ type: 'plan_update' as const, title: planTitle }] : [];
+      const display = taken.carriesTasks || plan.length > 0 ? { task_display_mode: planTitle ? 'plan' : 'timeline' } : {};
+      if (!taken.carriesTasks && plan.length === 0) {
+        const markdownText = taken.chunks.map((chunk) => (chunk as { text: string }).text).join('');
+        return { ...taken, fields: markdownText ? { markdown_text: markdownText } : undefined };
+      }
+      const chunks = [...plan, ...taken.chunks];
+      return { ...taken, fields: { chunks, ...(starting ? display : {}) } as StreamContent };
+    };
+    let content = build();
+    try {
+      if (!content.fields) return undefined;
+      return { response: await send(content.fields), sent: content.sent };
+    } catch (error) {
+      content.restore();
+      const refused = content.carriesTasks ? refusedChunks(error) : undefined;
+      if (!refused || REFUSALS.has(refused)) throw error;
+      slack.chunks.refuse(team, refused);
+      content = build();
+      if (!content.fields) return undefined;
+      try {
+        return { response: await send(content.fields), sent: content.sent };
+      } catch (again) {
+        content.restore();
+        throw again;
+      }
+    }
+  }
+
+  /** The name in bold before the first text when the bot posts as itself (decided when the call goes). */
+  const withName = (fields: StreamContent): StreamContent => {
+    const prefix = namePrefix();
+    if (!prefix) return fields;
+    if ('markdown_text' in fields) return { markdown_text: prefix + fields.markdown_text };
+    const [plan, ...rest] = fields.chunks;
+    const head = plan?.type === 'plan_update' ? [plan] : [];
+    return { ...fields, chunks: [...head, { type: 'markdown_text', text: prefix }, ...(head.length > 0 ? rest : fields.chunks)] };
+  };
+
   async function startStream(): Promise<void> {
-    // Fixed now: the text may grow while the call waits in the limiter, and `shown` must be what was sent.
-    const sent = markdown(text);
-    const send = (withIdentity: boolean) =>
+    const send = (fields: StreamContent, withIdentity: boolean) =>
       caller.send('chat.startStream', channel, () =>
         client.chat.startStream({
           channel,
           thread_ts: threadTs,
-          markdown_text: namePrefix() + sent,
+          ...withName(fields),
           ...(options.recipientUser ? { recipient_user_id: options.recipientUser, recipient_team_id: team } : {}),
           ...(withIdentity ? identityFields(identity) : {}),
-        }),
+        } as Parameters<WebClient['chat']['startStream']>[0]),
       );
-    let response;
-    try {
-      response = await send(slack.customize.available());
-    } catch (error) {
-      if (
-        !(
-          identity &&
-          slack.customize.available() &&
-          isMissingCustomize(error) &&
-          (error as { data?: { needed?: string } }).data?.needed === 'chat:write.customize'
+    const start = async (fields: StreamContent) => {
+      try {
+        return await send(fields, slack.customize.available());
+      } catch (error) {
+        if (
+          !(
+            identity &&
+            slack.customize.available() &&
+            isMissingCustomize(error) &&
+            (error as { data?: { needed?: string } }).data?.needed === 'chat:write.customize'
+          )
         )
-      )
-        throw error;
-      slack.customize.missing();
-      response = await send(false);
-    }
-    ts = response.ts as string;
-    shown = sent;
+          throw error;
+        slack.customize.missing();
+        return send(fields, false);
+      }
+    };
+    // What is sent is fixed when the call goes: the text may grow meanwhile, and `shown` must be what was sent.
+    const started = await withContent(text, start);
+    if (!started) return;
+    ts = started.response.ts as string;
+    shown = started.sent;
   }
 
   async function postPlaceholder(): Promise<void> {
-    const body = displayOf(text, statusText);
+    const body = displayOf(tasks.compose(text), statusText);
     ts = await slack.postMessage(channel, threadTs, body, identity, placeholderButtons(), 'first', undefined, true);
     shown = body;
   }
@@ -231,6 +295,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   /** From now on a placeholder edited in place, which carries the Stop button itself: the companion goes. */
   function switchToEdits(): void {
     mode = 'edit';
+    // Tasks given meanwhile become lines of the placeholder's text.
+    tasks.toLines();
     closeBudget();
     closeBudget = caller.budget.openStream('chat.update');
     // Not awaited: the placeholder does not wait for the companion (whose post may be waiting out a 429).
@@ -239,13 +305,17 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
 
   async function appendNow(): Promise<void> {
     const next = markdown(text);
-    if (final || ts === undefined || !next.startsWith(shown) || next === shown) return;
-    await caller.send('chat.appendStream', channel, () => client.chat.appendStream({ channel, ts: ts!, markdown_text: next.slice(shown.length) }));
-    shown = next;
+    if (final || ts === undefined || !next.startsWith(shown) || (next === shown && !tasks.waiting)) return;
+    const appended = await withContent(text, (fields) =>
+      caller.send('chat.appendStream', channel, () =>
+        client.chat.appendStream({ channel, ts: ts!, ...fields } as Parameters<WebClient['chat']['appendStream']>[0]),
+      ),
+    );
+    if (appended) shown = appended.sent;
   }
 
   async function editNow(): Promise<void> {
-    const body = displayOf(text, statusText);
+    const body = displayOf(tasks.compose(text), statusText);
     if (final || ts === undefined || body === shown) return;
     await slack.update(channel, ts, body, identity, placeholderButtons(), 'edit', undefined, true);
     shown = body;
@@ -256,16 +326,16 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     const next = markdown(last.text);
     const rest = next.startsWith(shown) ? next.slice(shown.length) : '';
     const blocks = last.buttons && last.buttons.length > 0 ? blocksFor(' ', last.buttons)?.filter((block) => block.type === 'actions') : undefined;
-    try {
-      await caller({
+    const stopWith = (fields: StreamContent | Record<string, never>) =>
+      caller({
         method: 'chat.stopStream',
         channel,
         priority: 'final',
-        call: () =>
-          client.chat.stopStream({ channel, ts: ts!, ...(rest ? { markdown_text: rest } : {}), ...(blocks ? { blocks } : {}) } as Parameters<
-            WebClient['chat']['stopStream']
-          >[0]),
+        call: () => client.chat.stopStream({ channel, ts: ts!, ...fields, ...(blocks ? { blocks } : {}) } as Parameters<WebClient['chat']['stopStream']>[0]),
       });
+    try {
+      // The text after what is shown, and the tasks still waiting, in order; nothing new: a bare stop.
+      if (!next.startsWith(shown) || !(await withContent(last.text, stopWith))) await stopWith({});
     } catch (error) {
       slack.logger.warn('chat.stopStream failed: the rest of the reply goes in a new message', { channel, error });
       const tail = next.startsWith(shown) ? last.text.slice(Math.max(0, last.text.length - rest.length)) : last.text;
@@ -278,6 +348,16 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   return {
     get appendOnly() {
       return mode === 'stream';
+    },
+    get tasks() {
+      return chunksOffered() && !done && !final;
+    },
+    task(update: TaskUpdate) {
+      if (done) return;
+      // At the end of the text given so far: the card shows between that text and what follows.
+      if (mode === 'stream') tasks.add(update, text.length);
+      else tasks.addLine(update, text.length);
+      advance();
     },
     append(next) {
       text = next;
@@ -317,9 +397,10 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         if (done) return;
         if (ts === undefined) {
           // The first post failed: post the whole reply now.
-          ts = await slack.postMessage(channel, threadTs, last.text, identity, last.buttons, 'final');
+          tasks.toLines();
+          ts = await slack.postMessage(channel, threadTs, tasks.compose(last.text), identity, last.buttons, 'final');
         } else if (mode === 'stream') await stopStream(last);
-        else await slack.update(channel, ts, last.text, identity, last.buttons ?? [], 'final', key);
+        else await slack.update(channel, ts, tasks.compose(last.text), identity, last.buttons ?? [], 'final', key);
         done = true;
       } catch (error) {
         final = undefined;

@@ -29,6 +29,7 @@ import type { MemoryAccess } from '../../core/scopes/memory-access.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createTranscriptWriter } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
+import { createStepPlan } from './step-plan.js';
 import { createRunCard, type RunCard } from './run-card.js';
 import { workflowToolRegistry } from './workflow-registry.js';
 import { readEffortPin } from '../settings-store.js';
@@ -166,7 +167,24 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     throw error;
   }
 
-  const permissions = createPermissionManager({ prompt: options.services.approvals.promptFor({ surface, thread, requester: event.user }), logger });
+  // /team and /goal steps as a plan where the platform has one (Slack's plan block); a step waits while its approval does.
+  // A /call is a conversation, not steps: no plan.
+  const plan = createStepPlan({ surface, thread, title: options.title, recipient: event.user, logger, enabled: options.kind !== 'call' });
+  const prompt = options.services.approvals.promptFor({ surface, thread, requester: event.user });
+  const permissions = createPermissionManager({
+    prompt: {
+      async ask(request, signal) {
+        plan.waiting(request.agentName, true);
+        try {
+          return await prompt.ask(request, signal);
+        } finally {
+          plan.waiting(request.agentName, false);
+        }
+      },
+    },
+    logger,
+  });
+  let activity = '';
   const runner: AgentRunner = createAgentRunner({
     model: current.model,
     tools,
@@ -236,7 +254,10 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
 
   const io: WorkflowIo = {
     signal: abort.signal,
-    activity: (text) => card.update(text),
+    activity: (text) => {
+      activity = text;
+      card.update(text);
+    },
     async announce(text) {
       await deps.runs.appendEvent(run.id, { type: 'note', text: deps.maskSecrets(text) });
       await surface.post({ thread, text: deps.maskSecrets(text) });
@@ -256,6 +277,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         onError: (error) => logger.warn('reply edit failed', { error }),
       });
       await renderer.start();
+      const step = plan.started(character, activity.includes(character.aiName) ? activity : character.aiName);
       let status: StatusReport | undefined;
       let route: RouteDecision | undefined;
       let vote: VoteCast | undefined;
@@ -293,6 +315,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         ...(route ? { route } : {}),
         ...(vote ? { vote } : {}),
       };
+      plan.finished(step, outcome);
       const trailer = [...(request.trailer?.(outcome) ?? [])];
       if (result.finishReason === 'aborted') trailer.push('⏹ Stopped.');
       if (result.finishReason === 'error') trailer.push(`⚠️ ${result.error?.message ?? 'The model failed.'}`);
@@ -324,6 +347,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     },
     async finish(outcome) {
       try {
+        await plan.finish();
         // Shutdown is an interruption (said again after the restart), not a person's Stop.
         const status: RunStatus = isShutdown(abort.signal) ? 'interrupted' : abort.signal.aborted ? 'stopped' : outcome.status;
         const headline = isShutdown(abort.signal)

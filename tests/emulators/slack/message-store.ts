@@ -30,6 +30,10 @@ export interface StoredMessage {
   stream?: 'open' | 'stopped';
   /** How many chat.appendStream calls grew it. */
   appends?: number;
+  /** Streamed messages: every chunk taken (chunks, or markdown_text as one markdown_text chunk), in order. */
+  chunks?: Record<string, unknown>[];
+  /** Streamed messages: `timeline` (default) or `plan`, from chat.startStream. */
+  taskDisplayMode?: 'timeline' | 'plan';
 }
 
 /** A chat.postEphemeral message: visible only to `user`. */
