@@ -11,95 +11,25 @@
  * https://docs.slack.dev/reference/methods/chat.appendStream ·
  * https://docs.slack.dev/reference/methods/chat.stopStream
  */
-import type { AnyChunk, WebClient } from '@slack/web-api';
-import type { Button, Identity, ReplyStream, StreamOptions, TaskUpdate } from '../../commands/chat-surface.js';
+import type { WebClient } from '@slack/web-api';
+import type { Button, ReplyStream, TaskUpdate } from '../../commands/chat-surface.js';
 import { displayOf } from '../../commands/edit-reply-stream.js';
-import type { Logger } from '../../core/logger.js';
-import type { CallPriority } from '../shared/call-budget.js';
-import type { SlackCaller } from './call-budget.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createStopCompanion } from './stop-companion.js';
-import { createTaskQueue, refusedChunks, type ChunkSupport } from './task-chunks.js';
+import { createTaskQueue, sendWithTasks } from './task-chunks.js';
+import {
+  errorCode,
+  REFUSALS,
+  STREAM_GAVE_UP_NOTE,
+  withPrefix,
+  type SlackMessaging,
+  type SlackReplyStreamOptions,
+  type StreamContent,
+} from './slack-messaging.js';
 
-/** Errors by which a workspace says it does not offer the streaming methods to this app. */
-const REFUSALS = new Set([
-  'not_allowed',
-  'unknown_method',
-  'missing_scope',
-  'not_allowed_token_type',
-  'feature_not_enabled',
-  'method_deprecated',
-  'not_supported',
-  'team_not_allowed',
-]);
-
-/** Which workspaces refused the streaming methods (remembered for the life of the process). */
-/** Said at the top of the message that carries on a reply whose stream Slack stopped taking. */
-export const STREAM_GAVE_UP_NOTE = '(Slack stopped taking updates to the message above; the reply continues here.)';
-
-export interface StreamingSupport {
-  offered(team: string): boolean;
-  refuse(team: string, reason: string): void;
-}
-
-export function createStreamingSupport(logger: Logger): StreamingSupport {
-  const refused = new Map<string, string>();
-  return {
-    offered: (team) => !refused.has(team),
-    refuse(team, reason) {
-      if (refused.has(team)) return;
-      refused.set(team, reason);
-      logger.warn("Slack's streaming methods were refused: replies in this workspace use a placeholder and chat.update", { team, reason });
-    },
-  };
-}
-
-/** What the stream needs from the Slack surface around it. */
-export interface SlackMessaging {
-  client: WebClient;
-  caller: SlackCaller;
-  logger: Logger;
-  streaming: StreamingSupport;
-  /** Which workspaces take task cards (task_update chunks). */
-  chunks: ChunkSupport;
-  postMessage(
-    channel: string,
-    threadTs: string | undefined,
-    text: string,
-    identity: Identity | undefined,
-    buttons: Button[] | undefined,
-    priority?: CallPriority,
-    coalesceKey?: string,
-    direct?: boolean,
-  ): Promise<string>;
-  update(
-    channel: string,
-    ts: string,
-    text: string,
-    identity: Identity | undefined,
-    buttons: Button[] | undefined,
-    priority: CallPriority,
-    coalesceKey?: string,
-    direct?: boolean,
-  ): Promise<void>;
-  setStatus(channel: string, threadTs: string, text: string, priority: CallPriority, coalesceKey?: string): Promise<void>;
-  customize: { available(): boolean; missing(): void };
-}
-
-export interface SlackReplyStreamOptions extends StreamOptions {
-  team: string;
-  channel: string;
-  threadTs: string;
-  recipientUser?: string;
-  useStreaming: boolean;
-}
-
-/** What a streaming call carries: the new text, or chunks (text and task cards) with the display mode on the first call. */
-type StreamContent = { markdown_text: string } | { chunks: AnyChunk[]; task_display_mode?: string };
-
-const errorCode = (error: unknown): string | undefined => (error as { data?: { error?: string } }).data?.error;
+export { createStreamingSupport, STREAM_GAVE_UP_NOTE, type SlackMessaging } from './slack-messaging.js';
 
 let streamCount = 0;
 const MAX_FAILURES_BEFORE_STOP = 3;
@@ -209,47 +139,12 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
    * remembered and the call is made again with the tasks as text lines. Undefined: nothing to send.
    */
   async function withContent<T>(whole: string, send: (fields: StreamContent) => Promise<T>): Promise<{ response: T; sent: string } | undefined> {
-    const build = () => {
-      const starting = ts === undefined;
-      const taken = tasks.take(whole, shown, markdown, chunksOffered());
-      const plan = starting && planTitle && chunksOffered() ? [{ type: 'plan_update' as const, title: planTitle }] : [];
-      const display = taken.carriesTasks || plan.length > 0 ? { task_display_mode: planTitle ? 'plan' : 'timeline' } : {};
-      if (!taken.carriesTasks && plan.length === 0) {
-        const markdownText = taken.chunks.map((chunk) => (chunk as { text: string }).text).join('');
-        return { ...taken, fields: markdownText ? { markdown_text: markdownText } : undefined };
-      }
-      const chunks = [...plan, ...taken.chunks];
-      return { ...taken, fields: { chunks, ...(starting ? display : {}) } as StreamContent };
-    };
-    let content = build();
-    try {
-      if (!content.fields) return undefined;
-      return { response: await send(content.fields), sent: content.sent };
-    } catch (error) {
-      content.restore();
-      const refused = content.carriesTasks ? refusedChunks(error) : undefined;
-      if (!refused || REFUSALS.has(refused)) throw error;
-      slack.chunks.refuse(team, refused);
-      content = build();
-      if (!content.fields) return undefined;
-      try {
-        return { response: await send(content.fields), sent: content.sent };
-      } catch (again) {
-        content.restore();
-        throw again;
-      }
-    }
+    const build = () => tasks.content({ whole, shown, markdown, asChunks: chunksOffered(), starting: ts === undefined, planTitle });
+    return sendWithTasks(build, send, (reason) => slack.chunks.refuse(team, reason), REFUSALS);
   }
 
   /** The name in bold before the first text when the bot posts as itself (decided when the call goes). */
-  const withName = (fields: StreamContent): StreamContent => {
-    const prefix = namePrefix();
-    if (!prefix) return fields;
-    if ('markdown_text' in fields) return { markdown_text: prefix + fields.markdown_text };
-    const [plan, ...rest] = fields.chunks;
-    const head = plan?.type === 'plan_update' ? [plan] : [];
-    return { ...fields, chunks: [...head, { type: 'markdown_text', text: prefix }, ...(head.length > 0 ? rest : fields.chunks)] };
-  };
+  const withName = (fields: StreamContent): StreamContent => withPrefix(fields, namePrefix());
 
   async function startStream(): Promise<void> {
     const send = (fields: StreamContent, withIdentity: boolean) =>

@@ -10,6 +10,7 @@
 import type { AnyChunk } from '@slack/web-api';
 import type { TaskUpdate } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
+import type { ChunkSupport, StreamContent } from './slack-messaging.js';
 
 /** Slack's answers that say the stream itself is gone or busy, not that its chunks were refused. */
 const NOT_ABOUT_CHUNKS = new Set(['message_not_in_streaming_state', 'message_not_found', 'channel_not_found', 'ratelimited', 'rate_limited', 'msg_too_long']);
@@ -18,11 +19,6 @@ const NOT_ABOUT_CHUNKS = new Set(['message_not_in_streaming_state', 'message_not
 const TITLE_MAX = 150;
 const TEXT_MAX = 500;
 const SOURCES_MAX = 5;
-
-export interface ChunkSupport {
-  offered(team: string): boolean;
-  refuse(team: string, reason: string): void;
-}
 
 /** Which workspaces refused task chunks (remembered for the life of the process). */
 export function createChunkSupport(logger: Logger): ChunkSupport {
@@ -127,6 +123,21 @@ export function createTaskQueue() {
         },
       };
     },
+    /**
+     * What a streaming call carries from `shown` on: `markdown_text` alone when no task card goes
+     * with it, else `chunks` (a plan's title first on the first call, with the display mode).
+     * `fields` undefined: nothing to send.
+     */
+    content(options: { whole: string; shown: string; markdown: (value: string) => string; asChunks: boolean; starting: boolean; planTitle?: string }) {
+      const taken = this.take(options.whole, options.shown, options.markdown, options.asChunks);
+      const plan = options.starting && options.planTitle && options.asChunks ? [{ type: 'plan_update' as const, title: options.planTitle }] : [];
+      if (!taken.carriesTasks && plan.length === 0) {
+        const markdownText = taken.chunks.map((chunk) => (chunk as { text: string }).text).join('');
+        return { ...taken, fields: markdownText ? ({ markdown_text: markdownText } as StreamContent) : undefined };
+      }
+      const display = options.starting ? { task_display_mode: options.planTitle ? 'plan' : 'timeline' } : {};
+      return { ...taken, fields: { chunks: [...plan, ...taken.chunks], ...display } as StreamContent };
+    },
     /** From now on tasks are text in the message itself (an edited placeholder): queued ones become lines. */
     toLines(): void {
       for (const { at, update } of queued) {
@@ -156,3 +167,33 @@ export function createTaskQueue() {
 }
 
 export type TaskQueue = ReturnType<typeof createTaskQueue>;
+
+/** What `content` builds: the call's fields, the escaped text it brings Slack to, and how to give its tasks back. */
+type BuiltContent = { fields?: StreamContent; sent: string; carriesTasks: boolean; restore(): void };
+
+/**
+ * Sends one streaming call built by `build`. When Slack refuses the task chunks it carried (not
+ * the streaming methods themselves: `streamingRefusals`), `refuse` remembers it and the call is
+ * built again — the tasks now as text lines — and sent once more. A failed call gives its tasks
+ * back to the queue. Undefined: there was nothing to send.
+ */
+export async function sendWithTasks<T>(
+  build: () => BuiltContent,
+  send: (fields: StreamContent) => Promise<T>,
+  refuse: (reason: string) => void,
+  streamingRefusals: ReadonlySet<string>,
+): Promise<{ response: T; sent: string } | undefined> {
+  let content = build();
+  for (let attempt = 0; ; attempt++) {
+    if (!content.fields) return undefined;
+    try {
+      return { response: await send(content.fields), sent: content.sent };
+    } catch (error) {
+      content.restore();
+      const refused = attempt === 0 && content.carriesTasks ? refusedChunks(error) : undefined;
+      if (!refused || streamingRefusals.has(refused)) throw error;
+      refuse(refused);
+      content = build();
+    }
+  }
+}
