@@ -132,7 +132,10 @@ describe('Slack streaming chunks', () => {
 
   it('a workspace without task cards refuses task and plan chunks, and still takes text', async () => {
     await open({ taskChunksRefusal: 'invalid_chunks' });
-    expect((await start({ markdown_text: undefined, chunks: [{ type: 'plan_update', title: 'Plan' }] })).body).toMatchObject({ ok: false, error: 'invalid_chunks' });
+    expect((await start({ markdown_text: undefined, chunks: [{ type: 'plan_update', title: 'Plan' }] })).body).toMatchObject({
+      ok: false,
+      error: 'invalid_chunks',
+    });
     expect((await start({ markdown_text: undefined, chunks: [{ type: 'markdown_text', text: 'Plain.' }] })).body.ok).toBe(true);
   });
 });

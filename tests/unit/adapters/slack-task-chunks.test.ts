@@ -28,7 +28,8 @@ describe('task_update chunks', () => {
     expect(taskSources('browse_url', JSON.stringify({ url: 'https://docs.example.com/guide/' }), 'page text')).toEqual([
       { url: 'https://docs.example.com/guide/', text: 'docs.example.com/guide/' },
     ]);
-    const output = 'Results for "bm25":\n1. Okapi BM25\n   https://en.wikipedia.org/wiki/Okapi_BM25\n   ranking\n2. BM25 explained\n   https://example.com/bm25';
+    const output =
+      'Results for "bm25":\n1. Okapi BM25\n   https://en.wikipedia.org/wiki/Okapi_BM25\n   ranking\n2. BM25 explained\n   https://example.com/bm25';
     expect(taskSources('web_search', '{"query":"bm25"}', output)).toEqual([
       { url: 'https://en.wikipedia.org/wiki/Okapi_BM25', text: 'Okapi BM25' },
       { url: 'https://example.com/bm25', text: 'BM25 explained' },
@@ -52,7 +53,9 @@ describe('task_update chunks', () => {
       task_display_mode: 'timeline',
     });
     // Nothing waits any more: plain text goes as markdown_text, as before task cards.
-    expect(queue.content({ whole: `${whole} More.`, shown: md(whole), markdown: md, asChunks: true, starting: false }).fields).toEqual({ markdown_text: ' More.' });
+    expect(queue.content({ whole: `${whole} More.`, shown: md(whole), markdown: md, asChunks: true, starting: false }).fields).toEqual({
+      markdown_text: ' More.',
+    });
   });
 
   it('a plan starts with its title and the plan display mode', () => {
@@ -87,7 +90,13 @@ describe('task_update chunks', () => {
 
   it('masks secrets in every text of a task before it leaves', () => {
     const shown: TaskUpdate[] = [];
-    const stream: ReplyStream = { append: () => undefined, status: () => undefined, stop: async () => undefined, tasks: true, task: (update) => shown.push(update) };
+    const stream: ReplyStream = {
+      append: () => undefined,
+      status: () => undefined,
+      stop: async () => undefined,
+      tasks: true,
+      task: (update) => shown.push(update),
+    };
     const surface = { startStream: () => stream } as unknown as ChatSurface;
     const masked = createMaskingSurface(surface, (text) => text.replaceAll('hunter2', '[secret]'));
     const live = masked.startStream!({ thread: 't' });
