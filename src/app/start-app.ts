@@ -29,6 +29,7 @@ import { playgroundStartUrl } from '../adapters/playground/access-key.js';
 const PLAYGROUND_EDIT_INTERVAL_MS = 150;
 import { checkPortFree, startHttpServer, type HttpServer } from './http-server.js';
 import { installProcessGuard } from './process-guard.js';
+import { avatarRoutes } from './avatar-routes.js';
 import { acquireDataFolderLock } from './data-folder-lock.js';
 import { startRetention } from './retention-schedule.js';
 import { startTelemetry } from './telemetry/start-telemetry.js';
@@ -180,7 +181,13 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
     port: config.httpPort,
     host: config.httpHost,
     logger,
-    routes: { ...(slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {}), ...playground?.routes, ...telemetry.routes },
+    routes: {
+      ...(slack?.httpHandler ? { 'POST /slack/events': slack.httpHandler } : {}),
+      ...playground?.routes,
+      // The characters' pictures (Discord and Slack fetch them under TSUKA_PUBLIC_URL; the playground shows them).
+      ...avatarRoutes(engine.roster, logger),
+      ...telemetry.routes,
+    },
     health: () => ({ ok: true }),
     ready: async () => {
       const checks = {

@@ -16,7 +16,7 @@ import { dataProblemLines } from './failure-lines.js';
 import { sqliteStorePath, sqliteStoreStats } from '../core/store/sqlite-maintenance.js';
 import { formatBytes } from './format-bytes.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
-import { checkDiscord, checkSlack } from './doctor-platforms.js';
+import { checkDiscord, checkPublicUrl, checkSlack } from './doctor-platforms.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { checkMcpServers, reportModelProfiles, reportSandboxDetails } from './doctor-extensions.js';
@@ -75,6 +75,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const reporter = { ok, bad, info };
     if (config.slack) await checkSlack(config.slack, reporter, options.fetch);
     if (config.discord) await checkDiscord(config.discord, reporter, options.fetch);
+    checkPublicUrl(config, reporter);
   }
 
   io.stdout('\nData files\n');

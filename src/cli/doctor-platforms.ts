@@ -122,3 +122,18 @@ export async function checkDiscord(config: NonNullable<AppConfig['discord']>, re
     );
   }
 }
+
+/** Where Discord and Slack fetch the characters' pictures (TSUKA_PUBLIC_URL), or what they show without it. */
+export function checkPublicUrl(config: Pick<AppConfig, 'publicUrl' | 'slack' | 'discord'>, report: CheckReporter): void {
+  if (config.publicUrl) {
+    report.ok(`Character pictures: ${config.publicUrl}/avatars/<name>.png (TSUKA_PUBLIC_URL) — Discord and Slack must be able to fetch that address`);
+    return;
+  }
+  const without = [
+    config.discord ? "Discord posts show the webhook's picture" : undefined,
+    config.slack ? "Slack posts show each character's emoji" : undefined,
+  ].filter(Boolean);
+  report.info(
+    `TSUKA_PUBLIC_URL is not set: ${without.join(', ')} (characters whose avatar is an https URL keep it)\n    → set TSUKA_PUBLIC_URL to the address at which Discord and Slack reach this host's HTTP server (TSUKA_HTTP_PORT), e.g. https://tsuka.example.com, to give every character its own picture (served at /avatars/<name>.png)`,
+  );
+}

@@ -27,8 +27,8 @@ export interface ActiveRun {
   abort: AbortController;
   /** Settles when the run has finished (after it was told to stop, too). */
   done: Promise<unknown>;
-  /** Called when a person stops the run (e.g. to drop what was queued behind it). */
-  onStop?: () => void;
+  /** Called when a person (`by`) stops the run (e.g. to drop what was queued behind it, to say who stopped it). */
+  onStop?: (by: UserRef | undefined) => void;
 }
 
 export interface ActiveRuns {
@@ -58,15 +58,15 @@ export interface ActiveRunsOptions {
 export function createActiveRuns(admins: readonly string[], options: ActiveRunsOptions = {}): ActiveRuns {
   const runs = new Map<string, ActiveRun>();
   const { coordination } = options;
-  const stopHere = (run: ActiveRun) => {
-    run.onStop?.();
+  const stopHere = (run: ActiveRun, by: UserRef | undefined) => {
+    run.onStop?.(by);
     run.abort.abort();
   };
   if (coordination?.shared) {
     void coordination
       .subscribe(STOP_TOPIC, (message) => {
         const run = runs.get(String(message.runId));
-        if (run) stopHere(run);
+        if (run) stopHere(run, typeof message.by === 'string' ? message.by : undefined);
       })
       .catch((error: unknown) => options.logger?.warn('could not subscribe to run stops', { error }));
   }
@@ -82,7 +82,7 @@ export function createActiveRuns(admins: readonly string[], options: ActiveRunsO
       const run = runs.get(runId);
       if (run) {
         if (run.requester !== by && !admins.includes(by)) return 'forbidden';
-        stopHere(run);
+        stopHere(run, by);
         return 'stopped';
       }
       if (!coordination?.shared || !options.runs) return 'unknown';
@@ -90,7 +90,7 @@ export function createActiveRuns(admins: readonly string[], options: ActiveRunsO
       const record = await options.runs.get(runId);
       if (record?.status !== 'running' || !record.owner || !(await coordination.isAlive(record.owner))) return 'unknown';
       if (record.startedBy !== by && !admins.includes(by)) return 'forbidden';
-      return (await coordination.publish(STOP_TOPIC, { runId })) > 0 ? 'stopped' : 'unknown';
+      return (await coordination.publish(STOP_TOPIC, { runId, by })) > 0 ? 'stopped' : 'unknown';
     },
     async stopAll() {
       const all = [...runs.values()];

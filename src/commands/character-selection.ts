@@ -1,6 +1,8 @@
 /** Which character a message speaks to: a leading name, else the thread's, the channel's, the configured default. */
 import type { Character, Roster } from '../core/data/types.js';
 import { findCharacter } from '../core/data/character-lookup.js';
+import type { Identity } from './chat-surface.js';
+import { avatarPath, avatarUrlOf } from './avatars.js';
 
 /** Strips a leading character name (`geordi`, `@Geordi`, `geordi:`) and returns it with the rest. */
 export function takeLeadingCharacter(roster: Roster, text: string): { character?: Character; rest: string } {
@@ -27,6 +29,8 @@ export function takePlainMention(roster: Roster, text: string): { character?: Ch
   return takeLeadingCharacter(roster, text);
 }
 
-export function identityOf(character: Character): { name: string; avatar: string } {
-  return { name: character.aiName, avatar: character.avatar };
+/** Who a character posts as: its name, its emoji or URL, and its picture (under `publicUrl` when set: `TSUKA_PUBLIC_URL`). */
+export function identityOf(character: Character, publicUrl?: string): Identity & { avatar: string } {
+  const avatarUrl = avatarUrlOf(character, publicUrl);
+  return { name: character.aiName, avatar: character.avatar, avatarPath: avatarPath(character.name), ...(avatarUrl ? { avatarUrl } : {}) };
 }

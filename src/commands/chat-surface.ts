@@ -21,6 +21,13 @@ export interface Identity {
   name: string;
   /** An emoji (`🔧` or `:wrench:`) or an https URL. */
   avatar?: string;
+  /**
+   * A picture the platform fetches (Discord's webhook `avatar_url`, Slack's `icon_url`): the
+   * character's own URL, or its generated picture under `TSUKA_PUBLIC_URL`; absent without either.
+   */
+  avatarUrl?: string;
+  /** The character's picture on this host's HTTP server (`/avatars/<name>.png`), for pages it serves itself (the playground). */
+  avatarPath?: string;
 }
 
 export type ButtonStyle = 'primary' | 'success' | 'danger' | 'secondary';
@@ -77,6 +84,27 @@ export interface EditOptions {
   buttons?: Button[];
 }
 
+/** Where a task stands: waiting (e.g. for an approval), running, done, failed. */
+export type TaskStatus = 'pending' | 'in_progress' | 'complete' | 'error';
+
+/**
+ * A tool call or a workflow step, shown natively where a platform can (Slack's task cards); the
+ * same `id` updates the same task. Surfaces that cannot show it leave the renderer to write `line`.
+ */
+export interface TaskUpdate {
+  id: string;
+  /** The tool and its subject ("read_file api/package.json") or the step. */
+  title: string;
+  status: TaskStatus;
+  details?: string;
+  /** The compact result ("1.2 KB", "exit 1"). */
+  output?: string;
+  /** Pages the task read (browse_url, web_search); each with its text. */
+  sources?: { url: string; text: string }[];
+  /** The whole compact line ("🔧 read_file a.json — 1.2 KB"), for a task that ends where tasks are text. */
+  line?: string;
+}
+
 /**
  * One reply message that grows while the model streams. The text only ever grows (what was shown
  * stays shown), so a platform may append it (Slack's streaming methods) or edit the message in
@@ -93,6 +121,14 @@ export interface ReplyStream {
   status(text: string): void;
   /** Ends this message with its whole final text and buttons (none when absent); resolves once shown. May be retried after a failure. */
   stop(options: { text: string; buttons?: Button[] }): Promise<void>;
+  /**
+   * True while `task` shows tasks natively (Slack's task cards): the renderer then gives tool calls
+   * as tasks instead of writing their lines into the text. Where it turns false mid-reply (the
+   * workspace refused them), tasks already given still show, as their `line` in the text.
+   */
+  readonly tasks?: boolean;
+  /** A task between the text given so far and what follows (a new id), or an update of one. */
+  task?(update: TaskUpdate): void;
 }
 
 export interface StreamOptions {
@@ -102,6 +138,9 @@ export interface StreamOptions {
   buttons?: Button[];
   /** The user the reply answers (Slack's streaming methods address a stream to one user in channels). */
   recipient?: UserRef;
+  /** How tasks show: each between the text (`timeline`, the default), or all together in one plan block titled `planTitle`. */
+  taskDisplay?: 'timeline' | 'plan';
+  planTitle?: string;
 }
 
 export interface ChatSurface {
@@ -121,6 +160,11 @@ export interface ChatSurface {
    * without it get placeholder + edits through `post`/`edit` (`createEditReplyStream`).
    */
   startStream?(options: StreamOptions): ReplyStream;
+  /**
+   * A run's steps as a plan in its thread (Slack: a streamed message of task cards in a plan block),
+   * or undefined where the platform has no such thing (the run card and the thread say it instead).
+   */
+  startPlan?(options: { thread: ThreadRef; title: string; recipient?: UserRef }): ReplyStream | undefined;
   /** A message only `user` sees. */
   postEphemeral(options: { channel: ChannelRef; thread?: ThreadRef; user: UserRef; text: string }): Promise<void>;
   uploadFile(options: { channel: ChannelRef; thread?: ThreadRef; fileName: string; title: string; content: string }): Promise<void>;

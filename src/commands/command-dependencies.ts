@@ -64,6 +64,8 @@ export interface CommandSettings {
   channelPolicies?: ChannelPolicy[];
   /** IANA time zone of `daily HH:MM` and cron schedules; undefined: the host's. */
   timezone?: string;
+  /** TSUKA_PUBLIC_URL: where Discord and Slack fetch the characters' pictures (`<url>/avatars/<name>.png`). */
+  publicUrl?: string;
 }
 
 export interface CommandDependencies {

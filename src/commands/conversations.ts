@@ -59,6 +59,8 @@ interface RunningTurn {
   runId?: string;
   requester: UserRef;
   done: Promise<void>;
+  /** Who pressed Stop (or used /tsuka stop), said in the reply's last line. */
+  stoppedBy?: UserRef;
 }
 
 const STOP_TOPIC = 'turn-stop';
@@ -199,10 +201,20 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
           ...extra,
           thread,
           abort,
+          stoppedBy: () => current.stoppedBy,
           onRunCreated: (runId) => {
             current.runId = runId;
             void turns.update(thread, { replicaId: me, requester: turn.user, runId }).catch(() => undefined);
-            activeRuns.register({ runId, requester: turn.user, abort, done: current.done, onStop: () => void turns.clear(thread).catch(() => undefined) });
+            activeRuns.register({
+              runId,
+              requester: turn.user,
+              abort,
+              done: current.done,
+              onStop: (by) => {
+                current.stoppedBy = by;
+                void turns.clear(thread).catch(() => undefined);
+              },
+            });
           },
         }),
       )

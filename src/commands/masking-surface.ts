@@ -3,7 +3,7 @@
  * model output can repeat a secret it read, and this is the one boundary every text crosses.
  */
 import { stripControlCharacters } from '../core/safety/control-characters.js';
-import type { Button, ChatSurface, ReplyStream } from './chat-surface.js';
+import type { Button, ChatSurface, ReplyStream, TaskUpdate } from './chat-surface.js';
 
 /** Button labels can quote a command ("Approve `node x.js` for this run"). */
 function maskButtons(buttons: Button[] | undefined, mask: (text: string) => string): { buttons?: Button[] } {
@@ -16,10 +16,29 @@ function maskButtons(buttons: Button[] | undefined, mask: (text: string) => stri
  */
 function maskStream(stream: ReplyStream, mask: (text: string) => string): ReplyStream {
   return {
-    ...(stream.appendOnly !== undefined ? { appendOnly: stream.appendOnly } : {}),
+    // Read through: a stream may change its mind (Slack: streaming refused, tasks refused).
+    get appendOnly() {
+      return stream.appendOnly;
+    },
+    get tasks() {
+      return stream.tasks;
+    },
     append: (text) => stream.append(mask(text)),
     status: (text) => stream.status(mask(text)),
     stop: (options) => stream.stop({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
+    ...(stream.task ? { task: (update: TaskUpdate) => stream.task!(maskTask(update, mask)) } : {}),
+  };
+}
+
+/** Every text of a task is masked: its title quotes arguments, its output and sources what a tool read. */
+function maskTask(update: TaskUpdate, mask: (text: string) => string): TaskUpdate {
+  return {
+    ...update,
+    title: mask(update.title),
+    ...(update.details !== undefined ? { details: mask(update.details) } : {}),
+    ...(update.output !== undefined ? { output: mask(update.output) } : {}),
+    ...(update.line !== undefined ? { line: mask(update.line) } : {}),
+    ...(update.sources ? { sources: update.sources.map((source) => ({ url: mask(source.url), text: mask(source.text) })) } : {}),
   };
 }
 
@@ -37,6 +56,14 @@ export function createMaskingSurface(surface: ChatSurface, maskSecrets: (text: s
     post: (options) => surface.post({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
     edit: (options) => surface.edit({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
     ...(surface.startStream ? { startStream: (options) => maskStream(surface.startStream!(options), mask) } : {}),
+    ...(surface.startPlan
+      ? {
+          startPlan: (options) => {
+            const plan = surface.startPlan!({ ...options, title: mask(options.title) });
+            return plan && maskStream(plan, mask);
+          },
+        }
+      : {}),
     postEphemeral: (options) => surface.postEphemeral({ ...options, text: mask(options.text) }),
     uploadFile: (options) => surface.uploadFile({ ...options, content: mask(options.content), title: mask(options.title) }),
     ...(surface.uploadToUser

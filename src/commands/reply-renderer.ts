@@ -10,6 +10,7 @@ import type { Button, ChatSurface, Identity, ReplyStream, ThreadRef, UserRef } f
 import { createEditReplyStream } from './edit-reply-stream.js';
 import { createReplyCap, REPLY_MAX_CHARS } from './reply-cap.js';
 import { splitMessage } from './split-message.js';
+import { taskSources } from './task-sources.js';
 
 export interface ReplyRendererOptions {
   surface: ChatSurface;
@@ -71,6 +72,9 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   let flushing: Promise<void> | undefined;
   let thinkingTicker: NodeJS.Timeout | undefined;
   const openTools = new Map<string, string>();
+  /** Tool calls shown as tasks (Slack's task cards), by tool call id: the task's id and the stream that shows it. */
+  const taskOf = new Map<string, { id: string; stream: ReplyStream }>();
+  let taskCount = 0;
   /** Complete parts cut off the live text, not yet shown in full on a message of their own. */
   const backlog: string[] = [];
   const cap = createReplyCap(options.maxReplyChars ?? REPLY_MAX_CHARS);
@@ -146,6 +150,17 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
     pending += capped ? cap.take(text) : text;
   };
 
+  /** A tool call as a task card after the text so far (which is shown first, up to its last line). */
+  function startTask(toolCallId: string, title: string, status: 'pending' | 'in_progress'): void {
+    if (finished) return;
+    if (pending && !pending.endsWith('\n')) pending += '\n';
+    push();
+    if (!stream?.tasks || !stream.task) return;
+    const id = `task-${++taskCount}`;
+    taskOf.set(toolCallId, { id, stream });
+    stream.task({ id, title, status });
+  }
+
   /** Attaches the whole reply when the cap held some of it back; the note says so. */
   async function attachOverflow(): Promise<void> {
     if (!cap.overflowed) return;
@@ -179,11 +194,26 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
           break;
         case 'tool-call-started':
           openTools.set(event.toolCall.id, event.summary);
+          if (stream?.tasks && stream.task) startTask(event.toolCall.id, event.summary, event.riskLevel === 'SAFE' ? 'in_progress' : 'pending');
           break;
-        case 'tool-call-finished':
+        case 'tool-call-finished': {
           openTools.delete(event.toolCall.id);
-          appendLine(`${TOOL_ICONS[event.outcome] ?? '🔧'} ${event.summary} — ${event.display}`);
+          const line = `${TOOL_ICONS[event.outcome] ?? '🔧'} ${event.summary} — ${event.display}`;
+          const task = taskOf.get(event.toolCall.id);
+          taskOf.delete(event.toolCall.id);
+          // Shown as a task where its card is still on the live message; else as today's line.
+          if (task && task.stream === stream && stream.task && !finished) {
+            stream.task({
+              id: task.id,
+              title: event.summary,
+              status: event.outcome === 'ok' ? 'complete' : 'error',
+              output: event.display,
+              sources: taskSources(event.toolCall.name, event.toolCall.arguments, event.output),
+              line,
+            });
+          } else appendLine(line);
           break;
+        }
         default:
           return;
       }

@@ -40,6 +40,8 @@ export interface TurnRequest {
   user: UserRef;
   userName?: string;
   abort: AbortController;
+  /** Who stopped the turn with the Stop button or `/tsuka stop`, once someone did. */
+  stoppedBy?: () => UserRef | undefined;
   onRunCreated(runId: string): void;
   /** The tools of this turn (plain tools, plus escalation when workflows exist). */
   tools: ToolRegistry;
@@ -73,7 +75,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   const renderer = createReplyRenderer({
     surface,
     thread,
-    identity: identityOf(character),
+    identity: identityOf(character, deps.settings.publicUrl),
     recipient: request.user,
     runningButtons: [{ actionId: STOP_ACTION, label: 'Stop', style: 'secondary', value: run.id }],
     onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),
@@ -215,7 +217,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       : result.finishReason === 'error'
         ? `⚠️ ${result.error?.message ?? 'The model failed.'}`
         : result.finishReason === 'aborted'
-          ? '⏹ Stopped.'
+          ? stoppedLine(surface, request.stoppedBy?.())
           : result.finishReason === 'length'
             ? "⚠️ The answer reached the model's output limit and was cut."
             : undefined;
@@ -245,6 +247,9 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     });
   }
 }
+
+/** The reply's last line when a turn was stopped: who stopped it, when a person did by button or command. */
+const stoppedLine = (surface: ChatSurface, by: UserRef | undefined): string => (by ? `⏹ Stopped by ${surface.mention(by)}.` : '⏹ Stopped.');
 
 function maskMessage(message: ChatMessage, mask: (text: string) => string): ChatMessage {
   // Images are seen once, never stored: the session keeps a line saying they were there.

@@ -92,6 +92,8 @@ export interface AppConfig {
   userEventsPerMinute: number;
   enableCreateTool: boolean;
   searchUrl?: string;
+  /** TSUKA_PUBLIC_URL (no trailing slash): where Discord and Slack can reach this host's HTTP server to fetch the characters' pictures. */
+  publicUrl?: string;
   /** How agent commands are isolated (chosen at start from these). */
   sandbox: SandboxConfig;
   /** MCP servers from `TSUKA_MCP_CONFIG` (default `mcp.json` in the working directory, when present). */

@@ -49,6 +49,7 @@ export const configFileSchema = {
     userEventsPerMinute: { type: 'integer', minimum: 1, maximum: 10000 },
     enableCreateTool: { type: 'boolean' },
     searchUrl: { type: 'string' },
+    publicUrl: { type: 'string' },
     sandbox: { enum: ['auto', 'bubblewrap', 'none'] },
     sandboxNetwork: { oneOf: [{ type: 'boolean' }, { enum: ['auto', 'user', 'none', 'host'] }] },
     sandboxHide: { type: 'string' },

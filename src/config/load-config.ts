@@ -204,6 +204,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     userEventsPerMinute: integer('TSUKA_USER_EVENTS_PER_MINUTE', 'userEventsPerMinute', 20, 1, 10_000),
     enableCreateTool: flag('TSUKA_ENABLE_CREATE_TOOL', 'enableCreateTool'),
     searchUrl: url('TSUKA_SEARCH_URL', 'searchUrl'),
+    publicUrl: url('TSUKA_PUBLIC_URL', 'publicUrl')?.replace(/\/+$/, ''),
     sandbox: readSandboxConfig({
       setting,
       problems,

@@ -67,6 +67,10 @@ describe('tsuka doctor', () => {
       /· invite the bot: https:\/\/discord\.com\/oauth2\/authorize\?client_id=\d+&scope=bot%20applications\.commands&permissions=309774617600/,
     );
     expect(output).toMatch(/✗ Discord Message Content intent: not enabled[\s\S]*→ Developer Portal/);
+    // Without TSUKA_PUBLIC_URL the characters have no picture on Discord, and doctor says how to give them one.
+    expect(output).toMatch(
+      /TSUKA_PUBLIC_URL is not set: Discord posts show the webhook's picture, Slack posts show each character's emoji[^\n]*\n\s+→ set TSUKA_PUBLIC_URL/,
+    );
     expect(output).toMatch(/✓ \d+ tool schemas/);
     expect(output).toMatch(/✓ 13 roles, 8 traits, 13 characters, 6 teams/);
     expect(output).toMatch(/✓ store opens/);

@@ -75,7 +75,8 @@ export function classifyDiscordError(error: unknown): RetryVerdict | undefined {
 }
 
 function webhookUsername(identity: Identity): string {
-  const emoji = avatarEmoji(identity.avatar);
+  // With a picture the face is the picture; without one the emoji stands in for it.
+  const emoji = identity.avatarUrl ? undefined : avatarEmoji(identity.avatar);
   return (emoji ? `${emoji} ${identity.name}` : identity.name).slice(0, DISCORD_MAX_WEBHOOK_USERNAME_LENGTH);
 }
 
@@ -127,7 +128,8 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     if (hook && identity) {
       const query = new URLSearchParams({ wait: 'true', with_components: 'true' });
       if (where.channel !== where.parent) query.set('thread_id', where.channel);
-      const avatarUrl = identity.avatar && /^https:\/\//.test(identity.avatar) ? identity.avatar : undefined;
+      // Discord fetches the picture itself: the character's URL or its generated picture under TSUKA_PUBLIC_URL.
+      const avatarUrl = identity.avatarUrl ?? (identity.avatar && /^https:\/\//.test(identity.avatar) ? identity.avatar : undefined);
       try {
         const response = await rest.post(Routes.webhook(hook.id, hook.token), {
           auth: false,

@@ -1,7 +1,8 @@
 /**
  * What the page draws for a message's buttons and its author: plain data, never markup. Buttons
  * keep the port's action id and value (routed back by POST /api/actions); avatars given as Slack
- * shortcodes (`:wrench:`) become the emoji itself, https URLs stay images, anything else an initial.
+ * shortcodes (`:wrench:`) become the emoji itself, https URLs stay images, anything else an initial;
+ * a character's generated picture (`/avatars/<name>.png`, from this server) is shown when given.
  */
 import type { Button, Identity } from '../../commands/chat-surface.js';
 import { fitButtonLabel } from '../../commands/button-label.js';
@@ -72,6 +73,9 @@ export function authorView(identity: Identity | undefined): AuthorView {
   if (!identity) return BOT_AUTHOR;
   const avatar = identity.avatar?.trim() ?? '';
   const shortcode = /^:([\w+-]+):$/.exec(avatar);
+  // The character's generated picture, served by this same server: it shows where no emoji font is installed.
+  if (!/^https:\/\//.test(avatar) && identity.avatarPath?.startsWith('/avatars/'))
+    return { name: identity.name, imageUrl: identity.avatarPath, ...emojiOf(identity), kind: 'character' };
   if (shortcode) return { name: identity.name, emoji: EMOJI[shortcode[1]!] ?? initial(identity.name), kind: 'character' };
   if (/^https:\/\/\S+$/.test(avatar)) return { name: identity.name, imageUrl: avatar, kind: 'character' };
   if (avatar && !/[\w\s<>"'&]/.test(avatar) && [...avatar].length <= 4) return { name: identity.name, emoji: avatar, kind: 'character' };
@@ -79,3 +83,10 @@ export function authorView(identity: Identity | undefined): AuthorView {
 }
 
 const initial = (name: string): string => (name.trim()[0] ?? '?').toUpperCase();
+
+/** The emoji kept beside a picture (the page's fallback). */
+function emojiOf(identity: Identity): { emoji?: string } {
+  const shortcode = /^:([\w+-]+):$/.exec(identity.avatar?.trim() ?? '');
+  const emoji = shortcode ? EMOJI[shortcode[1]!] : undefined;
+  return emoji ? { emoji } : {};
+}

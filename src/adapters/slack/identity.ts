@@ -8,6 +8,8 @@ import type { Identity } from '../../commands/chat-surface.js';
 /** `username` and `icon_emoji`/`icon_url` for a character (chat:write.customize). */
 export function identityFields(identity: Identity | undefined): Record<string, string> {
   if (!identity) return {};
+  // A picture Slack can fetch (TSUKA_PUBLIC_URL or the character's URL) wins over the emoji.
+  if (identity.avatarUrl && /^https?:\/\//.test(identity.avatarUrl)) return { username: identity.name, icon_url: identity.avatarUrl };
   const avatar = identity.avatar;
   if (!avatar) return { username: identity.name };
   if (/^https?:\/\//.test(avatar)) return { username: identity.name, icon_url: avatar };

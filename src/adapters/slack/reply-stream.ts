@@ -12,87 +12,24 @@
  * https://docs.slack.dev/reference/methods/chat.stopStream
  */
 import type { WebClient } from '@slack/web-api';
-import type { Button, Identity, ReplyStream, StreamOptions } from '../../commands/chat-surface.js';
+import type { Button, ReplyStream, TaskUpdate } from '../../commands/chat-surface.js';
 import { displayOf } from '../../commands/edit-reply-stream.js';
-import type { Logger } from '../../core/logger.js';
-import type { CallPriority } from '../shared/call-budget.js';
-import type { SlackCaller } from './call-budget.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
+import { createStopCompanion } from './stop-companion.js';
+import { createTaskQueue, sendWithTasks } from './task-chunks.js';
+import {
+  errorCode,
+  REFUSALS,
+  STREAM_GAVE_UP_NOTE,
+  withPrefix,
+  type SlackMessaging,
+  type SlackReplyStreamOptions,
+  type StreamContent,
+} from './slack-messaging.js';
 
-/** Errors by which a workspace says it does not offer the streaming methods to this app. */
-const REFUSALS = new Set([
-  'not_allowed',
-  'unknown_method',
-  'missing_scope',
-  'not_allowed_token_type',
-  'feature_not_enabled',
-  'method_deprecated',
-  'not_supported',
-  'team_not_allowed',
-]);
-
-/** Which workspaces refused the streaming methods (remembered for the life of the process). */
-/** Said at the top of the message that carries on a reply whose stream Slack stopped taking. */
-export const STREAM_GAVE_UP_NOTE = '(Slack stopped taking updates to the message above; the reply continues here.)';
-
-export interface StreamingSupport {
-  offered(team: string): boolean;
-  refuse(team: string, reason: string): void;
-}
-
-export function createStreamingSupport(logger: Logger): StreamingSupport {
-  const refused = new Map<string, string>();
-  return {
-    offered: (team) => !refused.has(team),
-    refuse(team, reason) {
-      if (refused.has(team)) return;
-      refused.set(team, reason);
-      logger.warn("Slack's streaming methods were refused: replies in this workspace use a placeholder and chat.update", { team, reason });
-    },
-  };
-}
-
-/** What the stream needs from the Slack surface around it. */
-export interface SlackMessaging {
-  client: WebClient;
-  caller: SlackCaller;
-  logger: Logger;
-  streaming: StreamingSupport;
-  postMessage(
-    channel: string,
-    threadTs: string | undefined,
-    text: string,
-    identity: Identity | undefined,
-    buttons: Button[] | undefined,
-    priority?: CallPriority,
-    coalesceKey?: string,
-    direct?: boolean,
-  ): Promise<string>;
-  update(
-    channel: string,
-    ts: string,
-    text: string,
-    identity: Identity | undefined,
-    buttons: Button[] | undefined,
-    priority: CallPriority,
-    coalesceKey?: string,
-    direct?: boolean,
-  ): Promise<void>;
-  setStatus(channel: string, threadTs: string, text: string, priority: CallPriority, coalesceKey?: string): Promise<void>;
-  customize: { available(): boolean; missing(): void };
-}
-
-export interface SlackReplyStreamOptions extends StreamOptions {
-  team: string;
-  channel: string;
-  threadTs: string;
-  recipientUser?: string;
-  useStreaming: boolean;
-}
-
-const errorCode = (error: unknown): string | undefined => (error as { data?: { error?: string } }).data?.error;
+export { createStreamingSupport, STREAM_GAVE_UP_NOTE, type SlackMessaging } from './slack-messaging.js';
 
 let streamCount = 0;
 const MAX_FAILURES_BEFORE_STOP = 3;
@@ -119,6 +56,17 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   let final: { text: string; buttons?: Button[] } | undefined;
   let done = false;
   let failures = 0;
+  // A streamed message takes no buttons: its Stop button lives in a companion message while it streams.
+  const companion =
+    mode === 'stream' && options.buttons && options.buttons.length > 0
+      ? createStopCompanion({ client, caller, logger: slack.logger, channel, threadTs, name: identity?.name, buttons: options.buttons, key })
+      : undefined;
+  const tasks = createTaskQueue();
+  /** Plan mode: the plan's title goes with the stream's first call. */
+  const planTitle = options.taskDisplay === 'plan' ? options.planTitle : undefined;
+  const chunksOffered = () => mode === 'stream' && slack.chunks.offered(team);
+  /** The buttons of a placeholder: none while the companion carries them. */
+  const placeholderButtons = () => (companion?.active ? undefined : options.buttons);
 
   const report = (what: string) => (error: unknown) => slack.logger.warn(what, { channel, error });
   const markdown = (value: string) => escapeSlackText(value);
@@ -148,14 +96,14 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     // A call that keeps failing is not retried at every token: `stop` makes the last attempt.
     if (job || done || final || failures >= MAX_FAILURES_BEFORE_STOP) return;
     if (ts === undefined) {
-      if (mode === 'stream' && text.trim().length === 0) return;
+      if (mode === 'stream' && text.trim().length === 0 && !tasks.waiting) return;
       track(
         caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }),
       );
     } else if (mode === 'stream') {
-      if (markdown(text) !== shown && markdown(text).startsWith(shown))
+      if (tasks.waiting || (markdown(text) !== shown && markdown(text).startsWith(shown)))
         track(caller.budgeted({ method: 'chat.appendStream', channel, priority: 'edit', coalesceKey: key, call: appendNow }));
-    } else if (displayOf(text, statusText) !== shown) {
+    } else if (displayOf(tasks.compose(text), statusText) !== shown) {
       track(caller.budgeted({ method: 'chat.update', channel, priority: 'edit', coalesceKey: key, call: editNow }));
     }
   }
@@ -163,7 +111,11 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   /** The first post of this reply, when its turn comes: folded into one post when the text is already complete. */
   async function first(): Promise<void> {
     if (final) {
-      ts = await slack.postMessage(channel, threadTs, final.text, identity, final.buttons, 'first', undefined, true);
+      tasks.toLines();
+      const whole = tasks.compose(final.text);
+      // A plan ended before it showed anything: nothing to post.
+      if (whole.trim().length > 0 || (final.buttons?.length ?? 0) > 0)
+        ts = await slack.postMessage(channel, threadTs, whole, identity, final.buttons, 'first', undefined, true);
       done = true;
       return;
     }
@@ -181,62 +133,86 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     }
   }
 
+  /**
+   * One streaming call with what is new since `shown`: `markdown_text` alone, or `chunks` when task
+   * cards go with it (the text around them in order). A workspace that refuses the chunks is
+   * remembered and the call is made again with the tasks as text lines. Undefined: nothing to send.
+   */
+  async function withContent<T>(whole: string, send: (fields: StreamContent) => Promise<T>): Promise<{ response: T; sent: string } | undefined> {
+    const build = () => tasks.content({ whole, shown, markdown, asChunks: chunksOffered(), starting: ts === undefined, planTitle });
+    return sendWithTasks(build, send, (reason) => slack.chunks.refuse(team, reason), REFUSALS);
+  }
+
+  /** The name in bold before the first text when the bot posts as itself (decided when the call goes). */
+  const withName = (fields: StreamContent): StreamContent => withPrefix(fields, namePrefix());
+
   async function startStream(): Promise<void> {
-    // Fixed now: the text may grow while the call waits in the limiter, and `shown` must be what was sent.
-    const sent = markdown(text);
-    const send = (withIdentity: boolean) =>
+    const send = (fields: StreamContent, withIdentity: boolean) =>
       caller.send('chat.startStream', channel, () =>
         client.chat.startStream({
           channel,
           thread_ts: threadTs,
-          markdown_text: namePrefix() + sent,
+          ...withName(fields),
           ...(options.recipientUser ? { recipient_user_id: options.recipientUser, recipient_team_id: team } : {}),
           ...(withIdentity ? identityFields(identity) : {}),
-        }),
+        } as Parameters<WebClient['chat']['startStream']>[0]),
       );
-    let response;
-    try {
-      response = await send(slack.customize.available());
-    } catch (error) {
-      if (
-        !(
-          identity &&
-          slack.customize.available() &&
-          isMissingCustomize(error) &&
-          (error as { data?: { needed?: string } }).data?.needed === 'chat:write.customize'
+    const start = async (fields: StreamContent) => {
+      try {
+        return await send(fields, slack.customize.available());
+      } catch (error) {
+        if (
+          !(
+            identity &&
+            slack.customize.available() &&
+            isMissingCustomize(error) &&
+            (error as { data?: { needed?: string } }).data?.needed === 'chat:write.customize'
+          )
         )
-      )
-        throw error;
-      slack.customize.missing();
-      response = await send(false);
-    }
-    ts = response.ts as string;
-    shown = sent;
+          throw error;
+        slack.customize.missing();
+        return send(fields, false);
+      }
+    };
+    // What is sent is fixed when the call goes: the text may grow meanwhile, and `shown` must be what was sent.
+    const started = await withContent(text, start);
+    if (!started) return;
+    ts = started.response.ts as string;
+    shown = started.sent;
   }
 
   async function postPlaceholder(): Promise<void> {
-    const body = displayOf(text, statusText);
-    ts = await slack.postMessage(channel, threadTs, body, identity, options.buttons, 'first', undefined, true);
+    const body = displayOf(tasks.compose(text), statusText);
+    ts = await slack.postMessage(channel, threadTs, body, identity, placeholderButtons(), 'first', undefined, true);
     shown = body;
   }
 
+  /** From now on a placeholder edited in place, which carries the Stop button itself: the companion goes. */
   function switchToEdits(): void {
     mode = 'edit';
+    // Tasks given meanwhile become lines of the placeholder's text.
+    tasks.toLines();
     closeBudget();
     closeBudget = caller.budget.openStream('chat.update');
+    // Not awaited: the placeholder does not wait for the companion (whose post may be waiting out a 429).
+    void companion?.remove();
   }
 
   async function appendNow(): Promise<void> {
     const next = markdown(text);
-    if (final || ts === undefined || !next.startsWith(shown) || next === shown) return;
-    await caller.send('chat.appendStream', channel, () => client.chat.appendStream({ channel, ts: ts!, markdown_text: next.slice(shown.length) }));
-    shown = next;
+    if (final || ts === undefined || !next.startsWith(shown) || (next === shown && !tasks.waiting)) return;
+    const appended = await withContent(text, (fields) =>
+      caller.send('chat.appendStream', channel, () =>
+        client.chat.appendStream({ channel, ts: ts!, ...fields } as Parameters<WebClient['chat']['appendStream']>[0]),
+      ),
+    );
+    if (appended) shown = appended.sent;
   }
 
   async function editNow(): Promise<void> {
-    const body = displayOf(text, statusText);
+    const body = displayOf(tasks.compose(text), statusText);
     if (final || ts === undefined || body === shown) return;
-    await slack.update(channel, ts, body, identity, options.buttons, 'edit', undefined, true);
+    await slack.update(channel, ts, body, identity, placeholderButtons(), 'edit', undefined, true);
     shown = body;
   }
 
@@ -245,16 +221,16 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     const next = markdown(last.text);
     const rest = next.startsWith(shown) ? next.slice(shown.length) : '';
     const blocks = last.buttons && last.buttons.length > 0 ? blocksFor(' ', last.buttons)?.filter((block) => block.type === 'actions') : undefined;
-    try {
-      await caller({
+    const stopWith = (fields: StreamContent | Record<string, never>) =>
+      caller({
         method: 'chat.stopStream',
         channel,
         priority: 'final',
-        call: () =>
-          client.chat.stopStream({ channel, ts: ts!, ...(rest ? { markdown_text: rest } : {}), ...(blocks ? { blocks } : {}) } as Parameters<
-            WebClient['chat']['stopStream']
-          >[0]),
+        call: () => client.chat.stopStream({ channel, ts: ts!, ...fields, ...(blocks ? { blocks } : {}) } as Parameters<WebClient['chat']['stopStream']>[0]),
       });
+    try {
+      // The text after what is shown, and the tasks still waiting, in order; nothing new: a bare stop.
+      if (!next.startsWith(shown) || !(await withContent(last.text, stopWith))) await stopWith({});
     } catch (error) {
       slack.logger.warn('chat.stopStream failed: the rest of the reply goes in a new message', { channel, error });
       const tail = next.startsWith(shown) ? last.text.slice(Math.max(0, last.text.length - rest.length)) : last.text;
@@ -268,12 +244,24 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     get appendOnly() {
       return mode === 'stream';
     },
+    get tasks() {
+      return chunksOffered() && !done && !final;
+    },
+    task(update: TaskUpdate) {
+      if (done) return;
+      // At the end of the text given so far: the card shows between that text and what follows.
+      if (mode === 'stream') tasks.add(update, text.length);
+      else tasks.addLine(update, text.length);
+      advance();
+    },
     append(next) {
       text = next;
+      if (!done && !final) companion?.show();
       advance();
     },
     status(next) {
       statusText = next;
+      if (!done && !final) companion?.show();
       // The first status is the mention's visible sign; later ones follow in the thread (stream) or in the message (edits).
       if (done) return;
       if (next && !acknowledged) {
@@ -292,6 +280,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     async stop(last) {
       final = last;
       try {
+        // The Stop button goes first: once the reply's last text shows, nothing is left to stop.
+        await companion?.remove();
         // A waiting intermediate call is dropped (the final one carries its text); a running one is awaited.
         if (ts !== undefined) caller.budget.cancel(key);
         if (ts === undefined && !job)
@@ -302,9 +292,10 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         if (done) return;
         if (ts === undefined) {
           // The first post failed: post the whole reply now.
-          ts = await slack.postMessage(channel, threadTs, last.text, identity, last.buttons, 'final');
+          tasks.toLines();
+          ts = await slack.postMessage(channel, threadTs, tasks.compose(last.text), identity, last.buttons, 'final');
         } else if (mode === 'stream') await stopStream(last);
-        else await slack.update(channel, ts, last.text, identity, last.buttons ?? [], 'final', key);
+        else await slack.update(channel, ts, tasks.compose(last.text), identity, last.buttons ?? [], 'final', key);
         done = true;
       } catch (error) {
         final = undefined;

@@ -16,6 +16,7 @@ import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef } from './ids.js';
 import type { SlackCaller } from './call-budget.js';
 import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
+import { createChunkSupport } from './task-chunks.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createSlackChannelInfo } from './channel-info.js';
 import { createSlackThreadHistory } from './thread-history.js';
@@ -48,6 +49,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   let customizeAvailable = true;
   const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `**${identity.name}**: ${text}` : text);
   const streaming = createStreamingSupport(logger);
+  const chunks = createChunkSupport(logger);
   const channelInfo = createSlackChannelInfo(client, caller);
   const threadHistory = createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' })));
   const downloadFile = options.files ? createSlackFiles({ client, caller, ...options.files }) : undefined;
@@ -134,6 +136,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     caller,
     logger,
     streaming,
+    chunks,
     postMessage,
     update,
     setStatus: (channel, threadTs, text, priority, coalesceKey) =>
@@ -183,6 +186,21 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         threadTs: ts,
         recipientUser: streamOptions.recipient ? decodeUser(streamOptions.recipient) : undefined,
         useStreaming: options.streaming ?? true,
+      });
+    },
+    startPlan({ thread, title, recipient }) {
+      const { team, channel, ts } = decodeMessage(thread);
+      // A plan block exists only on a streamed message, in a workspace that takes task cards.
+      if (options.streaming === false || !streaming.offered(team) || !chunks.offered(team) || (!recipient && !channel.startsWith('D'))) return undefined;
+      return createSlackReplyStream(messaging, {
+        thread,
+        team,
+        channel,
+        threadTs: ts,
+        recipientUser: recipient ? decodeUser(recipient) : undefined,
+        useStreaming: true,
+        taskDisplay: 'plan',
+        planTitle: title,
       });
     },
     async removeButtons({ channel, ts, text, blocks }) {

@@ -33,6 +33,7 @@ import type { MemoryAccess } from '../../core/scopes/memory-access.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createTranscriptWriter } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
+import { createStepPlan } from './step-plan.js';
 import { createRunCard, type RunCard } from './run-card.js';
 import { workflowToolRegistry } from './workflow-registry.js';
 import { readEffortPin } from '../settings-store.js';
@@ -146,7 +147,16 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const done = new Promise<void>((resolve) => {
     settle = resolve;
   });
-  options.services.activeRuns.register({ runId: run.id, requester: event.user, abort, done });
+  let stoppedBy: string | undefined;
+  options.services.activeRuns.register({
+    runId: run.id,
+    requester: event.user,
+    abort,
+    done,
+    onStop: (by) => {
+      stoppedBy = by;
+    },
+  });
 
   const logger = deps.logger.child({ runId: run.id });
   const memoryAccess = memoryAccessFor(deps.settings, { channel: event.channel, user: event.user });
@@ -170,7 +180,24 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     throw error;
   }
 
-  const permissions = createPermissionManager({ prompt: options.services.approvals.promptFor({ surface, thread, requester: event.user }), logger });
+  // /team and /goal steps as a plan where the platform has one (Slack's plan block); a step waits while its approval does.
+  // A /call is a conversation, not steps: no plan.
+  const plan = createStepPlan({ surface, thread, title: options.title, recipient: event.user, logger, enabled: options.kind !== 'call' });
+  const prompt = options.services.approvals.promptFor({ surface, thread, requester: event.user });
+  const permissions = createPermissionManager({
+    prompt: {
+      async ask(request, signal) {
+        plan.waiting(request.agentName, true);
+        try {
+          return await prompt.ask(request, signal);
+        } finally {
+          plan.waiting(request.agentName, false);
+        }
+      },
+    },
+    logger,
+  });
+  let activity = '';
   const runner: AgentRunner = createAgentRunner({
     model: current.model,
     tools,
@@ -240,7 +267,10 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
 
   const io: WorkflowIo = {
     signal: abort.signal,
-    activity: (text) => card.update(text),
+    activity: (text) => {
+      activity = text;
+      card.update(text);
+    },
     async announce(text) {
       await deps.runs.appendEvent(run.id, { type: 'note', text: deps.maskSecrets(text) });
       await surface.post({ thread, text: deps.maskSecrets(text) });
@@ -255,11 +285,12 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       const renderer = createReplyRenderer({
         surface,
         thread,
-        identity: identityOf(character),
+        identity: identityOf(character, deps.settings.publicUrl),
         recipient: event.user,
         onError: (error) => logger.warn('reply edit failed', { error }),
       });
       await renderer.start();
+      const step = plan.started(character, activity.includes(character.aiName) ? activity : character.aiName);
       let status: StatusReport | undefined;
       let route: RouteDecision | undefined;
       let vote: VoteCast | undefined;
@@ -297,6 +328,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         ...(route ? { route } : {}),
         ...(vote ? { vote } : {}),
       };
+      plan.finished(step, outcome);
       const trailer = [...(request.trailer?.(outcome) ?? [])];
       if (result.finishReason === 'aborted') trailer.push('⏹ Stopped.');
       if (result.finishReason === 'error') trailer.push(`⚠️ ${result.error?.message ?? 'The model failed.'}`);
@@ -328,12 +360,13 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     },
     async finish(outcome) {
       try {
+        await plan.finish();
         // Shutdown is an interruption (said again after the restart), not a person's Stop.
         const status: RunStatus = isShutdown(abort.signal) ? 'interrupted' : abort.signal.aborted ? 'stopped' : outcome.status;
         const headline = isShutdown(abort.signal)
           ? shutdownNotice(deps.coordination?.shared === true)
           : abort.signal.aborted
-            ? '⏹ Stopped by request.'
+            ? `⏹ Stopped by ${stoppedBy ? surface.mention(stoppedBy) : 'request'}.`
             : outcome.headline;
         await deps.runs.update(run.id, (stored) => ({
           ...stored,

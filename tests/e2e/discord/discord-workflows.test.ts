@@ -1,4 +1,6 @@
 /** /call and /goal from Discord application commands: the whole bot, the real discord.js, the Discord emulator and a scripted model server. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_USER } from '../../emulators/discord/discord-emulator.js';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
@@ -12,8 +14,27 @@ const ANA = DEFAULT_USER.id;
 
 type Harness = DiscordHarness;
 
-/** A run thread holds many turns: pacing is lowered and the emulator's limit raised, or it would take most of a minute. */
-const startHarness = () => startDiscordHarness({ emulator: { rateLimits: { messagesPerChannelPer5s: 200 } }, pacing: { editSpacingMsPerChannel: 50 } });
+/** A free port of 127.0.0.1: the bot's HTTP server takes it, so that TSUKA_PUBLIC_URL can name it before the start. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A run thread holds many turns: pacing is lowered and the emulator's limit raised, or it would take most of a minute.
+ * TSUKA_PUBLIC_URL points at the bot's own HTTP server: webhooks post with the characters' pictures.
+ */
+const startHarness = async () => {
+  const port = await freePort();
+  return startDiscordHarness({
+    emulator: { rateLimits: { messagesPerChannelPer5s: 200 } },
+    pacing: { editSpacingMsPerChannel: 50 },
+    environment: { TSUKA_HTTP_PORT: String(port), TSUKA_PUBLIC_URL: `http://127.0.0.1:${port}/` },
+  });
+};
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -84,6 +105,26 @@ describe('Discord workflows', () => {
     expect(card!.content).toContain('finished');
     expect(buttonsOf(card!)).toHaveLength(0);
     expect((h.model.requests.at(-1)!.body as Body).tools).toBeUndefined();
+    // A face per character: each speaker's webhook posts carry its own picture, which the bot serves as a PNG.
+    const avatarOf = (name: string) => [
+      ...new Set(
+        h
+          .botReplies(threadId)
+          .filter((message) => message.username === name)
+          .map((message) => message.avatarUrl),
+      ),
+    ];
+    const [geordi, spock] = [avatarOf('Geordi'), avatarOf('Spock')];
+    expect(geordi).toEqual([`http://127.0.0.1:${h.app.http.port}/avatars/geordi.png`]);
+    expect(spock).toEqual([`http://127.0.0.1:${h.app.http.port}/avatars/spock.png`]);
+    const pictures = await Promise.all([geordi[0]!, spock[0]!].map((url) => fetch(url)));
+    for (const picture of pictures) {
+      expect(picture.status).toBe(200);
+      expect(picture.headers.get('content-type')).toBe('image/png');
+    }
+    const [first, second] = await Promise.all(pictures.map(async (picture) => Buffer.from(await picture.arrayBuffer())));
+    expect(first!.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(first!.equals(second!)).toBe(false);
   });
 
   it('/goal: the plan, each step under its identity, reviews by the supervisor the plan names and the stats table in the thread', async () => {

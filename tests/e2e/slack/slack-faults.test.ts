@@ -56,8 +56,22 @@ describe('Slack faults', () => {
   // Both ways a reply reaches Slack: the streaming methods, and placeholder + chat.update where the
   // workspace refuses them. Each meets a window on its first call, then a longer one on its later calls.
   const MODES = [
-    { label: 'streamed', first: ['chat.startStream'], later: ['chat.appendStream', 'chat.stopStream'], emulator: {} },
-    { label: 'edited', first: ['chat.postMessage'], later: ['chat.update'], emulator: { streamingRefusal: 'not_allowed' as const } },
+    {
+      label: 'streamed',
+      first: ['chat.startStream'],
+      later: ['chat.appendStream', 'chat.stopStream'],
+      emulator: {},
+      pace: { chunkSize: 40, delayMsBetweenChunks: 20 },
+    },
+    // The first reply in a workspace tries streaming and posts its Stop companion meanwhile (a chat.postMessage that meets
+    // the window too): the reply streams for longer than the window, so that it is not complete (folded into one post) by the time it posts.
+    {
+      label: 'edited',
+      first: ['chat.postMessage'],
+      later: ['chat.update'],
+      emulator: { streamingRefusal: 'not_allowed' as const },
+      pace: { chunkSize: 8, delayMsBetweenChunks: 50 },
+    },
   ];
   for (const mode of MODES) {
     for (const fault of [
@@ -68,7 +82,7 @@ describe('Slack faults', () => {
         harness = await startSlackHarness({ emulator: mode.emulator });
         const { slack, model } = harness;
         const answer = `All good in the end. ${'The reply keeps streaming while Slack fails. '.repeat(20)}Done.`;
-        model.enqueue({ text: answer, chunkSize: 40, delayMsBetweenChunks: 20 });
+        model.enqueue({ text: answer, ...mode.pace });
         slack.injectFaults({ methods: mode.first, status: fault.status, durationMs: FAULT_WINDOW_MS, retryAfterSeconds: 1 });
         slack.injectFaults({ methods: mode.later, status: fault.status, durationMs: 2 * FAULT_WINDOW_MS, retryAfterSeconds: 1 });
         const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi status?` });

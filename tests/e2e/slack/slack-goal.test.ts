@@ -47,7 +47,27 @@ describe('Slack /goal', () => {
     expect(root.text).toBe('🎯 Goal by <@U1>: write and check the release notes');
     await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => message.text.includes('Goal completed')), { timeoutMs: 8000 });
 
-    const replies = harness.botReplies('C1', root.ts);
+    // The steps as a plan: one streamed message with a plan block, a task per member turn.
+    const isPlan = (message: { taskDisplayMode?: string }) => message.taskDisplayMode === 'plan';
+    await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => isPlan(message) && message.stream === 'stopped'));
+    const plan = harness.botReplies('C1', root.ts).find(isPlan)!;
+    const chunks = plan.chunks as { type: string; id?: string; title?: string; status?: string }[];
+    expect(chunks[0]).toEqual({ type: 'plan_update', title: expect.stringContaining('write and check the release notes') });
+    const tasks = new Map<string, { title: string; statuses: string[] }>();
+    for (const chunk of chunks.filter((entry) => entry.type === 'task_update'))
+      tasks.set(chunk.id!, { title: chunk.title!, statuses: [...(tasks.get(chunk.id!)?.statuses ?? []), chunk.status!] });
+    const titles = [...tasks.values()].map((task) => task.title);
+    for (const [step, who] of [
+      [1, 'Geordi'],
+      [2, 'Data'],
+      [3, 'Worf'],
+      [4, 'Pike'],
+    ] as const)
+      expect(titles).toContainEqual(expect.stringMatching(new RegExp(`^step ${step}/4 · ${who}`)));
+    for (const task of tasks.values()) expect(task.statuses.at(-1)).toBe('complete');
+    expect([...tasks.values()].every((task) => task.statuses[0] === 'in_progress')).toBe(true);
+
+    const replies = harness.botReplies('C1', root.ts).filter((message) => message.ts !== plan.ts);
     const card = replies.find((message) => message.text.startsWith('🛰'))!;
     expect(card.text).toContain('finished');
     expect(buttonsOf(card)).toHaveLength(0);

@@ -73,6 +73,8 @@ describe('restart recovery', () => {
     model.enqueue({ text: `Partial answer ${'lorem '.repeat(400)}`, chunkSize: 6, delayMsBetweenChunks: 50 });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi explain everything` });
     await slack.waitFor(() => replies(mention.ts).some((message) => message.text.startsWith('Partial answer')), { timeoutMs: 10_000 });
+    // The first reply tried the streaming methods and showed its Stop button beside it meanwhile: that companion is taken away.
+    await slack.waitFor(() => replies(mention.ts).length === 1);
     await killHard(first);
     const partial = replies(mention.ts);
     expect(partial).toHaveLength(1);

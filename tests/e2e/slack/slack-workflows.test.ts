@@ -103,7 +103,15 @@ describe('Slack workflows', () => {
     const thread = harness.botReplies('C1', root.ts);
     expect(thread.filter((message) => message.username).map((message) => message.username)).toEqual(['Pike', 'Geordi', 'Pike']);
     const geordi = thread.find((message) => message.username === 'Geordi')!;
-    expect(geordi.text).toContain('mkdir build');
+    // The command is a task card of Geordi's reply (issue 24), complete once approved and run.
+    const cards = ((geordi.chunks ?? []) as { type: string; title?: string; status?: string }[]).filter((chunk) => chunk.type === 'task_update');
+    expect(cards.filter((card) => card.title === 'execute_command mkdir build').map((card) => card.status)).toEqual(['pending', 'complete']);
+    // The run's plan: Geordi's step waited for the approval, then went on and finished.
+    await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => message.taskDisplayMode === 'plan' && message.stream === 'stopped'));
+    const plan = harness.botReplies('C1', root.ts).find((message) => message.taskDisplayMode === 'plan')!;
+    const steps = ((plan.chunks ?? []) as { type: string; id?: string; title?: string; status?: string }[]).filter((chunk) => chunk.type === 'task_update');
+    const geordiStep = steps.find((step) => step.title?.includes('Geordi'))!.id;
+    expect(steps.filter((step) => step.id === geordiStep).map((step) => step.status)).toEqual(['in_progress', 'pending', 'in_progress', 'complete']);
     expect(geordi.text).toContain('completed — build folder made');
     expect(harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!.text).toMatch(/Approved by <@U1>/);
     expect((await stat(path.join(harness.workspace, 'build'))).isDirectory()).toBe(true);

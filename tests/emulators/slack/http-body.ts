@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** Fields whose form-encoded value is a JSON document. */
-const JSON_FIELDS = ['blocks', 'attachments', 'files', 'metadata'];
+const JSON_FIELDS = ['blocks', 'attachments', 'files', 'metadata', 'chunks'];
 
 /** A parsed request body: field name → string, number, boolean, Buffer (multipart file) or parsed JSON. */
 export type RequestFields = Record<string, unknown>;

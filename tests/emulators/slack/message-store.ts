@@ -32,6 +32,10 @@ export interface StoredMessage {
   appends?: number;
   /** Files a person attached (see {@link SharedFile}), as Slack lists them on the message. */
   files?: Record<string, unknown>[];
+  /** Streamed messages: every chunk taken (chunks, or markdown_text as one markdown_text chunk), in order. */
+  chunks?: Record<string, unknown>[];
+  /** Streamed messages: `timeline` (default) or `plan`, from chat.startStream. */
+  taskDisplayMode?: 'timeline' | 'plan';
 }
 
 /** A file a person shared in the workspace: served at its private URL to the bot token only. */

@@ -61,6 +61,8 @@ export interface SlackEmulatorOptions {
   ackTimeoutMs?: number;
   /** Refuse Slack's streaming methods with this error (default: offered). */
   streamingRefusal?: StreamingRefusal;
+  /** Refuse task_update and plan_update chunks with this error (default: taken). */
+  taskChunksRefusal?: string;
 }
 
 /** A running emulator. State getters return the live records; `messages()`/`thread()` return copies. */
@@ -114,6 +116,8 @@ export interface SlackEmulator extends Deliveries {
   defineChannel(channel: Partial<EmulatedChannel> & { id: string }): EmulatedChannel;
   /** Refuse the streaming methods from now on with `refusal`, or offer them again (undefined). */
   setStreamingRefusal(refusal: StreamingRefusal | undefined): void;
+  /** Refuse task and plan chunks from now on with `error`, or take them again (undefined). */
+  setTaskChunksRefusal(error: string | undefined): void;
   /** Resolves as soon as `predicate` holds; re-checked on every recorded call, ack and connection. */
   waitFor(predicate: (emulator: SlackEmulator) => boolean, options?: WaitOptions): Promise<void>;
   /** Resolves when a connection is open and at least `count` (default 1) were accepted in all. */
@@ -149,6 +153,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   let scopes: readonly string[] = [...(options.scopes ?? DEFAULT_SLACK_SCOPES)];
   let baseUrl = '';
   let refusal = options.streamingRefusal;
+  let chunksRefusal = options.taskChunksRefusal;
   const store = createMessageStore();
   const rateLimiter = createRateLimiter(options.rateLimits);
   const faults = createFaultInjector();
@@ -175,6 +180,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     baseUrl: () => baseUrl,
     issueSocketUrl: () => socket.issueUrl(),
     streamingRefusal: () => refusal,
+    taskChunksRefusal: () => chunksRefusal,
     conversations,
   });
   const fileRequests: FileRequest[] = [];
@@ -261,6 +267,9 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     defineChannel: (channel) => conversations.define(channel),
     setStreamingRefusal(next) {
       refusal = next;
+    },
+    setTaskChunksRefusal(next) {
+      chunksRefusal = next;
     },
     waitFor: (predicate, wait = {}) => waiter.wait(() => predicate(emulator), wait, describeState),
     waitForConnection,

@@ -101,3 +101,41 @@ describe('per-minute quotas of the streaming and acknowledgement methods', () =>
     expect(limiter.take('chat.appendStream', 'C1').limited).toBe(false);
   });
 });
+
+describe('Slack streaming chunks', () => {
+  it('takes text and task cards in order, and refuses chunks Slack would refuse', async () => {
+    await open();
+    const task = { type: 'task_update', id: 't1', title: 'read_file a.json', status: 'in_progress' };
+    const started = await start({ markdown_text: undefined, chunks: [{ type: 'markdown_text', text: 'Looking. ' }, task], task_display_mode: 'timeline' });
+    expect(started.body.ok).toBe(true);
+    const ts = started.body.ts as string;
+    const append = (chunks: unknown) => callApi('chat.appendStream', { channel: 'C1', ts, chunks });
+    expect((await append([{ ...task, status: 'complete', output: '1 KB', sources: [{ type: 'url', url: 'https://a.test', text: 'a' }] }])).body.ok).toBe(true);
+    // A source without text, an unknown status, an unknown chunk type, nothing at all: refused.
+    expect((await append([{ ...task, sources: [{ type: 'url', url: 'https://a.test' }] }])).body).toMatchObject({ ok: false, error: 'invalid_chunks' });
+    expect((await append([{ ...task, status: 'done' }])).body).toMatchObject({ ok: false, error: 'invalid_chunks' });
+    expect((await append([{ type: 'image', url: 'https://a.test' }])).body).toMatchObject({ ok: false, error: 'invalid_chunks' });
+    expect((await append([])).body).toMatchObject({ ok: false, error: 'invalid_chunks' });
+    expect((await callApi('chat.appendStream', { channel: 'C1', ts, markdown_text: 'x', chunks: [task] })).body).toMatchObject({ ok: false });
+    expect((await start({ task_display_mode: 'grid' })).body).toMatchObject({ ok: false, error: 'invalid_arguments' });
+    expect((await append([{ type: 'markdown_text', text: 'Done.' }])).body.ok).toBe(true);
+    const [message] = emulator.botMessages('C1');
+    expect(message!.text).toBe('Looking. Done.');
+    expect(message!.taskDisplayMode).toBe('timeline');
+    expect(message!.chunks!.map((chunk) => `${chunk.type}${chunk.status ? `:${chunk.status}` : ''}`)).toEqual([
+      'markdown_text',
+      'task_update:in_progress',
+      'task_update:complete',
+      'markdown_text',
+    ]);
+  });
+
+  it('a workspace without task cards refuses task and plan chunks, and still takes text', async () => {
+    await open({ taskChunksRefusal: 'invalid_chunks' });
+    expect((await start({ markdown_text: undefined, chunks: [{ type: 'plan_update', title: 'Plan' }] })).body).toMatchObject({
+      ok: false,
+      error: 'invalid_chunks',
+    });
+    expect((await start({ markdown_text: undefined, chunks: [{ type: 'markdown_text', text: 'Plain.' }] })).body.ok).toBe(true);
+  });
+});

@@ -11,6 +11,7 @@
 import type { MessageStore, StoredMessage } from './message-store.js';
 import type { WorkspaceIdentity } from './payloads.js';
 import { stringField, type RequestFields } from './http-body.js';
+import { chunksOf, textOf, type Chunk } from './stream-chunks.js';
 
 /** How the workspace answers the streaming methods: offered, or refused with one of Slack's errors. */
 export type StreamingRefusal = 'not_allowed' | 'unknown_method' | 'missing_scope';
@@ -28,6 +29,8 @@ export interface StreamingContext {
   customization: (fields: RequestFields) => Record<string, string>;
   missingCustomizeScope: (fields: RequestFields) => Body | undefined;
   messageJson: (message: StoredMessage) => Body;
+  /** Task and plan chunks are refused with this error (a workspace without them); undefined: taken. */
+  taskChunksRefusal?: () => string | undefined;
 }
 
 export const STREAMING_METHODS = ['chat.startStream', 'chat.appendStream', 'chat.stopStream'] as const;
@@ -39,10 +42,16 @@ export function streamingRefusal(refusal: StreamingRefusal | undefined, scopes: 
   return fail(refusal);
 }
 
-function markdownOf(fields: RequestFields): { ok: true; text: string } | { ok: false; body: Body } {
-  const text = typeof fields.markdown_text === 'string' ? fields.markdown_text : '';
+function markdownOf(
+  fields: RequestFields,
+  refusal: string | undefined,
+  start = false,
+): { ok: true; text: string; chunks: Chunk[] } | { ok: false; body: Body } {
+  const parsed = chunksOf(fields, { start, refusal });
+  if (!parsed.ok) return { ok: false, body: parsed as unknown as Body };
+  const text = textOf(parsed.chunks);
   if (text.length > SLACK_STREAM_MARKDOWN_LIMIT) return { ok: false, body: fail('msg_too_long') };
-  return { ok: true, text };
+  return { ok: true, text, chunks: parsed.chunks };
 }
 
 function openStream(store: MessageStore, fields: RequestFields): StoredMessage | Body {
@@ -71,8 +80,9 @@ export function createStreamingHandlers(context: StreamingContext): Record<(type
       }
       const scopeError = context.missingCustomizeScope(fields);
       if (scopeError) return scopeError;
-      const markdown = markdownOf(fields);
+      const markdown = markdownOf(fields, context.taskChunksRefusal?.(), true);
       if (!markdown.ok) return markdown.body;
+      if (markdown.chunks.length === 0) return fail('invalid_arguments', { detail: 'markdown_text or chunks is required' });
       const stored = store.add({
         channel,
         text: markdown.text,
@@ -82,15 +92,18 @@ export function createStreamingHandlers(context: StreamingContext): Record<(type
         bot_id: identity.botId,
         stream: 'open',
         appends: 0,
+        chunks: markdown.chunks,
+        taskDisplayMode: fields.task_display_mode === 'plan' ? 'plan' : 'timeline',
       });
       return { ok: true, channel, ts: stored.ts };
     },
     'chat.appendStream': (fields) => {
       const message = openStream(store, fields);
       if (!isMessage(message)) return message;
-      const markdown = markdownOf(fields);
+      const markdown = markdownOf(fields, context.taskChunksRefusal?.());
       if (!markdown.ok) return markdown.body;
-      if (markdown.text.length === 0) return fail('invalid_arguments', { detail: 'markdown_text or chunks is required' });
+      if (markdown.chunks.length === 0) return fail('invalid_arguments', { detail: 'markdown_text or chunks is required' });
+      message.chunks = [...(message.chunks ?? []), ...markdown.chunks];
       message.text += markdown.text;
       message.history.push(message.text);
       message.appends = (message.appends ?? 0) + 1;
@@ -99,8 +112,9 @@ export function createStreamingHandlers(context: StreamingContext): Record<(type
     'chat.stopStream': (fields) => {
       const message = openStream(store, fields);
       if (!isMessage(message)) return message;
-      const markdown = markdownOf(fields);
+      const markdown = markdownOf(fields, context.taskChunksRefusal?.());
       if (!markdown.ok) return markdown.body;
+      message.chunks = [...(message.chunks ?? []), ...markdown.chunks];
       if (markdown.text.length > 0) {
         message.text += markdown.text;
         message.history.push(message.text);

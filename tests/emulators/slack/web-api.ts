@@ -27,6 +27,8 @@ export interface WebApiContext {
   issueSocketUrl: () => string;
   /** Whether the workspace refuses chat.startStream/appendStream/stopStream, and how. */
   streamingRefusal: () => StreamingRefusal | undefined;
+  /** Whether task and plan chunks are refused, and with which error. */
+  taskChunksRefusal?: () => string | undefined;
   /** Channels, their privacy and members. */
   conversations: Conversations;
 }
@@ -182,7 +184,14 @@ export function createWebApi(context: WebApiContext): WebApi {
       });
       return { ok: true, channel, ts, text: content.text, message: updated ? messageJson(updated) : {} };
     },
-    ...createStreamingHandlers({ store, identity, customization, missingCustomizeScope, messageJson: (message) => messageJson(message) }),
+    ...createStreamingHandlers({
+      store,
+      identity,
+      customization,
+      missingCustomizeScope,
+      messageJson: (message) => messageJson(message),
+      taskChunksRefusal: () => context.taskChunksRefusal?.(),
+    }),
     'chat.postEphemeral': (fields) => {
       const channel = stringField(fields, 'channel');
       const user = stringField(fields, 'user');

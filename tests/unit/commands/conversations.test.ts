@@ -102,7 +102,7 @@ describe('conversations in threads', () => {
       replyEphemeral: async () => undefined,
     });
     held.release();
-    await harness.surface.waitFor(finished(harness, 'thread:root', '⏹ Stopped.'));
+    await harness.surface.waitFor(finished(harness, 'thread:root', '⏹ Stopped by <@playground:alice>.'));
     await expect.poll(() => harness.layer.conversations.activeThreads(), { interval: 10 }).toBe(0);
     expect(harness.model.requests).toHaveLength(1);
   });

@@ -53,7 +53,7 @@ describe('stopping a team run', () => {
         .map((message) => message.identity!.name),
     ).toEqual(['Geordi']);
     expect(harness.thread().find((message) => message.identity?.name === 'Geordi')!.text).toContain('⏹ Stopped.');
-    expect(harness.thread().at(-1)!.text).toContain('⏹ Stopped by request.');
+    expect(harness.thread().at(-1)!.text).toContain('⏹ Stopped by <@playground:alice>.');
     expect(card.text).toContain('stopped');
     expect(card.buttons).toEqual([]);
     const [run] = await harness.runs();

@@ -200,7 +200,7 @@ describe('/goal', () => {
     expect(thread.some((line) => line.startsWith('bot: 🔀'))).toBe(false);
     expect(h.thread().some((message) => message.identity?.name === 'Worf')).toBe(false);
     expect(h.thread().find((message) => message.identity?.name === 'Geordi')!.text).toContain('⏹ Stopped.');
-    expect(thread.at(-1)).toContain('⏹ Stopped by request.');
+    expect(thread.at(-1)).toContain('⏹ Stopped by <@playground:alice>.');
     expect(thread.at(-1)).toContain('unfinished parallel steps were not merged');
     expect(card.text).toContain('stopped');
     expect(card.buttons).toEqual([]);

@@ -1,0 +1,33 @@
+/**
+ * `GET /avatars/<name>.png` for every character of the roster: the generated pictures Discord and
+ * Slack fetch under TSUKA_PUBLIC_URL and the playground shows. Public by design (a name's
+ * initial and colours, nothing else); each is drawn once and cached by the platforms for a day.
+ */
+import type { Roster } from '../core/data/types.js';
+import type { Logger } from '../core/logger.js';
+import { avatarPath, createAvatarImages } from '../commands/avatars.js';
+import type { RouteHandler } from './http-server.js';
+
+const ONE_DAY_S = 86_400;
+
+export function avatarRoutes(roster: Roster, logger: Logger): Record<string, RouteHandler> {
+  const images = createAvatarImages();
+  const routes: Record<string, RouteHandler> = {};
+  for (const character of roster.characters.values()) {
+    const handler: RouteHandler = (request, response) => {
+      images.png(character).then(
+        (png) => {
+          response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': `public, max-age=${ONE_DAY_S}` });
+          response.end(request.method === 'HEAD' ? undefined : png);
+        },
+        (error: unknown) => {
+          logger.warn('a character picture could not be drawn', { character: character.name, error });
+          response.writeHead(500, { 'content-type': 'text/plain' }).end('the picture could not be drawn');
+        },
+      );
+    };
+    routes[`GET ${avatarPath(character.name)}`] = handler;
+    routes[`HEAD ${avatarPath(character.name)}`] = handler;
+  }
+  return routes;
+}
