@@ -109,6 +109,8 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     expect(await page.locator('#thread-messages .message-character .name', { hasText: 'Geordi' }).count()).toBeGreaterThan(0);
     // Spock's last turn, and (issue 28) his position quoted on the verdict card with its Adopt button.
     expect(await page.locator('#thread-messages .body', { hasText: 'Spock concludes.' }).count()).toBeGreaterThanOrEqual(1);
+    // The card comes after the synthesis: wait for it, then there is exactly one.
+    await page.locator('#thread-messages button', { hasText: 'Adopt' }).waitFor();
     expect(await page.locator('#thread-messages button', { hasText: 'Adopt' }).count()).toBe(1);
 
     // Files come through the API with the key: a download from a blob:.
