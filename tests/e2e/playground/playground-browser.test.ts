@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     for (const turn of ['Geordi opens.', 'Spock answers.', 'Geordi replies.', 'Spock concludes.', 'Synthesis.']) h.model.enqueue({ text: turn });
     await send(page, '#input', '/call geordi spock "Should we cache sessions in Redis?"');
     // The debate opens its own thread: both speakers under their names, then the moderator's synthesis.
-    await page.locator('#thread-messages .body', { hasText: 'Synthesis.' }).waitFor();
+    await page.locator('#thread-messages .body', { hasText: 'Synthesis.' }).first().waitFor();
     expect(await page.locator('#thread-messages .message-character .name', { hasText: 'Spock' }).count()).toBeGreaterThan(0);
     expect(await page.locator('#thread-messages .message-character .name', { hasText: 'Geordi' }).count()).toBeGreaterThan(0);
     // Spock's last turn, and (issue 28) his position quoted on the verdict card with its Adopt button.
@@ -122,7 +122,8 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
 
     // The Direct section: a DM with the bot; the paperclip attaches a picture, shown in the message.
     await page.click('#directs button');
-    expect(await page.textContent('#channel-title')).toContain('TSUKA');
+    // The title changes once the page has switched to the direct channel.
+    await page.locator('#channel-title', { hasText: 'TSUKA' }).waitFor();
     h.model.enqueue({ text: 'A one-pixel picture.' });
     await page.setInputFiles('#files', { name: 'dot.png', mimeType: 'image/png', buffer: PNG });
     await page.locator('#chosen .chosen-file', { hasText: 'dot.png' }).waitFor();
