@@ -29,24 +29,29 @@ export interface StreamingSupport {
   refuse(team: string, reason: string): void;
 }
 
-/** Which workspaces refused the streaming methods (remembered for the life of the process). */
-export function createStreamingSupport(logger: Logger): StreamingSupport {
+/**
+ * Which workspaces refused a capability (the streaming methods, task chunks): remembered for the
+ * life of the process, the first refusal of each workspace logged once with `warning`.
+ */
+export function createRefusalMemory(logger: Logger, warning: string): StreamingSupport {
   const refused = new Map<string, string>();
   return {
     offered: (team) => !refused.has(team),
     refuse(team, reason) {
       if (refused.has(team)) return;
       refused.set(team, reason);
-      logger.warn("Slack's streaming methods were refused: replies in this workspace use a placeholder and chat.update", { team, reason });
+      logger.warn(warning, { team, reason });
     },
   };
 }
 
-/** Which workspaces take task cards (task_update chunks): `task-chunks.ts`. */
-export interface ChunkSupport {
-  offered(team: string): boolean;
-  refuse(team: string, reason: string): void;
+/** Which workspaces refused the streaming methods. */
+export function createStreamingSupport(logger: Logger): StreamingSupport {
+  return createRefusalMemory(logger, "Slack's streaming methods were refused: replies in this workspace use a placeholder and chat.update");
 }
+
+/** Which workspaces take task cards (task_update chunks): `task-chunks.ts`. */
+export type ChunkSupport = StreamingSupport;
 
 /** What the stream needs from the Slack surface around it. */
 export interface SlackMessaging {

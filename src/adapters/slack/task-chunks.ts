@@ -10,7 +10,7 @@
 import type { AnyChunk } from '@slack/web-api';
 import type { TaskUpdate } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
-import type { ChunkSupport, StreamContent } from './slack-messaging.js';
+import { createRefusalMemory, type ChunkSupport, type StreamContent } from './slack-messaging.js';
 
 /** Slack's answers that say the stream itself is gone or busy, not that its chunks were refused. */
 const NOT_ABOUT_CHUNKS = new Set(['message_not_in_streaming_state', 'message_not_found', 'channel_not_found', 'ratelimited', 'rate_limited', 'msg_too_long']);
@@ -22,15 +22,7 @@ const SOURCES_MAX = 5;
 
 /** Which workspaces refused task chunks (remembered for the life of the process). */
 export function createChunkSupport(logger: Logger): ChunkSupport {
-  const refused = new Map<string, string>();
-  return {
-    offered: (team) => !refused.has(team),
-    refuse(team, reason) {
-      if (refused.has(team)) return;
-      refused.set(team, reason);
-      logger.warn("Slack refused task cards (task_update chunks): tool calls in this workspace's replies show as text lines", { team, reason });
-    },
-  };
+  return createRefusalMemory(logger, "Slack refused task cards (task_update chunks): tool calls in this workspace's replies show as text lines");
 }
 
 /** True when a failed call that carried task chunks failed because of them (a Slack error, not the stream's end or a limit). */
