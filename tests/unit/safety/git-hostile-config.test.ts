@@ -1,51 +1,14 @@
-import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/core/logger.js';
-import { createWorkspace } from '../../../src/core/safety/workspace-jail.js';
 import { executeCommandTool } from '../../../src/core/tools/impl/execute-command.js';
-import type { ToolContext } from '../../../src/core/tools/tool.js';
+import { contextFor, git } from '../../support/git-attack.js';
 
 /** A repository whose .git/config names a program for every hook git offers a repository. */
 let base: string;
 let marker: string;
-const childEnv = {
-  PATH: '/usr/local/bin:/usr/bin:/bin',
-  HOME: '/nonexistent',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], {
-    cwd,
-    env: { ...childEnv, GIT_CONFIG_NOSYSTEM: '1' },
-    encoding: 'utf8',
-    // A test that expects git to refuse keeps git's own error lines out of the test output.
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-async function contextFor(root: string): Promise<ToolContext> {
-  return {
-    workspace: await createWorkspace(root),
-    signal: new AbortController().signal,
-    childEnv,
-    sandbox: createFallbackSandbox(),
-    maskSecrets: (text) => text,
-    runId: 'r',
-    agentName: 'geordi',
-    logger: silentLogger,
-    services: {},
-  };
-}
-
 /** A repository with one committed file (`a`, under the `x` filter and diff drivers) and a change to it. */
 async function hostileRepository(name: string, config: Record<string, string>): Promise<string> {
   const root = path.join(base, name);

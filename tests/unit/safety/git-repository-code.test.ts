@@ -1,56 +1,14 @@
-/**
- * SAFE git runs no program of the repository's choosing, also through a submodule (whose own
- * config git reads in a child git) and through a gitfile (`.git` naming another git folder).
- * These tests run real git: each attack is set up once and checked with few commands.
- */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/core/logger.js';
-import { createFallbackSandbox } from '../../../src/core/safety/fallback-sandbox.js';
-import { createWorkspace } from '../../../src/core/safety/workspace-jail.js';
 import { executeCommandTool } from '../../../src/core/tools/impl/execute-command.js';
-import type { ToolContext } from '../../../src/core/tools/tool.js';
+import { contextFor, git } from '../../support/git-attack.js';
 
 let base: string;
 let marker: string;
 let evil: string;
-const childEnv = {
-  PATH: '/usr/local/bin:/usr/bin:/bin',
-  HOME: '/nonexistent',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], {
-    cwd,
-    env: { ...childEnv, GIT_CONFIG_NOSYSTEM: '1' },
-    encoding: 'utf8',
-    // A test that expects git to refuse keeps git's own error lines out of the test output.
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-async function contextFor(root: string): Promise<ToolContext> {
-  return {
-    workspace: await createWorkspace(root),
-    signal: new AbortController().signal,
-    childEnv,
-    sandbox: createFallbackSandbox(),
-    maskSecrets: (text) => text,
-    runId: 'r',
-    agentName: 'geordi',
-    logger: silentLogger,
-    services: {},
-  };
-}
-
 /** Runs `command` the way the agent's execute_command does: run if SAFE, else left for a person. */
 async function runIfSafe(root: string, command: string): Promise<{ level: string; reason: string; output?: string }> {
   const context = await contextFor(root);
