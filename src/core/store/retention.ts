@@ -1,11 +1,15 @@
 /**
- * Retention: runs that ended before the cutoff go, with their event logs, and so do sessions whose
- * thread has been quiet since before it. Running runs are never pruned, whatever their age.
+ * Retention: runs that ended before the cutoff go, with their event logs and the state kept to
+ * resume them, and so do sessions whose thread has been quiet since before it. Running runs are
+ * never pruned, whatever their age.
  */
 import type { Store } from './open-store.js';
 import type { RunRecord } from './run-types.js';
 import type { Session } from './session-store.js';
 import { runEventPrefix } from './run-store.js';
+
+/** Namespaces keyed by run id that hold what a run keeps to be resumed (/goal, /team): they go with the run. */
+export const PER_RUN_NAMESPACES = ['goal-runs', 'team-runs'] as const;
 
 export interface PruneReport {
   runs: number;
@@ -27,6 +31,7 @@ export async function pruneOlderThan(store: Store, cutoff: number): Promise<Prun
     const keys: string[] = [];
     for await (const [key] of events.entries(runEventPrefix(id))) keys.push(key);
     for (const key of keys) if (await events.delete(key)) report.events++;
+    for (const name of PER_RUN_NAMESPACES) await store.namespace<unknown>(name).delete(id);
     if (await runs.delete(id)) report.runs++;
   }
   const oldSessions: string[] = [];

@@ -98,6 +98,9 @@ describe('backup beside a running instance', () => {
     await runs.create({ id: 'old', kind: 'ask', title: 'old', startedBy: 'u', where, status: 'completed', createdAt: Date.now() - 40 * day });
     await runs.update('old', (run) => ({ ...run, endedAt: Date.now() - 40 * day }));
     await runs.appendEvent('old', { type: 'message', agent: 'u', text: 'old question' });
+    // What a /goal keeps to be resumed goes with its run.
+    await seed.namespace<unknown>('goal-runs').set('old', { objective: 'old goal', approved: true, finished: [] });
+    await seed.namespace<unknown>('goal-runs').set('recent', { objective: 'recent goal', approved: true, finished: [] });
     await runs.create({ id: 'old-running', kind: 'ask', title: 'long', startedBy: 'u', where, status: 'running', createdAt: Date.now() - 40 * day });
     await runs.create({ id: 'recent', kind: 'ask', title: 'recent', startedBy: 'u', where, status: 'completed', createdAt: Date.now() - 2 * day });
     await createSessionStore(seed, { now: () => Date.now() - 40 * day }).save({
@@ -117,6 +120,8 @@ describe('backup beside a running instance', () => {
     try {
       expect(await app.engine.runs.get('old')).toBeUndefined();
       expect(await app.engine.runs.events('old')).toEqual([]);
+      expect(await app.engine.store.namespace('goal-runs').get('old')).toBeUndefined();
+      expect(await app.engine.store.namespace('goal-runs').get('recent')).toMatchObject({ objective: 'recent goal' });
       expect(await app.engine.runs.get('recent')).toMatchObject({ status: 'completed' });
       // Still running when the process stopped: interrupted by recovery, never pruned for its age.
       expect(await app.engine.runs.get('old-running')).toMatchObject({ status: 'interrupted' });
