@@ -2,7 +2,7 @@
  * A PDF's text (issue 23), read by pdf.js (the `unpdf` package's build of it) in a worker thread:
  * the bot's own event loop never parses a PDF (pdf.js's in-process "fake worker" holds the loop for
  * the whole document), a document that takes too long is stopped by ending its thread, and the
- * thread's heap is capped. At most {@link PDF_MAX_PAGES} pages and {@link PDF_MAX_TEXT_CHARS}
+ * thread's heap is capped. The thread is started by the first PDF and ended after a minute idle. At most {@link PDF_MAX_PAGES} pages and {@link PDF_MAX_TEXT_CHARS}
  * characters are read. The library is resolved here but loaded in the worker only, and only when a
  * PDF arrives: starting the bot loads none of it.
  */
@@ -51,6 +51,7 @@ export interface PdfTextOptions {
 }
 
 interface WorkerAnswer {
+  id: number;
   ok: boolean;
   text?: string;
   chars?: number;
@@ -71,15 +72,41 @@ function pdfLibrary(): string {
   }
 }
 
-/** The text of the PDF in `bytes` (left untouched: the worker gets a copy). */
-export async function extractPdfText(bytes: Uint8Array, options: PdfTextOptions = {}): Promise<PdfText> {
-  const modulePath = pdfLibrary();
-  options.signal?.throwIfAborted();
-  const copy = bytes.slice();
+/** A worker left without a PDF this long is ended (the next PDF starts another). */
+const IDLE_MS = 60_000;
+
+let reader: Worker | undefined;
+let idleTimer: NodeJS.Timeout | undefined;
+let queue: Promise<unknown> = Promise.resolve();
+let nextJob = 0;
+const lastErrors = new WeakMap<Worker, Error & { code?: string }>();
+
+/**
+ * The text of the PDF in `bytes` (left untouched: the worker gets a copy). PDFs are read one at a
+ * time by one worker thread, kept up between them; the timeout counts from the PDF's own start.
+ */
+export function extractPdfText(bytes: Uint8Array, options: PdfTextOptions = {}): Promise<PdfText> {
+  let modulePath: string;
+  try {
+    modulePath = pdfLibrary();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const job = queue.then(() => readOne(modulePath, bytes, options));
+  queue = job.catch(() => undefined);
+  return job;
+}
+
+/** Ends the reading thread now (it never keeps the process alive; this is for tidy shutdowns and tests). */
+export async function stopPdfReader(): Promise<void> {
+  clearTimeout(idleTimer);
+  if (reader) await stopWorker(reader);
+}
+
+function startWorker(modulePath: string): Worker {
   const worker = new Worker(PDF_WORKER_SOURCE, {
     eval: true,
-    workerData: { bytes: copy, modulePath, maxPages: options.maxPages ?? PDF_MAX_PAGES, maxChars: options.maxChars ?? PDF_MAX_TEXT_CHARS },
-    transferList: [copy.buffer],
+    workerData: { modulePath },
     resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
     // Whatever pdf.js prints stays out of the bot's own output (its JSON log lines).
     stdout: true,
@@ -87,38 +114,68 @@ export async function extractPdfText(bytes: Uint8Array, options: PdfTextOptions 
   });
   worker.stdout.resume();
   worker.stderr.resume();
+  worker.unref();
+  // Kept for the job that sees the thread exit (a heap over its cap ends the thread with this error).
+  worker.on('error', (error: Error & { code?: string }) => lastErrors.set(worker, error));
+  worker.once('exit', () => {
+    if (reader === worker) reader = undefined;
+  });
+  return worker;
+}
+
+async function stopWorker(worker: Worker): Promise<void> {
+  if (reader === worker) reader = undefined;
+  await worker.terminate();
+}
+
+async function readOne(modulePath: string, bytes: Uint8Array, options: PdfTextOptions): Promise<PdfText> {
+  options.signal?.throwIfAborted();
+  clearTimeout(idleTimer);
+  const worker = (reader ??= startWorker(modulePath));
+  const id = ++nextJob;
+  const copy = bytes.slice();
   const timeoutMs = options.timeoutMs ?? PDF_TIMEOUT_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
+  const cleanup: (() => void)[] = [];
+  let answer: WorkerAnswer;
   try {
-    const answer = await new Promise<WorkerAnswer>((resolve, reject) => {
-      timer = setTimeout(() => reject(new PdfTextError('timeout', `reading its text took longer than ${seconds(timeoutMs)}`)), timeoutMs);
-      onAbort = () => reject(options.signal?.reason ?? new Error('aborted'));
+    answer = await new Promise<WorkerAnswer>((resolve, reject) => {
+      const onMessage = (message: WorkerAnswer) => message.id === id && resolve(message);
+      const onExit = (code: number) => reject(exitError(lastErrors.get(worker), code));
+      const onAbort = () => reject(options.signal?.reason ?? new Error('aborted'));
+      const timer = setTimeout(() => reject(new PdfTextError('timeout', `reading its text took longer than ${seconds(timeoutMs)}`)), timeoutMs);
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      worker.once('message', (message: WorkerAnswer) => resolve(message));
-      worker.once('error', (error: Error & { code?: string }) =>
-        reject(
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new PdfTextError('memory', `reading its text needed more than ${PDF_WORKER_HEAP_MB} MB`, { cause: error })
-            : new PdfTextError('failed', error.message, { cause: error }),
-        ),
-      );
-      worker.once('exit', (code) => reject(new PdfTextError('failed', `the PDF reader stopped (exit code ${code})`)));
+      cleanup.push(() => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        options.signal?.removeEventListener('abort', onAbort);
+      });
+      worker.postMessage({ id, bytes: copy, maxPages: options.maxPages ?? PDF_MAX_PAGES, maxChars: options.maxChars ?? PDF_MAX_TEXT_CHARS }, [copy.buffer]);
     });
-    if (!answer.ok) throw failureOf(answer);
-    return {
-      text: answer.text ?? '',
-      pages: answer.pages ?? 0,
-      totalPages: answer.totalPages ?? 0,
-      truncated: answer.truncated ?? false,
-      empty: (answer.chars ?? 0) === 0,
-    };
+  } catch (error) {
+    // A PDF given up (too slow, the turn stopped) leaves the thread busy with it: the thread is ended.
+    await stopWorker(worker);
+    throw error;
   } finally {
-    clearTimeout(timer);
-    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
-    // Ended in every case: after its answer, at a timeout, or when the turn is stopped.
-    await worker.terminate();
+    for (const step of cleanup) step();
   }
+  idleTimer = setTimeout(() => void stopWorker(worker), IDLE_MS).unref();
+  if (!answer.ok) throw failureOf(answer);
+  return {
+    text: answer.text ?? '',
+    pages: answer.pages ?? 0,
+    totalPages: answer.totalPages ?? 0,
+    truncated: answer.truncated ?? false,
+    empty: (answer.chars ?? 0) === 0,
+  };
+}
+
+function exitError(error: (Error & { code?: string }) | undefined, code: number): PdfTextError {
+  if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new PdfTextError('memory', `reading its text needed more than ${PDF_WORKER_HEAP_MB} MB`, { cause: error });
+  return new PdfTextError('failed', error ? error.message : `the PDF reader stopped (exit code ${code})`, error ? { cause: error } : undefined);
 }
 
 function failureOf(answer: WorkerAnswer): PdfTextError {
