@@ -144,8 +144,18 @@ async function describePdf(
   const pages = `a PDF of ${pdf.totalPages} page${pdf.totalPages === 1 ? '' : 's'}`;
   if (pdf.empty) return `- ${where}: ${pages} with no text to extract (scanned pages or pictures only); saved.`;
   let textPath = `${saved.path}.txt`;
-  for (let attempt = 2; (await taken(options.workspace, textPath)) && attempt < 100; attempt += 1) textPath = `${saved.path}-${attempt}.txt`;
-  await writeFileBeneath(options.workspace, await options.workspace.resolve(textPath), pdf.text);
+  try {
+    for (let attempt = 2; (await taken(options.workspace, textPath)) && attempt < 100; attempt += 1) textPath = `${saved.path}-${attempt}.txt`;
+    await writeFileBeneath(options.workspace, await options.workspace.resolve(textPath), pdf.text);
+  } catch (error) {
+    // The text still reaches the model; only its copy in the workspace is missing.
+    options.logger.warn('the text of an attached PDF could not be saved', { file: name, error });
+    return showText(
+      `${where}: ${pages}; its text (not saved in the workspace: ${error instanceof Error ? error.message : String(error)})`,
+      pdf.text,
+      options.maskSecrets,
+    );
+  }
   const part = pdf.truncated ? ` (the text of its first ${pdf.pages} page${pdf.pages === 1 ? '' : 's'}, within ${pdf.text.length} characters)` : '';
   return showText(`${where}: ${pages}; its text${part} is saved in ${textPath}`, pdf.text, options.maskSecrets, textPath);
 }
