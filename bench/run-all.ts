@@ -10,3 +10,4 @@ await import('./slack-reply-bench.js');
 await import('./mcp-bench.js');
 await import('./model-servers-bench.js');
 await import('./replicas-bench.js');
+await import('./pdf-text-bench.js');

@@ -35,8 +35,10 @@ export interface ContextMessage {
   at: number;
   /** Posted by another app's bot (a CI bot, a webhook); never this bot, whose messages are left out. */
   fromOtherBot?: boolean;
-  /** Names of files attached to it (listed, not downloaded). */
+  /** Names of files attached to it (listed in the context). */
   fileNames?: string[];
+  /** Its files as the adapter downloads them (the newest few of a thread are fetched into the inbox). */
+  files?: InboundFile[];
 }
 
 /** What `threadHistory` is asked for. */

@@ -1,7 +1,8 @@
 /**
  * What a turn starts with besides the message (issue 23): the thread's earlier messages on a
- * tag-in, and the message's files (saved in the conversation's workspace inbox, small ones shown,
- * images given to a model that sees them — otherwise the thread is told once that it cannot).
+ * tag-in with the newest files attached to them, and the message's files (saved in the
+ * conversation's workspace inbox, small ones shown, PDFs as their text, images given to a model that
+ * sees them — otherwise the thread is told once that it cannot; a PDF that cannot be read is said).
  */
 import type { ImagePart } from '../core/model/language-model.js';
 import type { Session } from '../core/store/session-store.js';
@@ -9,8 +10,9 @@ import type { ModelTier } from '../core/tools/tool.js';
 import type { ChatSurface, MessageRef, ThreadRef } from './chat-surface.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import type { InboundFile } from './conversation-context.js';
-import { prepareFiles } from './inbound-files.js';
-import { readThreadContext } from './thread-context.js';
+import { prepareFiles, type PreparedFiles, type PrepareFilesOptions } from './inbound-files.js';
+import { formatThreadContext, readUnseenThreadMessages, THREAD_CONTEXT_BUDGET_CHARS } from './thread-context.js';
+import { earlierFiles, THREAD_FILES_MAX_TOTAL_BYTES } from './thread-files.js';
 
 /** Where a turn's message came from: serialisable, so a queued turn carries it to another replica. */
 export interface TurnSource {
@@ -39,28 +41,58 @@ export async function gatherTurnContext(
 ): Promise<TurnContext> {
   const { source, surface } = turn;
   if (!source) return { thread: '', files: '', images: [] };
-  const thread = source.readThread
-    ? await readThreadContext({
+  const messages = source.readThread
+    ? await readUnseenThreadMessages({
         surface,
         request: { message: source.message, ...(source.thread ? { thread: source.thread } : {}), ...(source.replyTo ? { replyTo: source.replyTo } : {}) },
-        tier: turn.tier,
         maskSecrets: deps.maskSecrets,
         logger: deps.logger,
         // A thread the bot already follows: only what it has not seen since its last turn.
         ...(turn.session ? { after: turn.session.updatedAt, known: (turn.session.sideTalk ?? []).map((entry) => entry.text) } : {}),
       })
-    : '';
-  const prepared = await prepareFiles({
-    files: source.files ?? [],
+    : [];
+  const thread = formatThreadContext(messages, THREAD_CONTEXT_BUDGET_CHARS[turn.tier], deps.maskSecrets);
+  const common: Omit<PrepareFilesOptions, 'files'> = {
     surface,
     workspace: deps.workspace,
     seesImages: () => deps.models.seesImages?.() ?? Promise.resolve(false),
     maskSecrets: deps.maskSecrets,
     logger: deps.logger,
     signal: turn.signal,
-  });
-  if (prepared.unseenImages.length > 0) await tellOnceNoVision(deps, surface, turn.thread, turn.modelId, prepared.unseenImages);
-  return { thread, files: prepared.prompt, images: prepared.images };
+  };
+  const earlier = earlierFiles(messages, deps.maskSecrets);
+  const parts: PreparedFiles[] = [];
+  if (earlier.files.length > 0)
+    parts.push(
+      await prepareFiles({
+        ...common,
+        files: earlier.files,
+        heading: earlier.heading,
+        originOf: earlier.originOf,
+        maxTotalBytes: THREAD_FILES_MAX_TOTAL_BYTES,
+      }),
+    );
+  parts.push(await prepareFiles({ ...common, files: source.files ?? [] }));
+  const unseen = parts.flatMap((part) => part.unseenImages);
+  if (unseen.length > 0) await tellOnceNoVision(deps, surface, turn.thread, turn.modelId, unseen);
+  const unreadable = parts.flatMap((part) => part.unreadable);
+  if (unreadable.length > 0) await tellUnreadable(deps, surface, turn.thread, unreadable);
+  return {
+    thread,
+    files: parts
+      .map((part) => part.prompt)
+      .filter(Boolean)
+      .join('\n\n'),
+    images: parts.flatMap((part) => part.images),
+  };
+}
+
+/** Tells the thread which files were saved but could not be read, and why (an encrypted or broken PDF). */
+async function tellUnreadable(deps: CommandDependencies, surface: ChatSurface, thread: ThreadRef, files: PreparedFiles['unreadable']): Promise<void> {
+  const lines = files.map((file) => `📄 Couldn't read ${file.name}: ${file.reason}. The file is saved in the workspace as \`${file.path}\`.`);
+  await surface
+    .post({ thread, text: lines.join('\n') })
+    .catch((error: unknown) => deps.logger.warn('could not tell the thread that a file could not be read', { thread, error }));
 }
 
 /** Tells the thread, once, that the current model cannot see the images people attach. */

@@ -26,7 +26,7 @@ interface DiscordMessage {
   application_id?: string;
   author?: { id?: string; username?: string; global_name?: string | null; bot?: boolean };
   member?: { nick?: string | null };
-  attachments?: { filename?: string }[];
+  attachments?: { filename?: string; url?: string; size?: number; content_type?: string }[];
   message_reference?: { message_id?: string; channel_id?: string };
 }
 
@@ -82,6 +82,19 @@ export function createDiscordThreadHistory(rest: () => REST, bot: () => { userId
 function toContextMessage(entry: DiscordMessage): ContextMessage {
   const fromOtherBot = entry.author?.bot === true || entry.webhook_id !== undefined;
   const fileNames = (entry.attachments ?? []).flatMap((file) => (file.filename ? [file.filename] : []));
+  // Signed CDN links, downloaded like a mention's attachments (Discord's own hosts only).
+  const files = (entry.attachments ?? []).flatMap((file) =>
+    file.filename && file.url
+      ? [
+          {
+            name: file.filename,
+            source: file.url,
+            ...(typeof file.size === 'number' ? { size: file.size } : {}),
+            ...(file.content_type ? { mediaType: file.content_type } : {}),
+          },
+        ]
+      : [],
+  );
   return {
     user: userRef(entry.author?.id ?? 'unknown'),
     userName: entry.member?.nick ?? entry.author?.global_name ?? entry.author?.username ?? 'someone',
@@ -89,5 +102,6 @@ function toContextMessage(entry: DiscordMessage): ContextMessage {
     at: entry.timestamp ? Date.parse(entry.timestamp) : 0,
     ...(fromOtherBot ? { fromOtherBot } : {}),
     ...(fileNames.length > 0 ? { fileNames } : {}),
+    ...(files.length > 0 ? { files } : {}),
   };
 }

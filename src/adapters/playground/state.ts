@@ -148,6 +148,9 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
     /** The message `id` in `channel`; throws when there is none. */
     message: getMessage,
     findMessage: (id: string): PlaygroundMessage | undefined => messages.get(id),
+    /** A thread's root and replies, in the order they were written. */
+    threadMessages: (channel: string, root: string): PlaygroundMessage[] =>
+      [...messages.values()].filter((message) => message.channel === channel && (message.id === root || message.thread === root)),
     addMessage(input: {
       channel: string;
       thread?: string;

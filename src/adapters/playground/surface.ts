@@ -7,6 +7,7 @@ import type { ChatSurface, ThreadRef, UserRef } from '../../commands/chat-surfac
 import { authorView, buttonViews } from './cards.js';
 import { channelRef, decodeChannel, decodeMessage, DIRECT_CHANNEL_ID, messageRef, PLAYGROUND_USER } from './ids.js';
 import { PlaygroundNotFoundError, type PlaygroundState } from './state.js';
+import { createPlaygroundThreadHistory } from './thread-history.js';
 import { TsukaError } from '../../core/errors.js';
 
 /** An attached file larger than the command layer reads. */
@@ -81,6 +82,8 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
       const id = decodeChannel(channel);
       return id === DIRECT_CHANNEL_ID ? { kind: 'dm', members: 2 } : { kind: 'private', name: id, members: 2 };
     },
+    // What the person wrote in the thread before calling a character in (the characters' own posts left out).
+    threadHistory: createPlaygroundThreadHistory(state),
     // The bytes the page posted, read back from this chat's own store: `source` is a file id, never a URL.
     async downloadFile(file, { maxBytes }) {
       const stored = state.file(file.source);

@@ -2,12 +2,14 @@
  * A Slack thread's earlier messages (issue 23): `conversations.replies` (scopes channels:history,
  * groups:history, im:history), which returns the parent and its replies oldest first — people's
  * messages the bot never received as events included. Only the thread of the calling message's own
- * channel is read; this bot's messages are left out; other apps' bot messages are marked.
+ * channel is read; this bot's messages are left out; other apps' bot messages are marked. Their
+ * files come as `InboundFile`s (their private URLs, fetched with the bot token like a mention's).
  * https://docs.slack.dev/reference/methods/conversations.replies
  */
 import type { WebClient } from '@slack/web-api';
 import type { ContextMessage, ThreadHistoryRequest } from '../../commands/conversation-context.js';
 import type { SlackCaller } from './call-budget.js';
+import { inboundFileOf, type SlackFileObject } from './files.js';
 import { decodeMessage, userRef } from './ids.js';
 
 /** Pages read at most (200 messages a page). */
@@ -23,7 +25,7 @@ interface SlackReply {
   text?: string;
   bot_profile?: { name?: string };
   user_profile?: { display_name?: string; real_name?: string };
-  files?: { name?: string }[];
+  files?: SlackFileObject[];
 }
 
 export function createSlackThreadHistory(client: WebClient, caller: SlackCaller, bot: () => { userId: string; botId: string }) {
@@ -66,6 +68,7 @@ function toContextMessage(reply: SlackReply): ContextMessage {
   const fromOtherBot = reply.bot_id !== undefined || reply.subtype === 'bot_message';
   const name = reply.user_profile?.display_name || reply.user_profile?.real_name || reply.username || reply.bot_profile?.name;
   const fileNames = (reply.files ?? []).flatMap((file) => (file.name ? [file.name] : []));
+  const files = (reply.files ?? []).flatMap((file) => inboundFileOf(file) ?? []);
   return {
     user: userRef(reply.user ?? reply.bot_id ?? 'unknown'),
     userName: name ?? `<@${reply.user ?? reply.bot_id ?? 'unknown'}>`,
@@ -73,5 +76,6 @@ function toContextMessage(reply: SlackReply): ContextMessage {
     at: Math.round(Number(reply.ts) * 1000),
     ...(fromOtherBot ? { fromOtherBot } : {}),
     ...(fileNames.length > 0 ? { fileNames } : {}),
+    ...(files.length > 0 ? { files } : {}),
   };
 }

@@ -1,13 +1,15 @@
 /**
  * Issue 23 in the playground: files attached in the composer reach the model and the workspace
  * inbox (read back from the playground's own store), a picture is shown in the message it came
- * with, and the "Direct" conversation is a DM (`direct: true`, channelInfo `dm`) that is answered.
+ * with, the "Direct" conversation is a DM (`direct: true`, channelInfo `dm`) that is answered, and a
+ * character called into a thread reads what the person wrote there before, with its files.
  * One app for the whole file.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
+import { minimalPdf } from '../../support/minimal-pdf.js';
 
 type Content = string | { type: string; text?: string; image_url?: { url: string } }[];
 interface ModelBody {
@@ -115,5 +117,33 @@ describe('playground: files and the direct conversation', () => {
     const root = String(answer.body.thread);
     await h.waitFor(() => h.thread(root).some((message) => message.text.includes('Hello from your DM.') && settled(message)));
     expect(h.thread(root).every((message) => message.channel === 'direct')).toBe(true);
+  });
+
+  it('a character called into a thread reads what the person wrote there before, and the files they attached', async () => {
+    h.model.enqueue({ text: 'Looking into it.' });
+    const root = await h.say('geordi the nightly backup failed');
+    await h.waitFor(() => h.thread(root).some((message) => message.text.includes('Looking into it.') && settled(message)));
+    // After a reset the bot is no longer part of the thread: what is written next is not for it…
+    await h.say('reset', root);
+    await h.waitFor(() => h.thread(root).some((message) => message.text.includes('Conversation reset')));
+    const report = minimalPdf([['Backup report', 'FATAL: bucket quota exceeded at 02:07']]);
+    const posted = await h.post('/api/messages', {
+      channel: 'general',
+      thread: root,
+      text: 'the report from the storage team',
+      files: [{ name: 'backup-report.pdf', type: 'application/pdf', data: report.toString('base64') }],
+    });
+    expect(posted.status).toBe(202);
+    // …until someone calls a character in, who starts with it.
+    const before = h.model.requests.length;
+    h.model.enqueue({ text: 'The bucket is over quota.' });
+    await h.say('@data what went wrong?', root);
+    const content = textOf(await nextUserMessage(before));
+    await h.waitFor(() => h.thread(root).some((message) => message.text.includes('The bucket is over quota.') && settled(message)));
+    expect(content).toContain('Earlier in this thread');
+    expect(content.indexOf('the nightly backup failed')).toBeLessThan(content.indexOf('the report from the storage team'));
+    expect(content).not.toContain('Looking into it.');
+    expect(content).toContain('FATAL: bucket quota exceeded at 02:07');
+    expect(content).toMatch(/backup-report\.pdf \(.*\), from you's message of .* UTC “the report from the storage team”: a PDF of 1 page/);
   });
 });

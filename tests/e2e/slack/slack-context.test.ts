@@ -1,14 +1,16 @@
 /**
  * Issue 23 on Slack, end to end: a tag-in reads the thread (conversations.replies), files attached
  * to a mention reach the model and the workspace inbox (private URLs fetched with the bot token),
- * images go to a vision model as image parts or the thread is told, and a DM is answered.
- * One app for the whole file.
+ * images go to a vision model as image parts or the thread is told, a PDF's text reaches the model
+ * (an unreadable one is said in the thread), a tag-in fetches the files of the thread's earlier
+ * messages, and a DM is answered. One app for the whole file.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
 import { DEFAULT_SLACK_SCOPES } from '../../emulators/slack/slack-emulator.js';
+import { garbagePdf, minimalPdf } from '../../support/minimal-pdf.js';
 
 type Content = string | { type: string; text?: string; image_url?: { url: string } }[];
 interface ModelBody {
@@ -147,6 +149,59 @@ describe('Slack: what a teammate would see', () => {
     } finally {
       slack.setScopes(DEFAULT_SLACK_SCOPES);
     }
+  });
+
+  it('a PDF attached to a mention reaches the model as its text, saved beside it in the inbox', async () => {
+    const { slack, model } = harness;
+    const pdf = minimalPdf([['Incident report 2025-06-01', 'Root cause: the certificate of db-7 expired at 03:12'], ['Action: renew it with certbot']]);
+    const file = slack.shareFile({ name: 'report.pdf', mimetype: 'application/pdf', content: pdf });
+    const before = model.requests.length;
+    model.enqueue({ text: 'An expired certificate.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: 'geordi what does the report say?', files: [file] });
+    const content = textOf(await nextUserMessage(before));
+    await replied('C1', mention.ts, 'An expired certificate.');
+    expect(content).toContain('Root cause: the certificate of db-7 expired at 03:12');
+    expect(content).toContain('Action: renew it with certbot');
+    expect(content).toMatch(/a PDF of 2 pages; its text is saved in \.tsuka\/inbox\/\d{4}-\d{2}-\d{2}-report\.pdf\.txt/);
+    const inbox = await readdir(path.join(harness.workspace, '.tsuka', 'inbox'));
+    const text = inbox.find((name) => name.endsWith('-report.pdf.txt'));
+    expect(await readFile(path.join(harness.workspace, '.tsuka', 'inbox', text!), 'utf8')).toContain('certificate of db-7 expired');
+    expect(inbox.some((name) => name.endsWith('-report.pdf'))).toBe(true);
+  });
+
+  it('an encrypted or broken PDF is said in the thread, saved all the same, and the turn goes on', async () => {
+    const { slack, model } = harness;
+    const locked = slack.shareFile({ name: 'payroll.pdf', mimetype: 'application/pdf', content: minimalPdf([['salaries']], { encrypted: true }) });
+    const broken = slack.shareFile({ name: 'scan.pdf', mimetype: 'application/pdf', content: garbagePdf() });
+    const before = model.requests.length;
+    model.enqueue({ text: 'I could not open them.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: 'geordi summarise these', files: [locked, broken] });
+    const content = textOf(await nextUserMessage(before));
+    await replied('C1', mention.ts, 'I could not open them.');
+    const notes = harness.botReplies('C1', mention.ts).map((message) => message.text);
+    expect(notes.some((text) => /Couldn't read payroll\.pdf: it is password-protected/.test(text))).toBe(true);
+    expect(notes.some((text) => /Couldn't read scan\.pdf: it is not a readable PDF/.test(text))).toBe(true);
+    expect(content).toMatch(/payroll\.pdf \(.*\): a PDF whose text could not be read \(it is password-protected/);
+    const inbox = await readdir(path.join(harness.workspace, '.tsuka', 'inbox'));
+    expect(inbox.some((name) => name.endsWith('-payroll.pdf'))).toBe(true);
+    expect(inbox.some((name) => name.endsWith('-scan.pdf'))).toBe(true);
+  });
+
+  it('a tag-in fetches the files attached to the thread’s earlier messages and says which message each came from', async () => {
+    const { slack, model } = harness;
+    const parent = slack.postUnheard({ userId: 'U1', channelId: 'C1', text: 'nightly backup failed' });
+    const log = slack.shareFile({ name: 'backup.log', mimetype: 'text/plain', content: '02:00 start\n02:07 FATAL: bucket quota exceeded\n' });
+    slack.postUnheard({ userId: 'U2', channelId: 'C1', threadTs: parent.ts, text: 'log attached', files: [log] });
+    const before = model.requests.length;
+    model.enqueue({ text: 'The bucket is over quota.' });
+    await slack.mention({ userId: 'U1', channelId: 'C1', threadTs: parent.ts, text: 'geordi why?' });
+    const content = textOf(await nextUserMessage(before));
+    await replied('C1', parent.ts, 'The bucket is over quota.');
+    expect(content).toContain('Files attached to earlier messages of this thread');
+    expect(content).toContain('FATAL: bucket quota exceeded');
+    expect(content).toMatch(/\.tsuka\/inbox\/\d{4}-\d{2}-\d{2}-backup\.log \(.*\), from <@U2>'s message of .* UTC “log attached”/);
+    expect(slack.fileRequests.filter((request) => request.path.endsWith('backup.log')).every((request) => request.authorized)).toBe(true);
+    expect(slack.fileRequests.some((request) => request.path.endsWith('backup.log'))).toBe(true);
   });
 
   it('a direct message is answered by the default character, in a thread of the DM', async () => {

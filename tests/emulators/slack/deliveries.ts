@@ -208,7 +208,7 @@ export function createDeliveries(context: DeliveryContext) {
       return sharedFileJson(file, identity, context.baseUrl());
     },
     /** A person's message that is stored (conversations.replies returns it) but delivered to no app: the bot never heard it. */
-    postUnheard(input: { userId: string; channelId: string; text: string; threadTs?: string }): StoredMessage {
+    postUnheard(input: { userId: string; channelId: string; text: string; threadTs?: string; files?: Record<string, unknown>[] }): StoredMessage {
       return storeUserMessage(input).stored;
     },
     /** Another app's bot posts (a CI bot): stored with its own bot id, not delivered. */

@@ -1,4 +1,4 @@
-/** Thread history on both platforms (issue 23): never this bot's own messages, never another channel's. */
+/** Thread history on every platform (issue 23): never this bot's own messages, never another channel's; earlier files as downloadable files. */
 import type { REST } from 'discord.js';
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,10 @@ import { messageRef as discordMessage, threadRef } from '../../../src/adapters/d
 import { createSlackThreadHistory } from '../../../src/adapters/slack/thread-history.js';
 import { messageRef as slackMessage } from '../../../src/adapters/slack/ids.js';
 import type { SlackCaller } from '../../../src/adapters/slack/call-budget.js';
+import { BOT_AUTHOR, USER_AUTHOR } from '../../../src/adapters/playground/cards.js';
+import { messageRef as playgroundMessage } from '../../../src/adapters/playground/ids.js';
+import { createPlaygroundState } from '../../../src/adapters/playground/state.js';
+import { createPlaygroundSurface } from '../../../src/adapters/playground/surface.js';
 
 const BOT = '900';
 const APP = '901';
@@ -60,6 +64,33 @@ describe('Discord thread history', () => {
     ]);
   });
 
+  it('gives an earlier message’s attachments as files to download (their CDN links)', async () => {
+    const { rest } = discordRest({
+      '10': { channel: '1', body: { content: 'starter', timestamp: at(10), author: { id: '5', username: 'ana' } } },
+      '11': {
+        channel: '10',
+        body: {
+          content: 'log here',
+          timestamp: at(11),
+          author: { id: '5', username: 'ana' },
+          attachments: [{ filename: 'app.log', url: 'https://cdn.discordapp.com/attachments/10/11/app.log?ex=1', size: 42, content_type: 'text/plain' }],
+        },
+      },
+    });
+    const history = createDiscordThreadHistory(
+      () => rest,
+      () => ({ userId: BOT, applicationId: APP }),
+    );
+    const messages = await history({
+      thread: threadRef('G', '1', '10'),
+      message: discordMessage({ guild: 'G', parent: '1', channel: '10', message: '20' }),
+      limit: 50,
+    });
+    expect(messages.at(-1)!.files).toEqual([
+      { name: 'app.log', source: 'https://cdn.discordapp.com/attachments/10/11/app.log?ex=1', size: 42, mediaType: 'text/plain' },
+    ]);
+  });
+
   it('does not follow a reply into another channel, nor read a thread of another channel', async () => {
     const { rest, reads } = discordRest({
       '30': { channel: '2', body: { content: 'secret elsewhere', timestamp: at(30), author: { id: '5', username: 'ana' } } },
@@ -85,7 +116,16 @@ describe('Slack thread history', () => {
   const replies = [
     { ts: '100.000001', user: 'U1', text: 'parent' },
     { ts: '100.000002', user: 'UBOT', bot_id: 'BBOT', text: 'my own reply' },
-    { ts: '100.000003', bot_id: 'BCI', subtype: 'bot_message', username: 'ci', text: 'Build failed' },
+    {
+      ts: '100.000003',
+      bot_id: 'BCI',
+      subtype: 'bot_message',
+      username: 'ci',
+      text: 'Build failed',
+      files: [
+        { id: 'F1', name: 'build.log', mimetype: 'text/plain', size: 9, url_private_download: 'https://files.slack.com/files-pri/T-F1/build.log?download=1' },
+      ],
+    },
     { ts: '100.000009', user: 'U2', text: 'the mention itself' },
   ];
   const calls: string[] = [];
@@ -106,11 +146,65 @@ describe('Slack thread history', () => {
       ['parent', false],
       ['Build failed', true],
     ]);
+    expect(messages[1]!.files).toEqual([
+      { name: 'build.log', mediaType: 'text/plain', size: 9, source: 'https://files.slack.com/files-pri/T-F1/build.log?download=1' },
+    ]);
   });
 
   it('never reads a thread of another channel than the message’s', async () => {
     calls.length = 0;
     expect(await history({ thread: slackMessage('T', 'C2', '100.000001'), message: slackMessage('T', 'C1', '100.000009'), limit: 50 })).toEqual([]);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('playground thread history', () => {
+  function chat() {
+    const state = createPlaygroundState();
+    state.addChannel('ops');
+    const surface = createPlaygroundSurface({ state, editIntervalMs: 10 });
+    const say = (channel: string, text: string, thread?: string, attachments?: string[]) =>
+      state.addMessage({ channel, author: USER_AUTHOR, text, ...(thread ? { thread } : {}), ...(attachments ? { attachments } : {}) });
+    return { state, surface, say };
+  }
+
+  it('gives what the person wrote in the thread before the mention, oldest first, without the characters’ posts, with their files', async () => {
+    const { state, surface, say } = chat();
+    const root = say('general', 'the deploy failed');
+    state.addMessage({ channel: 'general', thread: root.id, author: { name: 'Geordi', kind: 'character' }, text: 'a character answered' });
+    state.addMessage({ channel: 'general', thread: root.id, author: BOT_AUTHOR, text: 'a bot notice' });
+    const file = state.addFile({
+      channel: 'general',
+      thread: root.id,
+      fileName: 'err.log',
+      title: 'err.log',
+      bytes: new TextEncoder().encode('boom'),
+      mediaType: 'text/plain',
+    });
+    say('general', 'here is the log', root.id, [file.id]);
+    const mention = say('general', '@data what went wrong?', root.id);
+    say('general', 'written after the mention', root.id);
+    say('general', 'another thread');
+
+    const messages = await surface.threadHistory!({ thread: root.ref, message: mention.ref, limit: 50 });
+    expect(messages.map((message) => [message.userName, message.text])).toEqual([
+      ['you', 'the deploy failed'],
+      ['you', 'here is the log'],
+    ]);
+    expect(messages[1]!.files).toEqual([{ name: 'err.log', mediaType: 'text/plain', size: 4, source: file.id }]);
+    expect(messages[1]!.fileNames).toEqual(['err.log']);
+    // The file is read back through the surface, as a message's own files are.
+    expect(new TextDecoder().decode(await surface.downloadFile!(messages[1]!.files![0]!, { maxBytes: 100 }))).toBe('boom');
+  });
+
+  it('never reads a thread of another channel than the message’s, nor a thread the message is not in', async () => {
+    const { surface, say } = chat();
+    const elsewhere = say('ops', 'secret in #ops');
+    const other = say('general', 'another thread');
+    const root = say('general', 'this thread');
+    const mention = say('general', '@data hi', root.id);
+    expect(await surface.threadHistory!({ thread: elsewhere.ref, message: mention.ref, limit: 50 })).toEqual([]);
+    expect(await surface.threadHistory!({ thread: playgroundMessage('ops', root.id), message: mention.ref, limit: 50 })).toEqual([]);
+    expect(await surface.threadHistory!({ thread: other.ref, message: mention.ref, limit: 50 })).toEqual([]);
   });
 });
