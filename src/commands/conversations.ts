@@ -332,7 +332,16 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       }
       const source = turnSource(event);
       const schedule = event.type === 'mention' && event.schedule ? { schedule: event.schedule } : {};
-      const turn: QueuedTurn = { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel, source, ...schedule };
+      const turn: QueuedTurn = {
+        surface,
+        character: choice.character,
+        text,
+        user: event.user,
+        userName: event.userName,
+        channel: event.channel,
+        source,
+        ...schedule,
+      };
       const stored: StoredTurn = {
         platform: surface.platform,
         character: choice.character.name,

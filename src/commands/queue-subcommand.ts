@@ -25,7 +25,9 @@ export async function handleQueueSubcommand(event: SlashCommandEvent, surface: C
   const waiting = await model.queue();
   if (waiting.length === 0) return reply('Nobody waits for the model.');
   const channelNames = createChannelNamer(event, surface);
-  const lines = await Promise.all(waiting.slice(0, LISTED_WAITERS).map(async (request) => describeWaiter(request, surface, await channelNames(request.ticket))));
+  const lines = await Promise.all(
+    waiting.slice(0, LISTED_WAITERS).map(async (request) => describeWaiter(request, surface, await channelNames(request.ticket))),
+  );
   const more = waiting.length > LISTED_WAITERS ? [`… and ${waiting.length - LISTED_WAITERS} more`] : [];
   return reply(
     [
@@ -38,7 +40,11 @@ export async function handleQueueSubcommand(event: SlashCommandEvent, surface: C
 
 function describeWaiter(request: QueuedRequest, surface: ChatSurface, channel: string): string {
   const { ticket } = request;
-  const requester = ticket.requester ? (ticket.platform === surface.platform ? surface.mention(ticket.requester) : (ticket.requesterName ?? 'someone')) : 'TSUKA';
+  const requester = ticket.requester
+    ? ticket.platform === surface.platform
+      ? surface.mention(ticket.requester)
+      : (ticket.requesterName ?? 'someone')
+    : 'TSUKA';
   return [queuePlace(request), CLASS_LABELS[ticket.priority], requester, ticket.character ?? 'a model call', channel].join(' · ');
 }
 

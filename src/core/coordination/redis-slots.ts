@@ -129,7 +129,12 @@ export function createRedisSlots(options: RedisSlotsOptions): RedisSlots {
       const waiters: SlotWaiter[] = [];
       for (let index = 1; index + 2 < reply.length; index += 3) {
         const since = Number(reply[index + 2]);
-        waiters.push({ id: String(reply[index]), position: waiters.length + 1, ticket: parseTicket(String(reply[index + 1])), waitedMs: Math.max(0, now - since) });
+        waiters.push({
+          id: String(reply[index]),
+          position: waiters.length + 1,
+          ticket: parseTicket(String(reply[index + 1])),
+          waitedMs: Math.max(0, now - since),
+        });
       }
       return waiters;
     },

@@ -148,7 +148,8 @@ async function tsuka(text: string, userId = 'U1', channelId = 'C4'): Promise<str
   return String((h.slack.responses.at(-1)!.body as { text?: string }).text ?? '');
 }
 
-describe('Slack /tsuka schedule', () => {  const scheduledRoots = () => h.slack.messages('C4').filter((message) => message.bot_id && message.text.startsWith('⏰ Scheduled'));
+describe('Slack /tsuka schedule', () => {
+  const scheduledRoots = () => h.slack.messages('C4').filter((message) => message.bot_id && message.text.startsWith('⏰ Scheduled'));
 
   it('`every 2s` produces runs in the channel, is listed there with its next run, and the owner removes it', async () => {
     expect(await tsuka('schedule every 2s @nobody ping')).toContain('There is no character "nobody"');
@@ -220,7 +221,7 @@ describe('Slack GPU queue', () => {
     release();
     await h.slack.waitFor(() => h.botReplies('C6', goalRoot.ts).some((message) => message.text.includes('Goal completed')), { timeoutMs: 15_000 });
     await h.slack.waitFor(() => h.botReplies('C6', person.ts).some((message) => message.text.includes('Two tests are flaky.')));
-    const served = h.model.requests.slice(before).map((request) => callerOf(request.body as never) === 'plan' ? 'plan' : lastUserOf(request.body as never));
+    const served = h.model.requests.slice(before).map((request) => (callerOf(request.body as never) === 'plan' ? 'plan' : lastUserOf(request.body as never)));
     expect(served.slice(0, 3)).toEqual([expect.stringContaining('hold the GPU'), expect.stringContaining('which tests are flaky'), 'plan']);
   }, 40_000);
 });

@@ -180,9 +180,9 @@ describe.each(kinds)('coordination (%s)', (_kind, open) => {
     await expect.poll(() => a.slots.position(step.id)).toBe(1);
     const ana = wait(b, 'ana', 'person');
     const ben = wait(a, 'ben', 'person');
-    await expect.poll(async () => (await a.slots.queue()).filter((waiter) => waiter.id.startsWith(prefix)).map((waiter) => waiter.id)).toEqual(
-      [ana, ben, step, audit].map((waiter) => waiter.id),
-    );
+    await expect
+      .poll(async () => (await a.slots.queue()).filter((waiter) => waiter.id.startsWith(prefix)).map((waiter) => waiter.id))
+      .toEqual([ana, ben, step, audit].map((waiter) => waiter.id));
     const listed = (await b.slots.queue()).find((waiter) => waiter.id === audit.id);
     expect(listed?.ticket).toEqual({ priority: 'schedule', requester: 'slack:audit', channel: 'slack:T/C1', character: 'Geordi' });
     running.release();
@@ -195,16 +195,17 @@ describe.each(kinds)('coordination (%s)', (_kind, open) => {
     const servers = [`${prefix}-gpu`];
     const running = await a.slots.acquire({ servers, capacity: 1, id: `${prefix}-run` });
     const order: string[] = [];
-    const audit = b.slots.acquire({ servers, capacity: 1, id: `${prefix}-audit`, ticket: { priority: 'schedule' } }).then((given) => (order.push('audit'), given));
+    const audit = b.slots
+      .acquire({ servers, capacity: 1, id: `${prefix}-audit`, ticket: { priority: 'schedule' } })
+      .then((given) => (order.push('audit'), given));
     // Its wait, as the queue reports it, passes the promotion time.
     await expect
       .poll(async () => (await a.slots.queue()).find((waiter) => waiter.id === `${prefix}-audit`)?.waitedMs ?? 0, { timeout: 5_000 })
       .toBeGreaterThanOrEqual(300);
     const ana = a.slots.acquire({ servers, capacity: 1, id: `${prefix}-ana`, ticket: { priority: 'person' } }).then((given) => (order.push('ana'), given));
-    await expect.poll(async () => (await b.slots.queue()).filter((waiter) => waiter.id.startsWith(prefix)).map((waiter) => waiter.id)).toEqual([
-      `${prefix}-audit`,
-      `${prefix}-ana`,
-    ]);
+    await expect
+      .poll(async () => (await b.slots.queue()).filter((waiter) => waiter.id.startsWith(prefix)).map((waiter) => waiter.id))
+      .toEqual([`${prefix}-audit`, `${prefix}-ana`]);
     running.release();
     (await audit).release();
     (await ana).release();

@@ -74,7 +74,12 @@ describe('generation slots by class', () => {
     let now = 1_000;
     const slots = createLocalSlots({ now: () => now });
     const holder = await slots.acquire({ servers: SERVERS, capacity: 1 });
-    const audit = slots.acquire({ servers: SERVERS, capacity: 1, id: 'a', ticket: { priority: 'schedule', requester: 'slack:U1', character: 'Worf', channel: 'slack:T/C1' } });
+    const audit = slots.acquire({
+      servers: SERVERS,
+      capacity: 1,
+      id: 'a',
+      ticket: { priority: 'schedule', requester: 'slack:U1', character: 'Worf', channel: 'slack:T/C1' },
+    });
     now = 3_000;
     const ana = slots.acquire({ servers: SERVERS, capacity: 1, id: 'b' });
     expect(await slots.queue()).toEqual([
@@ -90,7 +95,10 @@ describe('generation slots by class', () => {
   it('ranks by class until the promotion time, and reads a foreign ticket defensively', () => {
     expect([effectiveRank('person', 0), effectiveRank('workflow', 0), effectiveRank('schedule', SLOT_PROMOTION_MS - 1)]).toEqual([0, 1, 2]);
     expect(effectiveRank('schedule', SLOT_PROMOTION_MS)).toBe(0);
-    expect(parseTicket('{"priority":"schedule","requester":"slack:U1","text":"secret","character":7}')).toEqual({ priority: 'schedule', requester: 'slack:U1' });
+    expect(parseTicket('{"priority":"schedule","requester":"slack:U1","text":"secret","character":7}')).toEqual({
+      priority: 'schedule',
+      requester: 'slack:U1',
+    });
     expect(parseTicket('not json')).toEqual({ priority: 'person' });
     expect(parseTicket('{"priority":"boss"}')).toEqual({ priority: 'person' });
   });
