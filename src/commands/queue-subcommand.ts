@@ -5,7 +5,7 @@
  * (their own channel, a request of their own, or a public channel of the same workspace);
  * anything else is "a private channel".
  */
-import type { SlotTicket } from '../core/coordination/slot-priority.js';
+import { SLOT_PROMOTION_MS, type SlotTicket } from '../core/coordination/slot-priority.js';
 import type { QueuedRequest } from '../core/model/language-model.js';
 import { isQueuedModel } from '../core/model/queued-model.js';
 import type { ChannelInfo, ChatSurface } from './chat-surface.js';
@@ -31,7 +31,7 @@ export async function handleQueueSubcommand(event: SlashCommandEvent, surface: C
   const more = waiting.length > LISTED_WAITERS ? [`… and ${waiting.length - LISTED_WAITERS} more`] : [];
   return reply(
     [
-      `**Model queue** · ${waiting.length} waiting · people first, then running workflows, then schedules (a wait over 5 min counts as a person's)`,
+      `**Model queue** · ${waiting.length} waiting · people first, then running workflows, then schedules (a wait over ${Math.round(SLOT_PROMOTION_MS / 60_000)} min counts as a person's)`,
       ...lines,
       ...more,
     ].join('\n'),

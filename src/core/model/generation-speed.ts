@@ -5,6 +5,7 @@
  * benchmark` when there is a profile, else a running average of what this process observed, else
  * no estimate at all.
  */
+import type { ModelStreamPart, QueueEstimate } from './language-model.js';
 
 /** Tokens a generation is expected to produce before this process has seen one finish. */
 export const DEFAULT_EXPECTED_COMPLETION_TOKENS = 300;
@@ -55,4 +56,57 @@ export function estimateWaitSeconds(input: { position: number; expectedTokens: n
   const { position, expectedTokens, tokensPerSecond } = input;
   if (tokensPerSecond === undefined || !(tokensPerSecond > 0) || position < 1) return undefined;
   return Math.max(1, Math.ceil((position * expectedTokens) / (tokensPerSecond * Math.max(1, input.slots))));
+}
+
+/** One generation being timed: from its first part to its end, its tokens from the usage part. */
+export interface GenerationTiming {
+  see(part: ModelStreamPart): void;
+  /** The generation ended normally: its sample joins the running averages. */
+  end(): void;
+}
+
+export interface QueueEstimator {
+  /** The place, and the wait when a speed is known. */
+  at(position: number): QueueEstimate;
+  time(): GenerationTiming;
+}
+
+export function createQueueEstimator(options: {
+  speed?: GenerationSpeed;
+  /** The benchmark's speed of the current model, preferred over the observed one. */
+  measuredSpeed: () => number | undefined;
+  /** Generations at once over every server that is up. */
+  slots: () => number;
+  now?: () => number;
+}): QueueEstimator {
+  const speed = options.speed ?? createGenerationSpeed();
+  const now = options.now ?? Date.now;
+  return {
+    at(position) {
+      const seconds = estimateWaitSeconds({
+        position,
+        expectedTokens: speed.tokensPerGeneration(),
+        tokensPerSecond: options.measuredSpeed() ?? speed.tokensPerSecond(),
+        slots: options.slots(),
+      });
+      return seconds === undefined ? { position } : { position, seconds };
+    },
+    time() {
+      let firstAt: number | undefined;
+      let completionTokens = 0;
+      let serverTokensPerSecond: number | undefined;
+      return {
+        see(part) {
+          firstAt ??= now();
+          if (part.type !== 'usage') return;
+          completionTokens += part.usage.completionTokens;
+          serverTokensPerSecond = part.usage.generationTokensPerSecond ?? serverTokensPerSecond;
+        },
+        end() {
+          const seconds = firstAt === undefined ? 0 : (now() - firstAt) / 1000;
+          speed.observe({ completionTokens, seconds, ...(serverTokensPerSecond === undefined ? {} : { serverTokensPerSecond }) });
+        },
+      };
+    },
+  };
 }

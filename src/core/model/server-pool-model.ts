@@ -13,9 +13,9 @@ import type { SlotGrant, SlotPool } from '../coordination/coordination.js';
 import { AbortedError, ModelError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { SlotTicket } from '../coordination/slot-priority.js';
-import type { LanguageModel, ModelRequest, ModelStreamPart, QueuedModel, QueueEstimate } from './language-model.js';
+import type { LanguageModel, ModelRequest, ModelStreamPart, QueuedModel } from './language-model.js';
 import type { ServerHealth } from './server-health.js';
-import { createGenerationSpeed, estimateWaitSeconds, type GenerationSample, type GenerationSpeed } from './generation-speed.js';
+import { createQueueEstimator, type GenerationSpeed } from './generation-speed.js';
 
 export interface ServerPoolModelOptions {
   /** Every server, in configured order (the first is the primary: its model names the pool). */
@@ -57,21 +57,12 @@ export function createServerPoolModel(options: ServerPoolModelOptions): QueuedMo
   const changed = () => options.onQueueChange?.(waiting.length);
   /** Each run's ticket, by the abort signal its model calls carry. */
   const tickets = new WeakMap<AbortSignal, SlotTicket>();
-  const speed = options.speed ?? createGenerationSpeed();
-  const now = options.now ?? Date.now;
-
-  /** Seconds until a slot for the request at `position`, when a speed is known. */
-  const secondsFor = (position: number): number | undefined =>
-    estimateWaitSeconds({
-      position,
-      expectedTokens: speed.tokensPerGeneration(),
-      tokensPerSecond: options.measuredSpeed?.(primary().modelId) ?? speed.tokensPerSecond(),
-      slots: capacity * (health ? Math.max(1, health.up().length) : options.servers.length),
-    });
-  const estimateAt = (position: number): QueueEstimate => {
-    const seconds = secondsFor(position);
-    return seconds === undefined ? { position } : { position, seconds };
-  };
+  const estimator = createQueueEstimator({
+    ...(options.speed ? { speed: options.speed } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    measuredSpeed: () => options.measuredSpeed?.(primary().modelId),
+    slots: () => capacity * (health ? Math.max(1, health.up().length) : options.servers.length),
+  });
 
   const upServers = (cause?: unknown): readonly string[] => {
     const servers = health ? health.up() : options.servers;
@@ -126,14 +117,14 @@ export function createServerPoolModel(options: ServerPoolModelOptions): QueuedMo
         // Granted while it went down: give the slot back and ask again.
         if (health && !health.isUp(grant.server)) continue;
         let yielded = false;
-        const timing = createTiming(now);
+        const timing = estimator.time();
         try {
           for await (const part of options.modelFor(grant.server).stream(request)) {
             yielded = true;
             timing.see(part);
             yield part;
           }
-          speed.observe(timing.sample());
+          timing.end();
           return;
         } catch (error) {
           if (!health || yielded || request.signal?.aborted || !isServerFailure(error)) throw error;
@@ -167,35 +158,15 @@ export function createServerPoolModel(options: ServerPoolModelOptions): QueuedMo
     estimate(signal) {
       const entry = waiting.find((candidate) => candidate.signal === signal);
       const position = entry ? options.slots.position(entry.id) : undefined;
-      return position === undefined ? undefined : estimateAt(position);
+      return position === undefined ? undefined : estimator.at(position);
     },
     tag(signal, ticket) {
       tickets.set(signal, ticket);
     },
     async queue() {
-      return (await options.slots.queue()).map((waiter) => ({ ...estimateAt(waiter.position), ticket: waiter.ticket, waitedMs: waiter.waitedMs }));
+      return (await options.slots.queue()).map((waiter) => ({ ...estimator.at(waiter.position), ticket: waiter.ticket, waitedMs: waiter.waitedMs }));
     },
     waiting: () => waiting.length,
     stream,
-  };
-}
-
-/** Times one generation from its first part to its end and takes its tokens from the usage part. */
-function createTiming(now: () => number): { see(part: ModelStreamPart): void; sample(): GenerationSample } {
-  let firstAt: number | undefined;
-  let completionTokens = 0;
-  let serverTokensPerSecond: number | undefined;
-  return {
-    see(part) {
-      firstAt ??= now();
-      if (part.type !== 'usage') return;
-      completionTokens += part.usage.completionTokens;
-      serverTokensPerSecond = part.usage.generationTokensPerSecond ?? serverTokensPerSecond;
-    },
-    sample: () => ({
-      completionTokens,
-      seconds: firstAt === undefined ? 0 : (now() - firstAt) / 1000,
-      ...(serverTokensPerSecond === undefined ? {} : { serverTokensPerSecond }),
-    }),
   };
 }
