@@ -223,7 +223,13 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     const found = await findModelServer(config, { fetch: options.fetch, logger });
     if (found) {
       // Generation slots come from the coordination: replicas sharing a store share the servers' capacity.
-      connection = await connectModelServer(config, found, { fetch: options.fetch, logger, slots: coordination.slots });
+      connection = await connectModelServer(config, found, {
+        fetch: options.fetch,
+        logger,
+        slots: coordination.slots,
+        // The queue's estimates use the speed `tsuka benchmark` measured, read at each estimate.
+        measuredSpeed: (modelId) => tiers.profileFor(modelId)?.generationTokensPerSecond,
+      });
       model = connection.model;
     } else {
       logger.warn('no model server answered', { baseURL: config.llm.baseURLs.join(', ') || undefined });

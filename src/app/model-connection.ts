@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 import type { Logger } from '../core/logger.js';
 import type { SlotPool } from '../core/coordination/coordination.js';
-import { createLocalSlots } from '../core/coordination/local-coordination.js';
+import { createLocalSlots } from '../core/coordination/local-slots.js';
 import type { LanguageModel, QueuedModel } from '../core/model/language-model.js';
 import { loadProviderCatalogue, type ProviderEntry } from '../core/provider/catalogue.js';
 import { apiKeyFor, discoverModel, findCatalogueEntry, type DiscoveryResult } from '../core/provider/discovery.js';
@@ -83,7 +83,13 @@ export async function findModelServer(config: AppConfig, options: { fetch?: type
 export async function connectModelServer(
   config: AppConfig,
   found: FoundModelServers,
-  options: { fetch?: typeof fetch; logger: Logger; slots?: SlotPool },
+  options: {
+    fetch?: typeof fetch;
+    logger: Logger;
+    slots?: SlotPool;
+    /** Generation tokens per second `tsuka benchmark` measured for a model (the queue's estimates). */
+    measuredSpeed?: (modelId: string) => number | undefined;
+  },
 ): Promise<ModelConnection> {
   const { info, servers } = found;
   const catalogue = await loadProviderCatalogue(path.join(config.rootDirectory, 'providers.json'));
@@ -112,6 +118,7 @@ export async function connectModelServer(
     capacity,
     health,
     logger: options.logger,
+    ...(options.measuredSpeed ? { measuredSpeed: options.measuredSpeed } : {}),
   });
   options.logger.info('model selected', {
     provider: info.providerId,
@@ -185,6 +192,7 @@ function hostQualified(slots: SlotPool): SlotPool {
       return { server: names.get(grant.server) ?? grant.server, release: () => grant.release() };
     },
     position: (id) => slots.position(id),
+    queue: () => slots.queue(),
     waiting: () => slots.waiting(),
     inUse: (server) => slots.inUse(name(server)),
   };

@@ -62,7 +62,12 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
       try {
         const found = await findModelServer(config, { fetch: options.fetch, logger });
         if (!found || currentModel()) return;
-        connection = await connectModelServer(config, found, { fetch: options.fetch, logger, slots: engine.coordination.slots });
+        connection = await connectModelServer(config, found, {
+          fetch: options.fetch,
+          logger,
+          slots: engine.coordination.slots,
+          measuredSpeed: (modelId) => engine.tiers.profileFor(modelId)?.generationTokensPerSecond,
+        });
         await engine.tiers.load(connection.model.modelId);
         // Several servers keep being probed while one is down; one server needs no more probes.
         if (timer && !connection.health) clearInterval(timer);

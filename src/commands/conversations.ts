@@ -40,6 +40,8 @@ interface QueuedTurn {
   userName?: string;
   channel: string;
   source?: TurnSource;
+  /** The schedule that started it: it waits behind people for the model. */
+  schedule?: string;
 }
 
 /** A queued turn as it waits in the coordination (another replica may answer it). */
@@ -51,6 +53,7 @@ interface StoredTurn extends CoordinationMessage {
   userName?: string;
   channel: string;
   source?: TurnSource;
+  schedule?: string;
 }
 
 /** The turn this process runs in a thread (the queue itself lives in the coordination). */
@@ -150,7 +153,16 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     const surface = surfaces.get(stored.platform);
     const character = findCharacter(deps.roster, stored.character);
     if (!surface || !character) return undefined;
-    return { surface, character, text: stored.text, user: stored.user, userName: stored.userName, channel: stored.channel, source: stored.source };
+    return {
+      surface,
+      character,
+      text: stored.text,
+      user: stored.user,
+      userName: stored.userName,
+      channel: stored.channel,
+      source: stored.source,
+      ...(stored.schedule ? { schedule: stored.schedule } : {}),
+    };
   }
 
   /** The turn ended here: the next queued message is answered here too, or the turn is released. */
@@ -319,7 +331,17 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         });
       }
       const source = turnSource(event);
-      const turn: QueuedTurn = { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel, source };
+      const schedule = event.type === 'mention' && event.schedule ? { schedule: event.schedule } : {};
+      const turn: QueuedTurn = {
+        surface,
+        character: choice.character,
+        text,
+        user: event.user,
+        userName: event.userName,
+        channel: event.channel,
+        source,
+        ...schedule,
+      };
       const stored: StoredTurn = {
         platform: surface.platform,
         character: choice.character.name,
@@ -328,6 +350,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         ...(event.userName ? { userName: event.userName } : {}),
         channel: event.channel,
         source,
+        ...schedule,
       };
       // One turn per thread across every replica: either it is ours now, or the message waits its turn.
       const entered = await turns.enter(thread, stored, { replicaId: me, requester: event.user });

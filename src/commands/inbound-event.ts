@@ -32,6 +32,8 @@ export interface MentionEvent extends InboundBase {
   replyTo?: MessageRef;
   /** Files attached to the message. */
   files?: InboundFile[];
+  /** Set when a schedule fired this mention on its owner's behalf (the schedule's id). */
+  schedule?: string;
 }
 
 /** A message in a thread the bot follows, without a mention of the bot. */

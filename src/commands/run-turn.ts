@@ -19,8 +19,7 @@ import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
 import { createTranscriptWriter } from './record-agent-event.js';
 import { isShutdown, RESET_REASON, shutdownNotice } from './active-runs.js';
-import { isQueuedModel } from '../core/model/queued-model.js';
-import { ordinal } from './workflows/run-card.js';
+import { waitingNote, watchQueue } from './queue-note.js';
 import { TsukaError } from '../core/errors.js';
 import { STOP_ACTION } from './action-ids.js';
 import { createConversationSpawner } from './conversation-spawner.js';
@@ -49,6 +48,8 @@ export interface TurnRequest {
   services?: Record<string, unknown>;
   /** Where the message came from: the thread to read on a tag-in, the files it brought. */
   source?: TurnSource;
+  /** Set when a schedule started this turn (its id): it waits behind people and workflows for the model. */
+  schedule?: string;
 }
 
 export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
@@ -102,13 +103,18 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     const pin = (await readEffortPin(deps.store)) ?? (session?.effortPin && session.effortPin !== 'auto' ? session.effortPin : undefined);
 
     // While the model queue (one generation at a time on a local GPU) holds this turn, say where it stands.
-    const model = current.model;
-    queueWatch = isQueuedModel(model)
-      ? setInterval(() => {
-          const place = model.position(request.abort.signal);
-          renderer.setWaiting(place === undefined ? undefined : `⏳ waiting for the model (${ordinal(place)} in queue)`);
-        }, QUEUE_WATCH_INTERVAL_MS)
-      : undefined;
+    const queue = watchQueue(current.model, request.abort.signal, {
+      priority: request.schedule ? 'schedule' : 'person',
+      requester: request.user,
+      ...(request.userName ? { requesterName: request.userName } : {}),
+      character: character.aiName,
+      channel: request.channel,
+      platform: surface.platform,
+    });
+    queueWatch = setInterval(() => {
+      const estimate = queue();
+      renderer.setWaiting(estimate ? waitingNote(estimate) : undefined);
+    }, QUEUE_WATCH_INTERVAL_MS);
     let chain: Promise<void> = Promise.resolve();
     const transcript = createTranscriptWriter(deps.runs, deps.maskSecrets, run.id);
     const record = (agent: string, event: AgentEvent, show?: (event: AgentEvent) => unknown) => {

@@ -53,7 +53,7 @@ export function createScheduledFiring(options: ScheduledFiringOptions): (schedul
       text: options.maskSecrets(`⏰ Scheduled (\`${schedule.id}\`, ${schedule.when}) by ${surface.mention(schedule.owner)}: ${schedule.what}`),
       threadTitle: `⏰ ${schedule.what.slice(0, 80)}`,
     });
-    await options.layer.handle({ ...base, type: 'mention', message: root.message, thread: root.thread, text }, surface);
+    await options.layer.handle({ ...base, type: 'mention', message: root.message, thread: root.thread, text, schedule: schedule.id }, surface);
     await options.layer.conversations.turnDone(root.thread);
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `/tsuka <subcommand>`: help, characters, teams, status, model, effort, memory, forget, pin,
+ * `/tsuka <subcommand>`: help, characters, teams, status, queue, model, effort, memory, forget, pin,
  * unpin, decisions, runs, export, stop, default, reset. Answers go only to the user who typed it.
  */
 import type { SlashCommandEvent } from './inbound-event.js';
@@ -16,12 +16,14 @@ import { handleMemorySubcommand, type MEMORY_SUBCOMMANDS } from './memory-subcom
 import { handleRunSubcommand, isRunSubcommand } from './run-subcommands.js';
 import { handleScheduleSubcommand, isScheduleSubcommand } from './schedule-subcommands.js';
 import { handleDecisionsSubcommand } from './decisions-subcommand.js';
+import { handleQueueSubcommand } from './queue-subcommand.js';
 
 export const TSUKA_HELP = [
   '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
   'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
   '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
-  '`/tsuka characters | teams | status | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | memory share <id> | decisions | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
+  '`/tsuka characters | teams | status | queue | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | memory share <id> | decisions | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
+  '`/tsuka queue` — who waits for the model (people first, then running workflows, then schedules) and for about how long',
   '`/tsuka schedule <every 30m | daily 07:30 | cron fields> <@character text | /team … | /goal …>` · `/tsuka schedules` · `/tsuka unschedule <id>` — standing jobs of this channel',
 ].join('\n');
 
@@ -66,6 +68,8 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
         ].join('\n'),
       );
     }
+    case 'queue':
+      return handleQueueSubcommand(event, surface, deps);
     case 'model': {
       if (!argument) {
         const available = await deps.models.available();

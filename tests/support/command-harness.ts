@@ -33,8 +33,8 @@ export async function startCommandHarness(
     modelId?: string;
     queue?: number;
     model?: LanguageModel;
-    /** What the channel is (default: the playground's — one person and the bot). */
-    channelInfo?: ChannelInfo;
+    /** What the channel is, or each channel (default: the playground's — one person and the bot). */
+    channelInfo?: ChannelInfo | ((channel: string) => ChannelInfo);
   } = {},
 ) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-commands-'));

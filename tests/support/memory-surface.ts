@@ -18,8 +18,8 @@ export function createMemorySurface(
   options: {
     maxMessageLength?: number;
     editIntervalMs?: number;
-    /** What every channel is (default: the playground's — one person and the bot). */
-    channelInfo?: ChannelInfo;
+    /** What every channel is, or each channel (default: the playground's — one person and the bot). */
+    channelInfo?: ChannelInfo | ((channel: string) => ChannelInfo);
   } = {},
 ) {
   const messages: RecordedMessage[] = [];
@@ -97,7 +97,8 @@ export function createMemorySurface(
     },
     channelOf: () => 'playground:general',
     mention: (user) => `<@${user}>`,
-    channelInfo: async () => options.channelInfo ?? { kind: 'private', name: 'general', members: 2 },
+    channelInfo: async (channel: string) =>
+      (typeof options.channelInfo === 'function' ? options.channelInfo(channel) : options.channelInfo) ?? { kind: 'private', name: 'general', members: 2 },
     waitFor(predicate, timeoutMs = 5000) {
       return new Promise<void>((resolve, reject) => {
         const check = () => {

@@ -5,6 +5,8 @@
  */
 import type { ChatSurface, MessageRef, ThreadRef } from '../chat-surface.js';
 import { STOP_ACTION } from '../action-ids.js';
+import type { QueueEstimate } from '../../core/model/language-model.js';
+import { waitingNote } from '../queue-note.js';
 
 /** The least time between two edits of the card. */
 export const RUN_CARD_INTERVAL_MS = 3_000;
@@ -16,8 +18,8 @@ export interface RunCardOptions {
   thread: ThreadRef;
   runId: string;
   title: string;
-  /** Place in the model queue of this run's current request (1-based), undefined when not waiting. */
-  queuePosition?: () => number | undefined;
+  /** Place in the model queue of this run's current request and its expected wait; undefined when not waiting. */
+  queue?: () => QueueEstimate | undefined;
   intervalMs?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
@@ -29,12 +31,6 @@ export interface RunCard {
   update(activity: string): void;
   /** Last edit: the outcome, no buttons. */
   finish(outcome: string): Promise<void>;
-}
-
-export function ordinal(position: number): string {
-  const tens = position % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th');
-  return `${position}${suffix}`;
 }
 
 const elapsed = (ms: number): string => {
@@ -61,8 +57,8 @@ export function createRunCard(options: RunCardOptions): RunCard {
   let finished = false;
 
   const text = (): string => {
-    const position = options.queuePosition?.();
-    const waiting = position !== undefined ? ` · ⏳ waiting for the model (${ordinal(position)} in queue)` : '';
+    const estimate = options.queue?.();
+    const waiting = estimate ? ` · ${waitingNote(estimate)}` : '';
     return `🛰 **${options.title}** · running · ${elapsed(now() - startedAt)}\nNow: ${activity}${waiting}`;
   };
 
@@ -74,7 +70,7 @@ export function createRunCard(options: RunCardOptions): RunCard {
     }
     const next = text();
     if (next === shown) return;
-    shownPosition = options.queuePosition?.();
+    shownPosition = options.queue?.()?.position;
     lastEditAt = now();
     const target = message;
     inFlight = surface
@@ -107,10 +103,10 @@ export function createRunCard(options: RunCardOptions): RunCard {
       shown = text();
       message = await surface.post({ thread, text: shown, buttons });
       lastEditAt = now();
-      shownPosition = options.queuePosition?.();
+      shownPosition = options.queue?.()?.position;
       // Queue moves show within one interval; a mere clock change waits for the slower refresh.
       ticker = setInterval(() => {
-        if (options.queuePosition?.() !== shownPosition || now() - lastEditAt >= Math.max(intervalMs, RUN_CARD_ELAPSED_REFRESH_MS)) render();
+        if (options.queue?.()?.position !== shownPosition || now() - lastEditAt >= Math.max(intervalMs, RUN_CARD_ELAPSED_REFRESH_MS)) render();
       }, intervalMs);
       ticker.unref?.();
       return message;

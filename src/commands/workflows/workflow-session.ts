@@ -13,7 +13,6 @@ import { RESUME_ACTION } from '../action-ids.js';
 
 /** Said with the Resume button when a shutdown interrupts a /goal. */
 export const RESUME_AFTER_SHUTDOWN = '**Resume** continues it from its first unfinished step (the person who started it or an admin).';
-import { isQueuedModel } from '../../core/model/queued-model.js';
 import { createPermissionManager, type PermissionManager } from '../../core/safety/permission-manager.js';
 import type { RunKind, RunRecord, RunStatus } from '../../core/store/run-types.js';
 import { createBlackboard } from '../../core/workflows/blackboard.js';
@@ -35,6 +34,7 @@ import { createTranscriptWriter } from '../record-agent-event.js';
 import { createReplyRenderer } from '../reply-renderer.js';
 import { createStepPlan } from './step-plan.js';
 import { createRunCard, type RunCard } from './run-card.js';
+import { watchQueue } from '../queue-note.js';
 import { workflowToolRegistry } from './workflow-registry.js';
 import { readEffortPin } from '../settings-store.js';
 import { extensionServices } from '../extension-services.js';
@@ -59,7 +59,7 @@ export interface WorkflowSessionOptions {
   deps: CommandDependencies;
   services: WorkflowServices;
   surface: ChatSurface;
-  event: Pick<SlashCommandEvent, 'user' | 'userName' | 'channel' | 'reply'>;
+  event: Pick<SlashCommandEvent, 'user' | 'userName' | 'channel' | 'reply' | 'schedule'>;
   kind: Exclude<RunKind, 'ask'>;
   title: string;
   rootText: string;
@@ -168,7 +168,15 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     runId: run.id,
     title: options.title,
     ...(options.cardIntervalMs !== undefined ? { intervalMs: options.cardIntervalMs } : {}),
-    queuePosition: () => (isQueuedModel(current.model) ? current.model.position(abort.signal) : undefined),
+    queue: watchQueue(current.model, abort.signal, {
+      // A scheduled run waits behind people and running workflows; every step it starts does too.
+      priority: event.schedule ? 'schedule' : 'workflow',
+      requester: event.user,
+      ...(event.userName ? { requesterName: event.userName } : {}),
+      character: `/${options.kind}`,
+      channel: event.channel,
+      platform: surface.platform,
+    }),
     onError: (error) => logger.warn('run card edit failed', { error }),
   });
   try {

@@ -6,6 +6,7 @@
  * never Redis directly.
  */
 import type { KeyedMutex } from '../store/keyed-mutex.js';
+import type { SlotTicket, SlotWaiter } from './slot-priority.js';
 
 /** JSON data sent between replicas. */
 export type CoordinationMessage = Record<string, unknown>;
@@ -54,12 +55,18 @@ export interface SlotGrant {
 }
 
 /**
- * Generation slots over several servers, `capacity` each, shared by every replica and granted
- * first come first served across all of them.
+ * Generation slots over several servers, `capacity` each, shared by every replica and granted by
+ * class — people, then workflows, then schedules — first come first served within a class, a long
+ * wait promoted (`slot-priority.ts`), across all of them.
  */
 export interface SlotPool {
-  /** Waits for a free slot on one of `servers`; rejects with `AbortedError` when `signal` aborts. */
-  acquire(request: { servers: readonly string[]; capacity: number; signal?: AbortSignal; id?: string }): Promise<SlotGrant>;
+  /**
+   * Waits for a free slot on one of `servers`; rejects with `AbortedError` when `signal` aborts.
+   * Without a ticket the request is a person's.
+   */
+  acquire(request: { servers: readonly string[]; capacity: number; signal?: AbortSignal; id?: string; ticket?: SlotTicket }): Promise<SlotGrant>;
+  /** Every replica's waiting requests, in the order they will be served. */
+  queue(): Promise<SlotWaiter[]>;
   /** The 1-based place of the waiting request `id` among every replica's waiters (last known). */
   position(id: string): number | undefined;
   /** How many of this process's requests wait. */

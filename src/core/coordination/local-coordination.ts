@@ -4,9 +4,9 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { AbortedError } from '../errors.js';
 import { createKeyedMutex } from '../store/keyed-mutex.js';
-import type { Coordination, CoordinationMessage, RateRule, SlotGrant, SlotPool, TurnHolder, TurnQueues } from './coordination.js';
+import type { Coordination, CoordinationMessage, RateRule, TurnHolder, TurnQueues } from './coordination.js';
+import { createLocalSlots } from './local-slots.js';
 
 /** This host's name as replica ids carry it. */
 export function replicaHost(): string {
@@ -55,73 +55,6 @@ function createLocalTurns(): TurnQueues {
   };
 }
 
-interface LocalWaiter {
-  id: string;
-  servers: readonly string[];
-  capacity: number;
-  grant: (grant: SlotGrant) => void;
-}
-
-/** First come first served over the servers' free slots; a grant goes to the least busy server. */
-export function createLocalSlots(): SlotPool {
-  const used = new Map<string, number>();
-  const waiters: LocalWaiter[] = [];
-  let counter = 0;
-
-  const pump = (): void => {
-    while (waiters.length > 0) {
-      const head = waiters[0]!;
-      const free = head.servers.filter((server) => (used.get(server) ?? 0) < head.capacity);
-      if (free.length === 0) return;
-      const server = free.reduce((best, candidate) => ((used.get(candidate) ?? 0) < (used.get(best) ?? 0) ? candidate : best));
-      waiters.shift();
-      used.set(server, (used.get(server) ?? 0) + 1);
-      let released = false;
-      head.grant({
-        server,
-        release() {
-          if (released) return;
-          released = true;
-          used.set(server, Math.max(0, (used.get(server) ?? 1) - 1));
-          pump();
-        },
-      });
-    }
-  };
-
-  return {
-    acquire({ servers, capacity, signal, id }) {
-      if (signal?.aborted) return Promise.reject(new AbortedError());
-      return new Promise<SlotGrant>((resolve, reject) => {
-        const waiter: LocalWaiter = {
-          id: id ?? `slot-${counter++}`,
-          servers,
-          capacity: Math.max(1, capacity),
-          grant: (grant) => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(grant);
-          },
-        };
-        const onAbort = () => {
-          const index = waiters.indexOf(waiter);
-          if (index >= 0) waiters.splice(index, 1);
-          reject(new AbortedError());
-          pump();
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        waiters.push(waiter);
-        pump();
-      });
-    },
-    position(id) {
-      const index = waiters.findIndex((waiter) => waiter.id === id);
-      return index < 0 ? undefined : index + 1;
-    },
-    waiting: () => waiters.length,
-    inUse: async (server) => used.get(server) ?? 0,
-  };
-}
-
 /** Local token buckets and windows with the same rules as the shared ones. */
 function createLocalTokens(now: () => number): (name: string, rule: RateRule) => number {
   const buckets = new Map<string, { tokens: number; at: number; spent: number[] }>();
@@ -147,7 +80,7 @@ function createLocalTokens(now: () => number): (name: string, rule: RateRule) =>
   };
 }
 
-export function createLocalCoordination(options: { replicaId?: string; now?: () => number } = {}): Coordination {
+export function createLocalCoordination(options: { replicaId?: string; now?: () => number; slotPromotionMs?: number } = {}): Coordination {
   const replicaId = options.replicaId ?? newReplicaId();
   const now = options.now ?? Date.now;
   const claims = new Map<string, number>();
@@ -206,7 +139,7 @@ export function createLocalCoordination(options: { replicaId?: string; now?: () 
         counters.set(key, value);
         return value;
       }),
-    slots: createLocalSlots(),
+    slots: createLocalSlots({ now, ...(options.slotPromotionMs === undefined ? {} : { promoteAfterMs: options.slotPromotionMs }) }),
     async close() {
       topics.clear();
     },

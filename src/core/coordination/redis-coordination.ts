@@ -32,6 +32,8 @@ export interface RedisCoordinationOptions {
   leaseTtlMs?: number;
   leaderCheckMs?: number;
   leaderTtlMs?: number;
+  /** After this long a workflow's or schedule's generation request is served as a person's (default 5 min). */
+  slotPromotionMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -130,7 +132,7 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
     },
   };
 
-  const slots = createRedisSlots({ client, subscriber, leaseMs: ttlMs, logger });
+  const slots = createRedisSlots({ client, subscriber, leaseMs: ttlMs, logger, promoteAfterMs: options.slotPromotionMs });
 
   const beat = async () => {
     await client.set(key(`replica:${replicaId}`), String(Date.now()), { expiration: { type: 'PX', value: ttlMs } });

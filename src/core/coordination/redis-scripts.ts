@@ -83,21 +83,42 @@ end
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 return math.max(1, tonumber(oldest[2]) + window - now)`;
 
+/** Waiter scores are `rank × SLOT_RANK_SPAN + arrival number`: by class (`slot-priority.ts`), then arrival. */
+export const SLOT_RANK_SPAN = 1e12;
+
 /**
- * KEYS: waiters, seen, seq. ARGV: id, capacity, lease ms, waiter expiry ms, then the servers.
- * Waiters are served in arrival order across every replica; a waiter that stopped asking is
- * dropped, a holder whose lease lapsed frees its slot. Returns {1, server} when granted, else {0, place}.
+ * Shared by the slot scripts (KEYS: waiters, seen, seq, since, tickets; `stale` and `promote` set):
+ * drops waiters that stopped asking, and serves a waiter that has waited `promote` ms as a person's.
+ */
+const SLOT_TIDY = `
+local SPAN = ${SLOT_RANK_SPAN}
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - stale)) do
+  redis.call('ZREM', KEYS[1], gone); redis.call('ZREM', KEYS[2], gone); redis.call('ZREM', KEYS[4], gone); redis.call('HDEL', KEYS[5], gone)
+end
+for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - promote)) do
+  local score = tonumber(redis.call('ZSCORE', KEYS[1], old))
+  if score and score >= SPAN then redis.call('ZADD', KEYS[1], score % SPAN, old) end
+end`;
+
+/**
+ * KEYS: waiters, seen, seq, since, tickets. ARGV: id, capacity, lease ms, waiter expiry ms, rank,
+ * promotion ms, ticket JSON, then the servers. Waiters are served by class, then in arrival order,
+ * across every replica; a waiter that stopped asking is dropped, a holder whose lease lapsed frees
+ * its slot. Returns {1, server} when granted, else {0, place}.
  */
 export const SLOT_ACQUIRE = `
 ${NOW}
 local id = ARGV[1]; local capacity = tonumber(ARGV[2]); local lease = tonumber(ARGV[3]); local stale = tonumber(ARGV[4])
-for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - stale)) do
-  redis.call('ZREM', KEYS[1], gone); redis.call('ZREM', KEYS[2], gone)
+local promote = tonumber(ARGV[6])
+${SLOT_TIDY}
+if not redis.call('ZSCORE', KEYS[1], id) then
+  redis.call('ZADD', KEYS[1], tonumber(ARGV[5]) * SPAN + redis.call('INCR', KEYS[3]), id)
+  redis.call('ZADD', KEYS[4], now, id)
+  redis.call('HSET', KEYS[5], id, ARGV[7])
 end
-if not redis.call('ZSCORE', KEYS[1], id) then redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), id) end
 redis.call('ZADD', KEYS[2], now, id)
 local free = 0; local best = nil; local bestFree = 0
-for i = 5, #ARGV do
+for i = 8, #ARGV do
   local held = 'tsuka:slots:held:' .. ARGV[i]
   redis.call('ZREMRANGEBYSCORE', held, '-inf', now)
   local f = capacity - redis.call('ZCARD', held)
@@ -109,10 +130,26 @@ end
 local rank = redis.call('ZRANK', KEYS[1], id)
 if best and rank < free then
   redis.call('ZADD', 'tsuka:slots:held:' .. best, now + lease, id)
-  redis.call('ZREM', KEYS[1], id); redis.call('ZREM', KEYS[2], id)
+  redis.call('ZREM', KEYS[1], id); redis.call('ZREM', KEYS[2], id); redis.call('ZREM', KEYS[4], id); redis.call('HDEL', KEYS[5], id)
   return {1, best}
 end
 return {0, rank + 1}`;
+
+/**
+ * KEYS: waiters, seen, seq, since, tickets. ARGV: waiter expiry ms, promotion ms. Every waiter in
+ * the order it will be served: {now, id, ticket JSON, waiting since, id, …}.
+ */
+export const SLOT_QUEUE = `
+${NOW}
+local stale = tonumber(ARGV[1]); local promote = tonumber(ARGV[2])
+${SLOT_TIDY}
+local out = {now}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  table.insert(out, id)
+  table.insert(out, redis.call('HGET', KEYS[5], id) or '')
+  table.insert(out, redis.call('ZSCORE', KEYS[4], id) or '0')
+end
+return out`;
 
 /** KEYS: held. ARGV: id, lease ms. Renews a held slot. */
 export const SLOT_RENEW = `

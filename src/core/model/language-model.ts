@@ -2,6 +2,7 @@
  * The language-model port: streaming chat with tools. The provider (OpenAI-compatible) and the
  * scripted fake model used in tests both implement it. Reasoning never reaches `text-delta`.
  */
+import type { SlotTicket } from '../coordination/slot-priority.js';
 
 export type ReasoningEffort = 'none' | 'low' | 'medium' | 'xhigh';
 
@@ -84,10 +85,31 @@ export interface LanguageModel {
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
 }
 
+/** Where a waiting request stands: its 1-based place, and the seconds until a slot when the speed is known. */
+export interface QueueEstimate {
+  position: number;
+  seconds?: number;
+}
+
+/** A waiting request as `/tsuka queue` lists it (every replica's). */
+export interface QueuedRequest extends QueueEstimate {
+  ticket: SlotTicket;
+  waitedMs: number;
+}
+
 /** A model behind the generation queue (`queued-model.ts`, `server-pool-model.ts`): callers may ask where a request waits. */
 export interface QueuedModel extends LanguageModel {
   /** 1-based place in the queue (across every replica) of the request made with `signal`; undefined when it is not waiting. */
   position(signal: AbortSignal): number | undefined;
+  /** The place and expected wait of the request made with `signal`; undefined when it is not waiting. */
+  estimate(signal: AbortSignal): QueueEstimate | undefined;
+  /**
+   * Requests made with `signal` (a run's abort signal: every model call of the run carries it) wait
+   * with this ticket: its class decides who goes first. Untagged requests are a person's.
+   */
+  tag(signal: AbortSignal, ticket: SlotTicket): void;
+  /** Every replica's waiting requests, in the order they will be served, with their estimates. */
+  queue(): Promise<QueuedRequest[]>;
   /** How many of this process's requests wait. */
   waiting(): number;
 }

@@ -1,10 +1,11 @@
 /**
- * The generation queue in front of a model: at most `maxConcurrent` generations at a time, first
- * come first served, so parallel steps and many channels share one local GPU fairly. Waiting
+ * The generation queue in front of a model: at most `maxConcurrent` generations at a time, people
+ * before workflows before schedules and first come first served within a class, so parallel steps
+ * and many channels share one local GPU fairly. Waiting
  * requests know their place in the queue, for the run card's "2nd in queue". It is the one-server
  * case of the server pool (`server-pool-model.ts`), on an in-process slot pool unless one is given.
  */
-import { createLocalSlots } from '../coordination/local-coordination.js';
+import { createLocalSlots } from '../coordination/local-slots.js';
 import type { SlotPool } from '../coordination/coordination.js';
 import type { LanguageModel, QueuedModel } from './language-model.js';
 import { createServerPoolModel } from './server-pool-model.js';
@@ -29,6 +30,8 @@ export interface QueuedModelOptions {
   slots?: SlotPool;
   /** The model's name in `slots` (default `model`). */
   server?: string;
+  /** Generation tokens per second `tsuka benchmark` measured, when there is a profile. */
+  measuredSpeed?: (modelId: string) => number | undefined;
 }
 
 /** True for a model wrapped by `createQueuedModel` or `createServerPoolModel`. */
@@ -43,5 +46,6 @@ export function createQueuedModel(model: LanguageModel, options: QueuedModelOpti
     slots: options.slots ?? createLocalSlots(),
     capacity: options.maxConcurrent,
     onQueueChange: options.onQueueChange,
+    ...(options.measuredSpeed ? { measuredSpeed: options.measuredSpeed } : {}),
   });
 }

@@ -1,13 +1,14 @@
 /**
  * Issue 25 on the Slack emulator, one app: a /goal's plan waits for Run plan (an edit by reply,
  * Cancel running nothing), Resume after a restart continuing without asking step 1's agent again,
- * and `/tsuka schedule` producing runs, listed and removed.
+ * `/tsuka schedule` producing runs, listed and removed, and the GPU queue: a person's turn served
+ * before a scheduled run that waited first, whose run card says its place and expected wait.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
-import { callerOf } from '../../support/scripted-callers.js';
+import { callerOf, lastUserOf } from '../../support/scripted-callers.js';
 import { createScheduleStore } from '../../../src/core/schedules/schedule-store.js';
 import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
 
@@ -139,14 +140,15 @@ describe('Slack /goal with TSUKA_GOAL_CONFIRM=1', () => {
   }, 40_000);
 });
 
+/** Sends `/tsuka <text>` as `userId` and resolves to the ephemeral answer. */
+async function tsuka(text: string, userId = 'U1', channelId = 'C4'): Promise<string> {
+  const before = h.slack.responses.length;
+  await h.slack.deliverSlashCommand({ command: '/tsuka', text, userId, channelId });
+  await h.slack.waitFor(() => h.slack.responses.length > before);
+  return String((h.slack.responses.at(-1)!.body as { text?: string }).text ?? '');
+}
+
 describe('Slack /tsuka schedule', () => {
-  /** Sends `/tsuka <text>` as `userId` and resolves to the ephemeral answer. */
-  async function tsuka(text: string, userId = 'U1', channelId = 'C4'): Promise<string> {
-    const before = h.slack.responses.length;
-    await h.slack.deliverSlashCommand({ command: '/tsuka', text, userId, channelId });
-    await h.slack.waitFor(() => h.slack.responses.length > before);
-    return String((h.slack.responses.at(-1)!.body as { text?: string }).text ?? '');
-  }
   const scheduledRoots = () => h.slack.messages('C4').filter((message) => message.bot_id && message.text.startsWith('⏰ Scheduled'));
 
   it('`every 2s` produces runs in the channel, is listed there with its next run, and the owner removes it', async () => {
@@ -170,4 +172,56 @@ describe('Slack /tsuka schedule', () => {
     expect(await tsuka('schedules')).toContain('No schedules in this channel');
     expect(await createScheduleStore(h.app.engine.store).list()).toEqual([]);
   }, 30_000);
+});
+
+describe('Slack GPU queue', () => {
+  it('serves a person before a scheduled /goal that waited first; the goal’s run card says its place and wait', async () => {
+    // `tsuka benchmark` measured this model: the estimates use its speed.
+    const modelId = h.app.engine.model!.modelId;
+    await h.app.engine.tiers.save({
+      modelId,
+      providerId: h.app.engine.model!.providerId,
+      measuredAt: new Date().toISOString(),
+      tier: h.app.engine.tiers.tierFor(modelId),
+      generationTokensPerSecond: 30,
+      quality: { passed: 0, total: 0, score: 0, toolScore: 0 },
+      cases: [],
+    });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const before = h.model.requests.length;
+    for (let index = 0; index < 4; index++)
+      h.model.enqueue((body) => {
+        const caller = callerOf(body as never);
+        if (caller === 'plan') return { text: 'AGENT: @geordi — List the outdated packages\nEND' };
+        if (caller === 'step:1') return { text: 'Nothing is outdated.\nSTATUS: COMPLETED — checked' };
+        const user = lastUserOf(body as never);
+        if (user.includes('hold the GPU')) return { text: 'Held it.', holdUntil: held };
+        return { text: 'Two tests are flaky.' };
+      });
+    // A reply holds the one generation slot.
+    await h.slack.mention({ userId: 'U1', channelId: 'C6', text: `<@${h.slack.botUserId}> geordi hold the GPU` });
+    await h.model.waitForRequests(before + 1);
+
+    // A schedule fires a /goal: its planner waits for the model, first in the queue.
+    const made = await tsuka('schedule every 2s /goal check the dependencies', 'U1', 'C6');
+    const id = /`(sch-[0-9a-f]{6})`/.exec(made)?.[1];
+    expect(id, made).toBeDefined();
+    await h.slack.waitFor(() => h.slack.messages('C6').some((message) => message.bot_id && message.text.includes('🎯 Goal')), { timeoutMs: 10_000 });
+    expect(await tsuka(`unschedule ${id}`, 'U1', 'C6')).toContain('Removed');
+    const goalRoot = h.slack.messages('C6').find((message) => message.bot_id && message.text.includes('🎯 Goal'))!;
+    const card = () => h.botReplies('C6', goalRoot.ts).find((message) => message.text.startsWith('🛰'));
+    await h.slack.waitFor(() => /1st in queue · ~\d+ s/.test(card()?.text ?? ''), { timeoutMs: 10_000 });
+
+    // A person asks now: they go before the schedule, whose card moves to 2nd.
+    const person = await h.slack.mention({ userId: 'U2', channelId: 'C6', text: `<@${h.slack.botUserId}> spock which tests are flaky?` });
+    await h.slack.waitFor(() => /2nd in queue · ~\d+ s/.test(card()?.text ?? ''), { timeoutMs: 10_000 });
+    expect(await tsuka('queue', 'U3', 'C6')).toMatch(/1st in queue · [^\n]*person · <@U2> · Spock[^\n]*\n2nd in queue · [^\n]*schedule · <@U1> · \/goal/);
+
+    release();
+    await h.slack.waitFor(() => h.botReplies('C6', goalRoot.ts).some((message) => message.text.includes('Goal completed')), { timeoutMs: 15_000 });
+    await h.slack.waitFor(() => h.botReplies('C6', person.ts).some((message) => message.text.includes('Two tests are flaky.')));
+    const served = h.model.requests.slice(before).map((request) => (callerOf(request.body as never) === 'plan' ? 'plan' : lastUserOf(request.body as never)));
+    expect(served.slice(0, 3)).toEqual([expect.stringContaining('hold the GPU'), expect.stringContaining('which tests are flaky'), 'plan']);
+  }, 40_000);
 });

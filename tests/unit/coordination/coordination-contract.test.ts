@@ -7,6 +7,7 @@ import type { Coordination, CoordinationMessage } from '../../../src/core/coordi
 import { createLocalCoordination } from '../../../src/core/coordination/local-coordination.js';
 import { openRedisCoordination } from '../../../src/core/coordination/redis-coordination.js';
 import { AbortedError } from '../../../src/core/errors.js';
+import type { GenerationPriority } from '../../../src/core/coordination/slot-priority.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
 let redis: RedisServer;
@@ -24,20 +25,21 @@ afterEach(async () => {
 
 let run = 0;
 type Pair = { a: Coordination; b: Coordination; prefix: string };
-const kinds: [string, () => Promise<Pair>][] = [
+type PairOptions = { slotPromotionMs?: number };
+const kinds: [string, (options?: PairOptions) => Promise<Pair>][] = [
   [
     'in-process',
-    async () => {
-      const a = createLocalCoordination();
+    async (options = {}) => {
+      const a = createLocalCoordination(options);
       opened.push(a);
       return { a, b: a, prefix: `t${run++}` };
     },
   ],
   [
     'redis',
-    async () => {
-      const a = await openRedisCoordination({ url: redis.url, leaderCheckMs: 50, leaderTtlMs: 300 });
-      const b = await openRedisCoordination({ url: redis.url, leaderCheckMs: 50, leaderTtlMs: 300 });
+    async (options = {}) => {
+      const a = await openRedisCoordination({ url: redis.url, leaderCheckMs: 50, leaderTtlMs: 300, ...options });
+      const b = await openRedisCoordination({ url: redis.url, leaderCheckMs: 50, leaderTtlMs: 300, ...options });
       opened.push(a, b);
       return { a, b, prefix: `t${run++}` };
     },
@@ -158,6 +160,56 @@ describe.each(kinds)('coordination (%s)', (_kind, open) => {
     expect(await a.slots.inUse(second.server)).toBe(1);
     grantedThird.release();
     grantedFourth.release();
+  });
+
+  it('grants slots to people before workflows before schedules, first come first served within a class, across replicas', async () => {
+    const { a, b, prefix } = await open();
+    const servers = [`${prefix}-gpu`];
+    const running = await a.slots.acquire({ servers, capacity: 1, id: `${prefix}-run` });
+    const order: string[] = [];
+    const wait = (on: Coordination, name: string, priority: GenerationPriority) => {
+      const id = `${prefix}-${name}`;
+      const grant = on.slots
+        .acquire({ servers, capacity: 1, id, ticket: { priority, requester: `slack:${name}`, channel: 'slack:T/C1', character: 'Geordi' } })
+        .then((given) => (order.push(name), given));
+      return { id, grant };
+    };
+    const audit = wait(b, 'audit', 'schedule');
+    await expect.poll(() => b.slots.position(audit.id)).toBe(1);
+    const step = wait(a, 'step', 'workflow');
+    await expect.poll(() => a.slots.position(step.id)).toBe(1);
+    const ana = wait(b, 'ana', 'person');
+    const ben = wait(a, 'ben', 'person');
+    await expect
+      .poll(async () => (await a.slots.queue()).filter((waiter) => waiter.id.startsWith(prefix)).map((waiter) => waiter.id))
+      .toEqual([ana, ben, step, audit].map((waiter) => waiter.id));
+    const listed = (await b.slots.queue()).find((waiter) => waiter.id === audit.id);
+    expect(listed?.ticket).toEqual({ priority: 'schedule', requester: 'slack:audit', channel: 'slack:T/C1', character: 'Geordi' });
+    running.release();
+    for (const waiter of [ana, ben, step, audit]) (await waiter.grant).release();
+    expect(order).toEqual(['ana', 'ben', 'step', 'audit']);
+  });
+
+  it('serves a schedule that waited past the promotion time before a person who came later', async () => {
+    const { a, b, prefix } = await open({ slotPromotionMs: 300 });
+    const servers = [`${prefix}-gpu`];
+    const running = await a.slots.acquire({ servers, capacity: 1, id: `${prefix}-run` });
+    const order: string[] = [];
+    const audit = b.slots
+      .acquire({ servers, capacity: 1, id: `${prefix}-audit`, ticket: { priority: 'schedule' } })
+      .then((given) => (order.push('audit'), given));
+    // Its wait, as the queue reports it, passes the promotion time.
+    await expect
+      .poll(async () => (await a.slots.queue()).find((waiter) => waiter.id === `${prefix}-audit`)?.waitedMs ?? 0, { timeout: 5_000 })
+      .toBeGreaterThanOrEqual(300);
+    const ana = a.slots.acquire({ servers, capacity: 1, id: `${prefix}-ana`, ticket: { priority: 'person' } }).then((given) => (order.push('ana'), given));
+    await expect
+      .poll(async () => (await b.slots.queue()).filter((waiter) => waiter.id.startsWith(prefix)).map((waiter) => waiter.id))
+      .toEqual([`${prefix}-audit`, `${prefix}-ana`]);
+    running.release();
+    (await audit).release();
+    (await ana).release();
+    expect(order).toEqual(['audit', 'ana']);
   });
 
   it('lets one replica lead, and another take over when it stops', async () => {

@@ -4,7 +4,7 @@
  * back on every way out.
  */
 import { describe, expect, it } from 'vitest';
-import { createLocalSlots } from '../../../src/core/coordination/local-coordination.js';
+import { createLocalSlots } from '../../../src/core/coordination/local-slots.js';
 import { AbortedError, ModelError } from '../../../src/core/errors.js';
 import type { LanguageModel } from '../../../src/core/model/language-model.js';
 import { createScriptedModel, say } from '../../../src/core/model/scripted-model.js';

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EditOptions } from '../../../src/commands/chat-surface.js';
-import { createRunCard, ordinal } from '../../../src/commands/workflows/run-card.js';
+import { createRunCard } from '../../../src/commands/workflows/run-card.js';
+import { ordinal } from '../../../src/commands/queue-note.js';
+import type { QueueEstimate } from '../../../src/core/model/language-model.js';
 import { STOP_ACTION } from '../../../src/commands/action-ids.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
 
@@ -12,7 +14,14 @@ describe('run card', () => {
   it('shows the activity, the queue place and a Stop button, then a final state without buttons', async () => {
     const surface = createMemorySurface();
     let position: number | undefined = 2;
-    const card = createRunCard({ surface, thread: 't1', runId: 'run-1', title: 'Team X', intervalMs: 10, queuePosition: () => position });
+    const card = createRunCard({
+      surface,
+      thread: 't1',
+      runId: 'run-1',
+      title: 'Team X',
+      intervalMs: 10,
+      queue: () => (position === undefined ? undefined : { position }),
+    });
     await card.start();
     const message = surface.messages[0]!;
     expect(message.buttons).toEqual([{ actionId: STOP_ACTION, label: 'Stop', style: 'danger', value: 'run-1' }]);
@@ -25,6 +34,24 @@ describe('run card', () => {
     await card.finish('✅ finished');
     expect(message.text).toMatch(/^🛰 \*\*Team X\*\* · ✅ finished · \d+ s$/);
     expect(message.buttons).toEqual([]);
+  });
+
+  it('shows the expected wait with the place, and is edited when the place changes, not when only the estimate does', async () => {
+    vi.useFakeTimers();
+    const surface = createMemorySurface();
+    let estimate: QueueEstimate | undefined = { position: 2, seconds: 40 };
+    const card = createRunCard({ surface, thread: 't1', runId: 'run-1', title: 'Nightly audit', intervalMs: 100, queue: () => estimate });
+    await card.start();
+    const message = surface.messages[0]!;
+    expect(message.text).toContain('⏳ waiting for the model (2nd in queue · ~40 s)');
+    estimate = { position: 2, seconds: 35 };
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(message.edits).toBe(0);
+    estimate = { position: 1, seconds: 20 };
+    await vi.advanceTimersByTimeAsync(200);
+    expect(message.edits).toBe(1);
+    expect(message.text).toContain('(1st in queue · ~20 s)');
+    await card.finish('done');
   });
 
   it('coalesces bursts of updates into few edits', async () => {
