@@ -3,12 +3,14 @@
  * Cancel running nothing), Resume after a restart continuing without asking step 1's agent again,
  * and `/tsuka schedule` producing runs, listed and removed.
  */
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
 import { callerOf } from '../../support/scripted-callers.js';
 import { createScheduleStore } from '../../../src/core/schedules/schedule-store.js';
+import { writeTinyNodeProject } from '../../support/tiny-node-project.js';
 import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
 
 const FAST = {
@@ -136,6 +138,53 @@ describe('Slack /goal with TSUKA_GOAL_CONFIRM=1', () => {
     expect(await readFile(path.join(h.workspace, 'resumed.md'), 'utf8')).toBe('# Resumed\n');
     const run = (await h.app.engine.runs.list()).find((record) => record.where.threadId?.endsWith(root.ts));
     expect(run?.status).toBe('completed');
+  }, 40_000);
+});
+
+describe('Slack /goal in a Node project (staging that can build)', () => {
+  /** The tool results in the last request of one caller (each request carries the turn so far). */
+  const toolOutputs = (from: number, caller: string) => {
+    const last = h.model.requests.slice(from).findLast((request) => callerOf(request.body as never) === caller);
+    const messages = (last?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
+    return messages.filter((message) => message.role === 'tool').map((message) => message.content);
+  };
+
+  it("a parallel step runs `npm test` with the project's node_modules and `git diff` in its staging copy, both showing its change", async () => {
+    await writeTinyNodeProject(h.workspace);
+    const before = h.model.requests.length;
+    const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] });
+    scriptGoal({
+      plan: [{ text: 'PARALLEL:\nAGENT: @geordi — Change the greeting and run the tests\nAGENT: @data — Read the project\nEND PARALLEL\nEND' }],
+      'step:1': [
+        call('write_file', { path: 'greet.js', content: 'module.exports = (name) => `Hi, ${name}!`;\n' }),
+        call('execute_command', { command: 'npm test' }),
+        call('execute_command', { command: 'git diff' }),
+        { text: 'Changed and tested.\nSTATUS: COMPLETED — greeting changed, tests pass' },
+      ],
+      'step:2': [{ text: 'Read it.\nSTATUS: COMPLETED — read' }],
+    });
+    const root = await startGoal('C6', 'say hi instead of hello');
+    await click('C6', await waitForButton('C6', root, 'tsuka_plan_run'), 'tsuka_plan_run', 'U1');
+    // The write and `npm test` ask the requester (RESTRICTED); `git diff` is SAFE.
+    const clicked = new Set<string>();
+    for (const _ of [1, 2]) {
+      await h.slack.waitFor(() => withButton(h.botReplies('C6', root.ts), 'tsuka_approve').some((message) => !clicked.has(message.ts)), { timeoutMs: 10_000 });
+      const prompt = withButton(h.botReplies('C6', root.ts), 'tsuka_approve').find((message) => !clicked.has(message.ts))!;
+      clicked.add(prompt.ts);
+      await click('C6', prompt, 'tsuka_approve', 'U1');
+    }
+    await h.slack.waitFor(() => h.botReplies('C6', root.ts).some((message) => message.text.includes('Goal completed')), { timeoutMs: 20_000 });
+
+    const [written, tested, diffed] = toolOutputs(before, 'step:1');
+    expect(written).toContain('greet.js');
+    expect(tested).toMatch(/^exit 0\n/);
+    expect(tested).toContain('fake-assert says: Hi, team!');
+    expect(diffed).toMatch(/^exit 0\n/);
+    expect(diffed).toContain('-module.exports = (name) => `Hello, ${name}!`;');
+    expect(diffed).toContain('+module.exports = (name) => `Hi, ${name}!`;');
+    // Merged back into the workspace; the real repository only sees the changed file.
+    expect(await readFile(path.join(h.workspace, 'greet.js'), 'utf8')).toContain('Hi, ');
+    expect(execFileSync('git', ['-C', h.workspace, 'status', '--porcelain', '--', '.', ':!.tsuka'], { encoding: 'utf8' })).toBe(' M greet.js\n');
   }, 40_000);
 });
 
