@@ -12,8 +12,9 @@ import type { Engine } from './create-engine.js';
 
 export const REPLICA_STOPPED_TEXT = '⚠️ The TSUKA replica running this stopped — this run was interrupted. Ask again to continue.';
 export const RESTARTED_TEXT = '⚠️ TSUKA restarted — this run was interrupted. Ask again to continue.';
-/** Added for runs that can continue where they stopped (a /goal, a conversation turn). */
-export const RESUME_HINT = '**Resume** continues it (the person who started it or an admin): a /goal from its first unfinished step.';
+/** Added for runs that can continue where they stopped (a /goal, a /team, a conversation turn). */
+export const RESUME_HINT =
+  '**Resume** continues it (the person who started it or an admin): a /goal from its first unfinished step, a /team after its last completed round.';
 
 /** Tells each interrupted run's thread, and shows each expired approval as expired. */
 export async function tellInterruptedThreads(

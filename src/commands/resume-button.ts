@@ -1,7 +1,8 @@
 /**
  * The Resume button posted in an interrupted run's thread after a restart (issue 25): the requester
- * or an admin continues it. A /goal continues from its first unfinished step (the workflows' own
- * handler); a conversation turn runs again with the thread's history, as if its message came again.
+ * or an admin continues it. A /goal continues from its first unfinished step and a /team after its
+ * last completed round (the workflows' own handler); a conversation turn runs again with the
+ * thread's history, as if its message came again.
  */
 import type { ChatSurface, Platform } from './chat-surface.js';
 import type { CommandDependencies } from './command-dependencies.js';
@@ -10,7 +11,7 @@ import type { ButtonActionEvent } from './inbound-event.js';
 import type { WorkflowHandlers } from './workflow-handlers.js';
 
 /** Run kinds a Resume button is offered for. */
-export const RESUMABLE_KINDS: readonly string[] = ['goal', 'ask'];
+export const RESUMABLE_KINDS: readonly string[] = ['goal', 'team', 'ask'];
 
 /** How long a resumed turn's claim is kept: a second click within it does nothing. */
 const RESUME_CLAIM_MS = 7 * 24 * 60 * 60_000;
@@ -22,7 +23,7 @@ export async function handleResumeButton(
 ): Promise<void> {
   const { deps } = context;
   const run = await deps.runs.get(event.value);
-  if (run?.kind === 'goal' && context.workflows.resume) return context.workflows.resume(event, surface);
+  if ((run?.kind === 'goal' || run?.kind === 'team') && context.workflows.resume) return context.workflows.resume(event, surface);
   const threadId = run?.where.threadId;
   if (run?.kind !== 'ask' || !threadId) return event.replyEphemeral('This run cannot be resumed: ask again.');
   if (run.startedBy !== event.user && !deps.settings.admins.includes(event.user))

@@ -6,6 +6,7 @@ import { handleGoalCommand } from './goal-command.js';
 import { handleTeamCommand } from './team-command.js';
 import { depsInChannel } from '../channel-deps.js';
 import { handleGoalResume } from './goal/goal-resume.js';
+import { handleTeamResume } from './team/team-resume.js';
 import { handleVerdictButton } from './verdict-buttons.js';
 
 export interface WorkflowOptions {
@@ -29,7 +30,10 @@ export function createWorkflows(deps: CommandDependencies, options: WorkflowOpti
     call: async (event, surface) => handleCallCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, options),
     team: async (event, surface) => handleTeamCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, options),
     goal: async (event, surface) => handleGoalCommand(await depsInChannel(deps, event.channel, surface), services, event, surface, goalOptions),
-    resume: (event, surface) => handleGoalResume(deps, services, event, surface, goalOptions),
+    resume: async (event, surface) =>
+      (await deps.runs.get(event.value))?.kind === 'team'
+        ? handleTeamResume(deps, services, event, surface, options)
+        : handleGoalResume(deps, services, event, surface, goalOptions),
     button: (event, surface) => handleVerdictButton(deps, services, event, surface, options),
   });
 }

@@ -32,7 +32,7 @@ export function stepPrompt(input: {
   if (input.parallel) {
     lines.push(
       '',
-      'Other agents work at the same time, each on its own copy of the workspace; your changes are merged when the group ends. Do not count on files the others are writing.',
+      "Other agents work at the same time, each on its own copy of the workspace; your changes are merged when the group ends. Do not count on files the others are writing. In your copy the dependency folders (node_modules, .venv) are the workspace's own, read-only, so the tests run but installs fail; git status and git diff show your changes (only files are merged back: do not commit).",
     );
   }
   lines.push('', 'Results of the earlier steps:', earlier(input.previous));

@@ -11,7 +11,8 @@ import type { SlashCommandEvent } from '../inbound-event.js';
 import { parseTeamCommand } from './parse-team.js';
 import { workspaceFingerprint } from '../../core/workflows/team/workspace-fingerprint.js';
 import { runSafely } from './run-safely.js';
-import { openWorkflowSession } from './workflow-session.js';
+import { openWorkflowSession, type WorkflowSessionOptions } from './workflow-session.js';
+import { maskedCheckpoint, saveTeamState, type TeamRunState } from './team/team-run-state.js';
 
 export interface TeamCommandOptions {
   /** `teamMaxRounds`: rounds for teams that set none. */
@@ -26,6 +27,20 @@ const HEADLINES: Record<TeamOutcomeStatus, [RunStatus, string]> = {
   stopped: ['stopped', '⏹ Team run stopped.'],
 };
 
+type ParsedTeam = Extract<ReturnType<typeof parseTeamCommand>, { ok: true }>;
+
+/** What one /team run (new or resumed) is given. */
+export interface TeamDrive {
+  deps: CommandDependencies;
+  services: WorkflowServices;
+  surface: ChatSurface;
+  event: WorkflowSessionOptions['event'] & Pick<SlashCommandEvent, 'text' | 'schedule'>;
+  parsed: ParsedTeam;
+  options: TeamCommandOptions;
+  /** Resume: the reopened run and what it stored. */
+  resume?: { run: NonNullable<WorkflowSessionOptions['resume']>; state: TeamRunState };
+}
+
 export async function handleTeamCommand(
   deps: CommandDependencies,
   services: WorkflowServices,
@@ -35,7 +50,13 @@ export async function handleTeamCommand(
 ): Promise<void> {
   const parsed = parseTeamCommand(deps.roster, event.text);
   if (!parsed.ok) return event.reply(parsed.message);
-  const { team, members, task } = parsed;
+  return driveTeam({ deps, services, surface, event, parsed, options });
+}
+
+/** Opens (or, on Resume, reopens) the session and runs the team to its end, storing each completed round. */
+export async function driveTeam(drive: TeamDrive): Promise<void> {
+  const { deps, services, surface, event, options, resume } = drive;
+  const { team, members, task } = drive.parsed;
   const lead = team.mode === 'orchestrated' ? ` · led by ${orchestratorOf({ team, members }).aiName}` : '';
   const session = await openWorkflowSession({
     deps,
@@ -49,10 +70,17 @@ export async function handleTeamCommand(
     ),
     members,
     ...(options.cardIntervalMs !== undefined ? { cardIntervalMs: options.cardIntervalMs } : {}),
+    ...(resume ? { resume: resume.run } : {}),
   });
   if (!session) return;
+  const commandText = resume?.state.commandText ?? deps.maskSecrets(event.text);
+  const checkpoint = resume?.state.checkpoint;
   await runSafely(session, deps, async () => {
-    await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(task) });
+    if (resume) await session.io.announce(resumeNote(team.mode, checkpoint?.roundsDone ?? 0));
+    else {
+      await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(task) });
+      await saveTeamState(deps.store, session.runId, { commandText });
+    }
     const outcome = await runTeam({
       io: session.io,
       team,
@@ -71,8 +99,16 @@ export async function handleTeamCommand(
           signal: session.abort.signal,
         }),
       workspaceFingerprint: () => workspaceFingerprint(deps.workspace.root, session.abort.signal),
+      ...(checkpoint ? { resumeFrom: checkpoint } : {}),
+      onRoundEnd: (done) => saveTeamState(deps.store, session.runId, { commandText, checkpoint: maskedCheckpoint(done, deps.maskSecrets) }),
     });
     const [status, headline] = HEADLINES[outcome.status];
     return { status, headline, summary: outcome.summary };
   });
+}
+
+function resumeNote(mode: string, roundsDone: number): string {
+  const unit = mode === 'pipeline' ? 'station' : 'round';
+  if (roundsDone === 0) return `▶ Resuming: no ${unit} had been completed, so the run starts again from ${unit} 1.`;
+  return `▶ Resuming after ${roundsDone} completed ${unit}${roundsDone === 1 ? '' : 's'}: their members are not asked again; the run goes on with ${unit} ${roundsDone + 1}.`;
 }

@@ -13,6 +13,8 @@ import { RESUME_ACTION } from '../action-ids.js';
 
 /** Said with the Resume button when a shutdown interrupts a /goal. */
 export const RESUME_AFTER_SHUTDOWN = '**Resume** continues it from its first unfinished step (the person who started it or an admin).';
+/** Said with the Resume button when a shutdown interrupts a /team. */
+export const RESUME_TEAM_AFTER_SHUTDOWN = '**Resume** continues it after its last completed round (the person who started it or an admin).';
 import { createPermissionManager, type PermissionManager } from '../../core/safety/permission-manager.js';
 import type { RunKind, RunRecord, RunStatus } from '../../core/store/run-types.js';
 import { createBlackboard } from '../../core/workflows/blackboard.js';
@@ -396,11 +398,12 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         // /goal writes its own table (planner and summary rows, wall-clock total); the others get the same columns here.
         const table = !outcome.chartRows && rows.length > 0 ? `\n${formatStatsTable(rows)}` : '';
         await card.finish(status === 'stopped' ? '⏹ stopped' : status === 'completed' ? '✅ finished' : `✖ ${status}`);
-        // A /goal cut off by a shutdown keeps its plan and finished steps: Resume (clicked on the next process) continues it.
-        const resumable = status === 'interrupted' && options.kind === 'goal';
+        // A /goal (its plan and finished steps) or /team (its completed rounds) cut off by a shutdown: Resume, clicked on the next process, continues it.
+        const resumable = status === 'interrupted' && (options.kind === 'goal' || options.kind === 'team');
+        const resumeText = options.kind === 'team' ? RESUME_TEAM_AFTER_SHUTDOWN : RESUME_AFTER_SHUTDOWN;
         await surface.post({
           thread,
-          text: deps.maskSecrets(`${headline}${resumable ? `\n${RESUME_AFTER_SHUTDOWN}` : ''}\n${outcome.summary}${table}`),
+          text: deps.maskSecrets(`${headline}${resumable ? `\n${resumeText}` : ''}\n${outcome.summary}${table}`),
           ...(resumable ? { buttons: [{ actionId: RESUME_ACTION, label: 'Resume', style: 'primary' as const, value: run.id }] } : {}),
         });
         if (rows.length > 0 && status !== 'interrupted') {

@@ -34,9 +34,10 @@ export interface SandboxRequest {
   /** A pids cgroup folder the command joins before it starts (from `processCgroups`). */
   cgroup?: string;
   /**
-   * Extra host paths made visible (MCP servers only, never agent commands): a server's own files
-   * read-only, its persistent home read-write. Hidden paths inside them stay hidden. Sandboxes
-   * without a mount namespace ignore them (everything is visible there already).
+   * Extra host paths made visible: an MCP server's own files read-only and its persistent home
+   * read-write; for an agent command, read-only only, a /goal staging copy's dependency folders and
+   * the repository's object store (`Workspace.sharedReadOnly`). Hidden paths inside them stay
+   * hidden. Sandboxes without a mount namespace ignore them (everything is visible there already).
    */
   binds?: SandboxBind[];
 }

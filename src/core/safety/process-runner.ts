@@ -10,7 +10,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TsukaError } from '../errors.js';
 import { createOutputCollector } from './output-collector.js';
-import type { CommandSandbox } from './command-sandbox.js';
+import type { CommandSandbox, SandboxBind } from './command-sandbox.js';
 import type { RoleNetwork } from './sandbox-network.js';
 import type { CommandCgroup, SandboxLimitName } from './sandbox-limits.js';
 
@@ -35,6 +35,8 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** Cap on collected output; head and tail are kept (default 200 000). */
   maxOutputBytes?: number;
+  /** Host folders shown inside the sandbox (see `SandboxRequest.binds`). */
+  binds?: SandboxBind[];
 }
 
 /** How a command ended. A non-zero exit is a result, not an error. */
@@ -113,6 +115,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       env: options.env,
       ...(options.network === undefined ? {} : { network: options.network }),
       ...(cgroup ? { cgroup: cgroup.path } : {}),
+      ...(options.binds && options.binds.length > 0 ? { binds: options.binds } : {}),
     });
     let child: ReturnType<typeof spawn>;
     try {

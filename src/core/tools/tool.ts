@@ -51,6 +51,12 @@ export interface Workspace {
   resolve(path: string): Promise<string>;
   /** The path relative to the root, for display. */
   relative(absolutePath: string): string;
+  /**
+   * Folders outside the root that commands in this jail read at their own paths — a /goal staging
+   * copy's dependency folders and the repository's object store — bound read-only by the sandbox.
+   * The file tools never reach them.
+   */
+  readonly sharedReadOnly?: readonly string[];
 }
 
 /** Extra capabilities a tool may need; each is optional and filled by whoever runs the agent. */

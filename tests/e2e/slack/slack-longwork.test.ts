@@ -4,12 +4,14 @@
  * `/tsuka schedule` producing runs, listed and removed, and the GPU queue: a person's turn served
  * before a scheduled run that waited first, whose run card says its place and expected wait.
  */
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
 import { callerOf, lastUserOf } from '../../support/scripted-callers.js';
 import { createScheduleStore } from '../../../src/core/schedules/schedule-store.js';
+import { writeTinyNodeProject } from '../../support/tiny-node-project.js';
 import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
 
 const FAST = {
@@ -137,6 +139,118 @@ describe('Slack /goal with TSUKA_GOAL_CONFIRM=1', () => {
     expect(await readFile(path.join(h.workspace, 'resumed.md'), 'utf8')).toBe('# Resumed\n');
     const run = (await h.app.engine.runs.list()).find((record) => record.where.threadId?.endsWith(root.ts));
     expect(run?.status).toBe('completed');
+  }, 40_000);
+});
+
+describe('Slack /team Resume', () => {
+  /** `team:<member>:<turns in its progress digest>`: who speaks, and how much of the run it was shown. */
+  const teamCaller = (request: { body: unknown }) => {
+    const user = lastUserOf(request.body as never);
+    const member = /Your turn, (\S+?)\./.exec(user)?.[1] ?? 'unknown';
+    return `team:${member}:${(user.match(/^- \[/gm) ?? []).length}`;
+  };
+  const teamCallers = (from: number) => h.model.requests.slice(from).map(teamCaller);
+
+  it("a restart during round 2 leaves a Resume button; Resume runs round 2 again with round 1 as it was, never round 1's members", async () => {
+    const before = h.model.requests.length;
+    const write = { toolCalls: [{ name: 'write_file', arguments: { path: 'ops-fix.md', content: '# Fixed\n' } }] };
+    const script: Record<string, ScriptedReplySpec[]> = {
+      'team:OBrien:0': [{ text: 'Disks are fine.\nSTATUS: CONTINUE — disks fine' }],
+      'team:Scotty:1': [{ text: 'The pipeline is slow.\nSTATUS: CONTINUE — pipeline slow' }],
+      'team:Worf:2': [{ text: 'No open ports.\nSTATUS: CONTINUE — ports closed' }],
+      // Before the restart the approval is pending; after Resume the turn asks again from its start.
+      'team:OBrien:3': [write, write, { text: 'Wrote the fix.\nSTATUS: COMPLETED — fixed' }],
+      'team:Scotty:4': [{ text: 'Pipeline fixed.\nSTATUS: COMPLETED — fast again' }],
+      'team:Worf:5': [{ text: 'Audited.\nSTATUS: COMPLETED — safe' }],
+    };
+    const total = Object.values(script).reduce((sum, answers) => sum + answers.length, 0);
+    for (let index = 0; index < total; index++)
+      h.model.enqueue((body) => script[teamCaller({ body })]?.shift() ?? { text: `(nothing scripted for ${teamCaller({ body })})` });
+    await h.slack.deliverSlashCommand({ command: '/team', text: 'ops_squad speed up the build host', userId: 'U1', channelId: 'C7' });
+    await h.slack.waitFor(() => h.slack.messages('C7').some((message) => message.bot_id && message.text.startsWith('👥')));
+    const root = h.slack.messages('C7').find((message) => message.bot_id && message.text.startsWith('👥'))!;
+    const firstPrompt = await waitForButton('C7', root, 'tsuka_approve');
+    expect(teamCallers(before)).toEqual(['team:OBrien:0', 'team:Scotty:1', 'team:Worf:2', 'team:OBrien:3']);
+
+    await h.restartApp();
+    const resume = await waitForButton('C7', root, 'tsuka_resume');
+    await click('C7', resume, 'tsuka_resume', 'U2');
+    await h.slack.waitFor(() => h.slack.ephemerals.some((message) => message.user === 'U2' && /Only the person who started this team run/.test(message.text)));
+    await click('C7', resume, 'tsuka_resume', 'U1');
+    await h.slack.waitFor(() => withButton(h.botReplies('C7', root.ts), 'tsuka_approve').some((message) => message.ts !== firstPrompt.ts), {
+      timeoutMs: 10_000,
+    });
+    await click('C7', withButton(h.botReplies('C7', root.ts), 'tsuka_approve').at(-1)!, 'tsuka_approve', 'U1');
+    await h.slack.waitFor(() => h.botReplies('C7', root.ts).some((message) => message.text.includes('Team run completed')), { timeoutMs: 10_000 });
+
+    // Round 2 ran again, seeing round 1's three turns; no member of round 1 was asked again.
+    expect(teamCallers(before)).toEqual([
+      'team:OBrien:0',
+      'team:Scotty:1',
+      'team:Worf:2',
+      'team:OBrien:3',
+      'team:OBrien:3',
+      'team:OBrien:3',
+      'team:Scotty:4',
+      'team:Worf:5',
+    ]);
+    const resumedPrompt = lastUserOf(h.model.requests.at(-3)!.body as never);
+    expect(resumedPrompt).toContain('- [OBrien] CONTINUE: disks fine');
+    expect(resumedPrompt).toContain('The pipeline is slow.');
+    const notes = h.botReplies('C7', root.ts).map((message) => message.text);
+    expect(notes.filter((text) => text.includes('— Round 1 of 2 —'))).toHaveLength(1);
+    expect(notes.filter((text) => text.includes('— Round 2 of 2 —'))).toHaveLength(2);
+    expect(notes.some((text) => text.includes('Resuming after 1 completed round'))).toBe(true);
+    expect(await readFile(path.join(h.workspace, 'ops-fix.md'), 'utf8')).toBe('# Fixed\n');
+    const run = (await h.app.engine.runs.list()).find((record) => record.where.threadId?.endsWith(root.ts));
+    expect(run?.status).toBe('completed');
+  }, 40_000);
+});
+
+describe('Slack /goal in a Node project (staging that can build)', () => {
+  /** The tool results in the last request of one caller (each request carries the turn so far). */
+  const toolOutputs = (from: number, caller: string) => {
+    const last = h.model.requests.slice(from).findLast((request) => callerOf(request.body as never) === caller);
+    const messages = (last?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
+    return messages.filter((message) => message.role === 'tool').map((message) => message.content);
+  };
+
+  it("a parallel step runs `npm test` with the project's node_modules and `git diff` in its staging copy, both showing its change", async () => {
+    await writeTinyNodeProject(h.workspace);
+    const before = h.model.requests.length;
+    const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] });
+    scriptGoal({
+      plan: [{ text: 'PARALLEL:\nAGENT: @geordi — Change the greeting and run the tests\nAGENT: @data — Read the project\nEND PARALLEL\nEND' }],
+      'step:1': [
+        call('write_file', { path: 'greet.js', content: 'module.exports = (name) => `Hi, ${name}!`;\n' }),
+        call('execute_command', { command: 'npm test' }),
+        call('execute_command', { command: 'git diff' }),
+        { text: 'Changed and tested.\nSTATUS: COMPLETED — greeting changed, tests pass' },
+      ],
+      'step:2': [{ text: 'Read it.\nSTATUS: COMPLETED — read' }],
+    });
+    const root = await startGoal('C6', 'say hi instead of hello');
+    await click('C6', await waitForButton('C6', root, 'tsuka_plan_run'), 'tsuka_plan_run', 'U1');
+    // The write and `npm test` ask the requester (RESTRICTED); `git diff` is SAFE.
+    const clicked = new Set<string>();
+    for (const _ of [1, 2]) {
+      await h.slack.waitFor(() => withButton(h.botReplies('C6', root.ts), 'tsuka_approve').some((message) => !clicked.has(message.ts)), { timeoutMs: 10_000 });
+      const prompt = withButton(h.botReplies('C6', root.ts), 'tsuka_approve').find((message) => !clicked.has(message.ts))!;
+      clicked.add(prompt.ts);
+      await click('C6', prompt, 'tsuka_approve', 'U1');
+    }
+    await h.slack.waitFor(() => h.botReplies('C6', root.ts).some((message) => message.text.includes('Goal completed')), { timeoutMs: 20_000 });
+
+    const [written, tested, diffed] = toolOutputs(before, 'step:1');
+    expect(written).toContain('greet.js');
+    expect(tested).toMatch(/^exit 0\n/);
+    expect(tested).toContain('fake-assert says: Hi, team!');
+    expect(diffed).toMatch(/^exit 0\n/);
+    expect(diffed).toContain('-module.exports = (name) => `Hello, ${name}!`;');
+    expect(diffed).toContain('+module.exports = (name) => `Hi, ${name}!`;');
+    // Merged back into the workspace; the real repository only sees the changed file.
+    expect(await readFile(path.join(h.workspace, 'greet.js'), 'utf8')).toContain('Hi, ');
+    expect(execFileSync('git', ['-C', h.workspace, 'status', '--porcelain', '--', '.', ':!.tsuka'], { encoding: 'utf8' })).toBe(' M greet.js\n');
   }, 40_000);
 });
 

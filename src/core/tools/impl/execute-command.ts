@@ -64,6 +64,8 @@ export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
       sandbox: context.sandbox,
       network: context.roleNetwork?.() ?? true,
       env: await gitCommandEnv(context.childEnv, commandCwd(context)),
+      // A staging copy's dependency folders and git objects: readable, never writable.
+      binds: (context.workspace.sharedReadOnly ?? []).map((source) => ({ source })),
       timeoutMs,
       signal: context.signal,
     });

@@ -9,7 +9,8 @@ import { TsukaError } from '../../errors.js';
 import { isInside } from '../../safety/real-path.js';
 import { createWorkspace } from '../../safety/workspace-jail.js';
 import type { Workspace } from '../../tools/tool.js';
-import { readManifest, symlinkTarget, walkTree, type Manifest, type ManifestEntry } from './workspace-manifest.js';
+import { createStagingGit, excludeInStagingGit } from './staging-git.js';
+import { readManifest, STAGING_DEPENDENCY_FOLDERS, symlinkTarget, walkTree, type Manifest, type ManifestEntry, type TreeEntry } from './workspace-manifest.js';
 
 /** One path a branch added, modified or deleted, with its new entry (none for a deletion). */
 export interface FileChange {
@@ -33,6 +34,11 @@ export interface Staging {
   readonly base: ReadonlyMap<string, ManifestEntry>;
   /** Symlinks not copied because they lead outside the workspace. */
   readonly skippedLinks: readonly string[];
+  /**
+   * Real-workspace folders the copy reaches through links or its git's alternates (dependency
+   * folders, the object store): also `workspace.sharedReadOnly`, bound read-only by the sandbox.
+   */
+  readonly sharedReadOnly: readonly string[];
   /** Changes made in the copy since it was made. */
   diff(): Promise<FileChange[]>;
   /** Removes the copy's folder. */
@@ -48,8 +54,11 @@ export function stagingLabel(text: string): string {
 }
 
 /**
- * Copies the workspace into `stagingRoot/label`, skipping `.git`, `node_modules` and `.tsuka`.
- * Symlinks stay symlinks (re-pointed at the copy); links leading outside the workspace are not copied.
+ * Copies the workspace into `stagingRoot/label`, skipping `.git`, `.tsuka` and the dependency
+ * folders. Symlinks stay symlinks (re-pointed at the copy); links leading outside the workspace are
+ * not copied. Each dependency folder becomes a link to the workspace's own (read-only in the
+ * sandbox), and the copy gets a git folder of its own over the real objects (`staging-git.ts`),
+ * so a step can run the project's tests and `git diff`.
  */
 export async function createStaging(workspaceRoot: string, stagingRoot: string, label: string, options: { signal?: AbortSignal } = {}): Promise<Staging> {
   if (!LABEL_PATTERN.test(label)) {
@@ -67,23 +76,28 @@ export async function createStaging(workspaceRoot: string, stagingRoot: string, 
   await fs.mkdir(target);
 
   let base: Manifest;
-  let skippedLinks: string[];
+  let copied: CopiedTree;
+  let sharedReadOnly: string[];
   try {
-    skippedLinks = await copyTree(realWorkspace, target, [realStagingRoot], options.signal);
+    copied = await copyTree(realWorkspace, target, [realStagingRoot], options.signal);
+    const git = await createStagingGit(realWorkspace, target);
+    if (git) await excludeInStagingGit(target, copied.dependencyLinks);
+    sharedReadOnly = [...copied.dependencyLinks.map((relative) => path.join(realWorkspace, relative)), ...(git?.readOnly ?? [])];
     base = await readManifest(target, { signal: options.signal });
   } catch (error) {
     await fs.rm(target, { recursive: true, force: true });
     if (error instanceof TsukaError) throw error;
     throw new TsukaError('staging_failed', `The workspace could not be copied for branch "${label}".`, { cause: error });
   }
-  const workspace = await createWorkspace(target);
+  const workspace: Workspace = { ...(await createWorkspace(target)), sharedReadOnly };
 
   return {
     root: workspace.root,
     workspace,
     label,
     base,
-    skippedLinks,
+    skippedLinks: copied.skippedLinks,
+    sharedReadOnly,
     async diff() {
       return diffManifests(base, await readManifest(workspace.root));
     },
@@ -107,9 +121,19 @@ export function diffManifests(before: ReadonlyMap<string, ManifestEntry>, after:
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-async function copyTree(from: string, to: string, excluded: readonly string[], signal: AbortSignal | undefined): Promise<string[]> {
+interface CopiedTree {
+  skippedLinks: string[];
+  /** Dependency folders linked to the workspace's own, relative to the root. */
+  dependencyLinks: string[];
+}
+
+async function copyTree(from: string, to: string, excluded: readonly string[], signal: AbortSignal | undefined): Promise<CopiedTree> {
   const skippedLinks: string[] = [];
-  for await (const entry of walkTree(from, { excluded, signal })) {
+  const dependencies: string[] = [];
+  const onSkippedFolder = (entry: TreeEntry) => {
+    if (STAGING_DEPENDENCY_FOLDERS.has(path.basename(entry.relativePath))) dependencies.push(entry.relativePath);
+  };
+  for await (const entry of walkTree(from, { excluded, signal, onSkippedFolder })) {
     const destination = path.join(to, entry.relativePath);
     if (entry.kind === 'dir') {
       await fs.mkdir(destination, { recursive: true });
@@ -125,5 +149,7 @@ async function copyTree(from: string, to: string, excluded: readonly string[], s
       await fs.symlink(path.relative(path.dirname(destination), path.join(to, target.relativeTarget)) || '.', destination);
     }
   }
-  return skippedLinks;
+  // Absolute, so the link leads to the workspace's folder wherever the copy is; never merged back (skipped by name).
+  for (const relative of dependencies) await fs.symlink(path.join(from, relative), path.join(to, relative));
+  return { skippedLinks, dependencyLinks: dependencies };
 }

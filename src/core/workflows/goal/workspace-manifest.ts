@@ -18,10 +18,20 @@ export type ManifestEntry = string;
 export type Manifest = Map<string, ManifestEntry>;
 
 /**
- * Folders never copied into a staging area nor merged back: VCS data and dependencies are big and
- * rebuilt by tools, and `.tsuka` holds the harness's own files (conflict copies).
+ * Dependency folders a staging copy does not copy but reaches read-only (a link to the workspace's
+ * own folder, bound read-only by the sandbox), so a parallel step can run the project's tests:
+ * `node_modules` (npm, pnpm, yarn) and `.venv` (Python; its scripts name the venv's absolute path,
+ * so only the original works). Not `vendor` (Go keeps edited source there) nor `target` (builds
+ * write into it): those are copied like any folder.
  */
-export const STAGING_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules', '.tsuka']);
+export const STAGING_DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set(['node_modules', '.venv']);
+
+/**
+ * Names never copied into a staging area nor merged back, whatever they are (folder, link, gitfile):
+ * VCS data (a staging copy gets its own `.git`, see `staging-git.ts`), dependencies (linked, see
+ * above), and `.tsuka`, the harness's own files (conflict copies).
+ */
+export const STAGING_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', '.tsuka', ...STAGING_DEPENDENCY_FOLDERS]);
 
 export interface TreeEntry {
   relativePath: string;
@@ -29,11 +39,19 @@ export interface TreeEntry {
   kind: 'file' | 'symlink' | 'dir';
 }
 
+export interface WalkOptions {
+  /** Absolute folders not walked (a staging area that lives inside the workspace). */
+  excluded?: readonly string[];
+  signal?: AbortSignal;
+  /** Told of each real folder skipped by name (`STAGING_SKIPPED_DIRECTORIES`). */
+  onSkippedFolder?: (entry: TreeEntry) => void;
+}
+
 /**
- * Walks `root` without following symlinks, skipping `STAGING_SKIPPED_DIRECTORIES` and the absolute
- * folders in `excluded` (a staging area that lives inside the workspace). Sockets and devices are ignored.
+ * Walks `root` without following symlinks, skipping every entry named in `STAGING_SKIPPED_DIRECTORIES`
+ * and the absolute folders in `excluded`. Sockets and devices are ignored.
  */
-export async function* walkTree(root: string, options: { excluded?: readonly string[]; signal?: AbortSignal } = {}): AsyncGenerator<TreeEntry> {
+export async function* walkTree(root: string, options: WalkOptions = {}): AsyncGenerator<TreeEntry> {
   const excluded = new Set((options.excluded ?? []).map((folder) => path.resolve(folder)));
   const pending: string[] = [''];
   while (pending.length > 0) {
@@ -44,8 +62,12 @@ export async function* walkTree(root: string, options: { excluded?: readonly str
     for (const entry of entries) {
       const relativePath = folder === '' ? entry.name : path.join(folder, entry.name);
       const absolutePath = path.join(root, relativePath);
+      if (STAGING_SKIPPED_DIRECTORIES.has(entry.name)) {
+        if (entry.isDirectory()) options.onSkippedFolder?.({ relativePath, absolutePath, kind: 'dir' });
+        continue;
+      }
       if (entry.isDirectory()) {
-        if (STAGING_SKIPPED_DIRECTORIES.has(entry.name) || excluded.has(absolutePath)) continue;
+        if (excluded.has(absolutePath)) continue;
         yield { relativePath, absolutePath, kind: 'dir' };
         pending.push(relativePath);
       } else if (entry.isSymbolicLink()) {

@@ -4,6 +4,7 @@
  * is a missing vote, never an approval (design §6.4). A strict majority of APPROVE ends the run.
  */
 import type { Vote } from '../workflow-services.js';
+import { checkpointOf, restoredTurns } from './team-checkpoint.js';
 import { memberPrompt, runTeamTurn, type TeamTurn } from './team-turn.js';
 import { stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
 
@@ -32,9 +33,9 @@ export async function runHybrid(context: TeamRunContext): Promise<TeamOutcome> {
   const rounds = team.rounds ?? context.maxRounds;
   const discussionRounds = Math.max(1, team.discussionRounds ?? 1);
   const voting = team.voting !== false;
-  const turns: TeamTurn[] = [];
-  let changes: string[] = [];
-  for (let round = 1; round <= rounds; round++) {
+  const turns: TeamTurn[] = restoredTurns(context.resumeFrom, members);
+  let changes: string[] = [...(context.resumeFrom?.changes ?? [])];
+  for (let round = (context.resumeFrom?.roundsDone ?? 0) + 1; round <= rounds; round++) {
     await io.announce(`— Work round ${round} of ${rounds} —`);
     for (const member of members) {
       if (io.signal.aborted) return stoppedOutcome();
@@ -74,7 +75,10 @@ export async function runHybrid(context: TeamRunContext): Promise<TeamOutcome> {
       }
     }
     if (io.signal.aborted) return stoppedOutcome();
-    if (!voting) continue;
+    if (!voting) {
+      await context.onRoundEnd?.(checkpointOf(round, turns));
+      continue;
+    }
     const tally = tallyVotes(votes);
     const missing = members.filter((member) => votes.get(member.name) === undefined).map((member) => member.aiName);
     const approved = isApproved(tally);
@@ -84,6 +88,7 @@ export async function runHybrid(context: TeamRunContext): Promise<TeamOutcome> {
     if (approved) return { status: 'completed', summary: `Approved in round ${round} (${tally.APPROVE} of ${members.length}).` };
     if (tally.REJECT * 2 > members.length) return { status: 'failed', summary: `Rejected by the majority in round ${round}.` };
     changes = reasons;
+    await context.onRoundEnd?.(checkpointOf(round, turns, changes));
   }
   return { status: 'incomplete', summary: `No majority approval after ${rounds} rounds.` };
 }

@@ -4,6 +4,7 @@
  * decision falls back to the next unseen worker, and the thread says so.
  */
 import type { Character } from '../../data/types.js';
+import { checkpointOf, restoredTurns, turnCounts } from './team-checkpoint.js';
 import { memberPrompt, runTeamTurn, type TeamTurn } from './team-turn.js';
 import { stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
 
@@ -33,13 +34,14 @@ export async function runOrchestrated(context: TeamRunContext): Promise<TeamOutc
   const orchestrator = orchestratorOf(context);
   const workers = context.members.filter((member) => member !== orchestrator);
   const rounds = team.rounds ?? context.maxRounds;
-  const turns: TeamTurn[] = [];
-  const turnCount = new Map<string, number>();
+  // Only workers' turns are kept: the orchestrator's decisions are not progress.
+  const turns: TeamTurn[] = restoredTurns(context.resumeFrom, workers);
+  const turnCount = turnCounts(turns);
   const turnsOf = (name: string) => turnCount.get(name) ?? 0;
   const available = (seen: Set<string>) =>
     workers.filter((worker) => !seen.has(worker.name) && (team.maxRoundsPerMember === undefined || turnsOf(worker.name) < team.maxRoundsPerMember));
 
-  for (let round = 1; round <= rounds; round++) {
+  for (let round = (context.resumeFrom?.roundsDone ?? 0) + 1; round <= rounds; round++) {
     const seen = new Set<string>();
     await io.announce(`— Round ${round} of ${rounds} —`);
     while (available(seen).length > 0) {
@@ -90,6 +92,7 @@ export async function runOrchestrated(context: TeamRunContext): Promise<TeamOutc
       );
       if (io.signal.aborted) return stoppedOutcome();
     }
+    await context.onRoundEnd?.(checkpointOf(round, turns));
   }
   return { status: 'incomplete', summary: `${rounds} rounds used without ${orchestrator.aiName} ending the run.` };
 }

@@ -7,6 +7,7 @@
  * runs: a COMPLETED status never skips the stations after it (design §6.5).
  */
 import type { Character, TeamStation } from '../../data/types.js';
+import { checkpointOf, restoredTurns } from './team-checkpoint.js';
 import { runTeamTurn, type TeamTurn } from './team-turn.js';
 import { DEFAULT_STATION_ATTEMPTS, stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
 
@@ -46,8 +47,11 @@ function stationPrompt(options: {
 export async function runPipeline(context: TeamRunContext): Promise<TeamOutcome> {
   const { io, team } = context;
   const stations = stationsOf(context);
-  let previous: TeamTurn | undefined;
+  // One accepted turn per finished station; Resume starts at the first station without one.
+  const handedOver: TeamTurn[] = restoredTurns(context.resumeFrom, context.members);
+  let previous: TeamTurn | undefined = handedOver.at(-1);
   for (const [index, { station, character }] of stations.entries()) {
+    if (index < (context.resumeFrom?.roundsDone ?? 0)) continue;
     const checks = station.acceptance ?? (index === stations.length - 1 ? team.acceptance : undefined);
     const maxAttempts = Math.max(1, station.maxAttempts ?? DEFAULT_STATION_ATTEMPTS);
     await io.announce(`— Station ${index + 1} of ${stations.length}: ${character.aiName} —`);
@@ -87,6 +91,8 @@ export async function runPipeline(context: TeamRunContext): Promise<TeamOutcome>
     if (accepted.status.status === 'FAILED')
       return { status: 'failed', summary: `Station ${index + 1} (${character.aiName}) failed: ${accepted.status.summary}` };
     previous = accepted;
+    handedOver.push(accepted);
+    await context.onRoundEnd?.(checkpointOf(index + 1, handedOver));
   }
   return { status: 'completed', summary: `All ${stations.length} stations done.` };
 }

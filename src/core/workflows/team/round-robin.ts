@@ -2,15 +2,16 @@
  * Round-robin mode: every member in turn, for `rounds` (default `teamMaxRounds`, 3) rounds, each at
  * most `maxRoundsPerMember` times; ends early when a whole round reports COMPLETED.
  */
+import { checkpointOf, restoredTurns, turnCounts } from './team-checkpoint.js';
 import { memberPrompt, runTeamTurn, type TeamTurn } from './team-turn.js';
 import { stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
 
 export async function runRoundRobin(context: TeamRunContext): Promise<TeamOutcome> {
   const { io, team, task } = context;
   const rounds = team.rounds ?? context.maxRounds;
-  const turns: TeamTurn[] = [];
-  const turnCount = new Map<string, number>();
-  for (let round = 1; round <= rounds; round++) {
+  const turns: TeamTurn[] = restoredTurns(context.resumeFrom, context.members);
+  const turnCount = turnCounts(turns);
+  for (let round = (context.resumeFrom?.roundsDone ?? 0) + 1; round <= rounds; round++) {
     const speakers = context.members.filter((member) => team.maxRoundsPerMember === undefined || (turnCount.get(member.name) ?? 0) < team.maxRoundsPerMember);
     if (speakers.length === 0) return { status: 'incomplete', summary: `Every member has had ${team.maxRoundsPerMember} turns.` };
     await io.announce(`— Round ${round} of ${rounds} —`);
@@ -27,6 +28,7 @@ export async function runRoundRobin(context: TeamRunContext): Promise<TeamOutcom
     if (thisRound.every((turn) => turn.status.status === 'COMPLETED')) {
       return { status: 'completed', summary: `Every member reported COMPLETED in round ${round}.` };
     }
+    await context.onRoundEnd?.(checkpointOf(round, turns));
   }
   const last = turns.at(-1);
   return last?.status.status === 'FAILED'

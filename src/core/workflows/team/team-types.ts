@@ -2,6 +2,7 @@
 import type { AcceptanceCheck, Character, Team } from '../../data/types.js';
 import type { WorkflowIo } from '../workflow-io.js';
 import type { AcceptanceResult } from './acceptance.js';
+import type { TeamCheckpoint } from './team-checkpoint.js';
 
 /** Default number of rounds when the team sets none (`teamMaxRounds`). */
 export const DEFAULT_TEAM_MAX_ROUNDS = 3;
@@ -19,6 +20,10 @@ export interface TeamRunContext {
   checkAcceptance(checks: readonly AcceptanceCheck[]): Promise<AcceptanceResult>;
   /** A digest of the workspace's files right now: equal digests mean nothing changed (pipeline stalls). */
   workspaceFingerprint(): Promise<string>;
+  /** Resume: what an earlier attempt completed; the strategy starts with the next round (pipeline: station). */
+  resumeFrom?: TeamCheckpoint;
+  /** Called after each completed round (pipeline: station) that does not end the run: the state Resume continues from. */
+  onRoundEnd?(checkpoint: TeamCheckpoint): Promise<void>;
 }
 
 export type TeamOutcomeStatus = 'completed' | 'failed' | 'stopped' | 'incomplete';

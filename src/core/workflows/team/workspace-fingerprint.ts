@@ -3,7 +3,7 @@ import { readManifest } from '../goal/workspace-manifest.js';
 
 /**
  * One hash over every file and symlink under `root` (path and content hash), skipping the folders
- * staging skips (`.git`, `node_modules`, `.tsuka`): two equal fingerprints mean the workspace did
+ * staging skips (`.git`, `.tsuka`, the dependency folders): two equal fingerprints mean the workspace did
  * not change in between.
  */
 export async function workspaceFingerprint(root: string, signal?: AbortSignal): Promise<string> {

@@ -43,14 +43,21 @@ describe('createStaging', () => {
     expect(await staging.diff()).toEqual([]);
   });
 
-  it('skips .git and node_modules', async () => {
+  it('copies neither .git nor node_modules: a .git git cannot read is left out, node_modules becomes a link to the original', async () => {
     await fs.mkdir(path.join(workspaceRoot, '.git', 'objects'), { recursive: true });
     await fs.writeFile(path.join(workspaceRoot, '.git', 'HEAD'), 'ref');
     await fs.mkdir(path.join(workspaceRoot, 'node_modules', 'x'), { recursive: true });
     await fs.writeFile(path.join(workspaceRoot, 'node_modules', 'x', 'index.js'), '');
+    await fs.mkdir(path.join(workspaceRoot, 'src', '.venv'));
     const staging = await createStaging(workspaceRoot, stagingRoot, 'branch-a');
     expect(await exists(path.join(staging.root, '.git'))).toBe(false);
-    expect(await exists(path.join(staging.root, 'node_modules'))).toBe(false);
+    expect(await fs.readlink(path.join(staging.root, 'node_modules'))).toBe(path.join(workspaceRoot, 'node_modules'));
+    expect(await fs.readlink(path.join(staging.root, 'src', '.venv'))).toBe(path.join(workspaceRoot, 'src', '.venv'));
+    expect(staging.sharedReadOnly).toEqual([path.join(workspaceRoot, 'node_modules'), path.join(workspaceRoot, 'src', '.venv')]);
+    expect(staging.workspace.sharedReadOnly).toEqual(staging.sharedReadOnly);
+    // The links are the harness's: never a change to merge back, whatever the step does with them.
+    await fs.rm(path.join(staging.root, 'node_modules'));
+    expect(await staging.diff()).toEqual([]);
   });
 
   it('keeps inside symlinks as links to the copy, and never copies one leading outside', async () => {
