@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
 import { callerOf, lastUserOf } from '../../support/scripted-callers.js';
 import { createScheduleStore } from '../../../src/core/schedules/schedule-store.js';
@@ -285,6 +285,11 @@ describe('Slack /tsuka schedule', () => {
     expect(await tsuka(`unschedule ${id}`)).toContain(`Removed the schedule \`${id}\``);
     expect(await tsuka('schedules')).toContain('No schedules in this channel');
     expect(await createScheduleStore(h.app.engine.store).list()).toEqual([]);
+    // A firing that began before the removal finishes; nothing of it is left to take the next test's model answers.
+    await vi.waitFor(async () => expect((await h.app.engine.runs.list()).filter((run) => run.status === 'running')).toEqual([]), {
+      timeout: 10_000,
+      interval: 50,
+    });
   }, 30_000);
 });
 
@@ -321,9 +326,14 @@ describe('Slack GPU queue', () => {
     const made = await tsuka('schedule every 2s /goal check the dependencies', 'U1', 'C6');
     const id = /`(sch-[0-9a-f]{6})`/.exec(made)?.[1];
     expect(id, made).toBeDefined();
-    await h.slack.waitFor(() => h.slack.messages('C6').some((message) => message.bot_id && message.text.includes('🎯 Goal')), { timeoutMs: 10_000 });
+    await h.slack.waitFor(
+      () => h.slack.messages('C6').some((message) => message.bot_id && message.text.includes('🎯 Goal') && message.text.includes('check the dependencies')),
+      { timeoutMs: 10_000 },
+    );
     expect(await tsuka(`unschedule ${id}`, 'U1', 'C6')).toContain('Removed');
-    const goalRoot = h.slack.messages('C6').find((message) => message.bot_id && message.text.includes('🎯 Goal'))!;
+    const goalRoot = h.slack
+      .messages('C6')
+      .find((message) => message.bot_id && message.text.includes('🎯 Goal') && message.text.includes('check the dependencies'))!;
     const card = () => h.botReplies('C6', goalRoot.ts).find((message) => message.text.startsWith('🛰'));
     await h.slack.waitFor(() => /1st in queue · ~\d+ s/.test(card()?.text ?? ''), { timeoutMs: 10_000 });
 
