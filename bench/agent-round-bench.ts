@@ -5,7 +5,8 @@
  * server over HTTP (harness + provider; the server runs in this process, so its own work counts
  * too: an upper bound). The time between two model requests is the harness plus the tool; the
  * tool's own work is timed around `tools.execute` and taken out. Goal (issue 14): ≤ 3 ms per round
- * beyond the tool's work. Run: `npx tsx bench/agent-round-bench.ts [turns]`.
+ * beyond the tool's work. Run: `npx tsx bench/agent-round-bench.ts [turns] [--only=http|in-process]
+ * [--profile=<file>]` (`--profile`: a CPU profile of the HTTP model's measured turns).
  */
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,10 +15,16 @@ import { callTool, say, type ScriptedStep } from '../src/core/model/scripted-mod
 import { createOpenAICompatibleModel } from '../src/core/provider/openai-compatible-model.js';
 import { startScriptedModelServer } from '../tests/support/scripted-model-server.js';
 import { startCommandHarness } from '../tests/support/command-harness.js';
+import { profileFileArgument, startWindowProfile } from './cpu-profile-window.js';
 
 const ROUNDS = 15;
 const GOAL_MS = 3;
-const TURNS = Number(process.argv[2] ?? 5);
+const positional = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
+const TURNS = Number(positional[0] ?? 5);
+/** `--profile=<file>`: a CPU profile of the HTTP model's measured turns. */
+const PROFILE_FILE = profileFileArgument();
+/** `--only=http` or `--only=in-process`: one mode alone. */
+const ONLY = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
 const FINAL_TEXT = 'All fifteen listings done.';
 
 const home = await mkdtemp(join(tmpdir(), 'tsuka-round-bench-'));
@@ -67,6 +74,7 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
       TSUKA_STORE_URL: `sqlite://${join(home, `data-${mode}`, 'tsuka.sqlite')}`,
       TSUKA_WORKSPACE: workspace,
       TSUKA_MAX_TOOL_ROUNDS: String(ROUNDS + 1),
+      TSUKA_USER_EVENTS_PER_MINUTE: '10000',
     },
   });
   let toolMs = 0;
@@ -82,8 +90,10 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
 
   const perRound: number[] = [];
   const wholeTurn: number[] = [];
+  let stopProfile: (() => Promise<void>) | undefined;
   try {
     for (let turn = 0; turn < TURNS + 1; turn += 1) {
+      if (turn === 1 && mode === 'http' && PROFILE_FILE) stopProfile = await startWindowProfile(PROFILE_FILE);
       requestTimes = [];
       toolMs = 0;
       const message = `bench-${mode}-${turn}`;
@@ -100,6 +110,7 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
       wholeTurn.push((total - toolMs) / ROUNDS);
     }
   } finally {
+    await stopProfile?.();
     await harness.stop();
     await server?.close();
   }
@@ -114,8 +125,8 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
 }
 
 try {
-  await bench('in-process');
-  await bench('http');
+  if (ONLY !== 'http') await bench('in-process');
+  if (ONLY !== 'in-process') await bench('http');
 } finally {
   await rm(home, { recursive: true, force: true });
 }
