@@ -32,8 +32,14 @@ const workspace = join(home, 'workspace');
 await mkdir(workspace, { recursive: true });
 for (let index = 0; index < 20; index += 1) await writeFile(join(workspace, `file-${index}.txt`), `line ${index}\n`.repeat(50));
 
-/** Request times of the current turn. */
+/** Request times of the current turn, and the process's CPU time (µs) at each. */
 let requestTimes: number[] = [];
+let requestCpu: number[] = [];
+const mark = (): void => {
+  requestTimes.push(performance.now());
+  const cpu = process.cpuUsage();
+  requestCpu.push(cpu.user + cpu.system);
+};
 
 async function bench(mode: 'in-process' | 'http'): Promise<void> {
   const server = mode === 'http' ? await startScriptedModelServer() : undefined;
@@ -44,24 +50,24 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
       const path = `file-${round}.txt`;
       if (server) {
         server.enqueue(() => {
-          requestTimes.push(performance.now());
+          mark();
           return { toolCalls: [{ name: 'read_file', arguments: { path } }] };
         });
       } else {
         steps.push(() => {
-          requestTimes.push(performance.now());
+          mark();
           return callTool('read_file', { path });
         });
       }
     }
     if (server) {
       server.enqueue(() => {
-        requestTimes.push(performance.now());
+        mark();
         return { text: FINAL_TEXT };
       });
     } else {
       steps.push(() => {
-        requestTimes.push(performance.now());
+        mark();
         return say(FINAL_TEXT);
       });
     }
@@ -90,11 +96,13 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
 
   const perRound: number[] = [];
   const wholeTurn: number[] = [];
+  const cpuPerRound: number[] = [];
   let stopProfile: (() => Promise<void>) | undefined;
   try {
     for (let turn = 0; turn < TURNS + 1; turn += 1) {
       if (turn === 1 && mode === 'http' && PROFILE_FILE) stopProfile = await startWindowProfile(PROFILE_FILE);
       requestTimes = [];
+      requestCpu = [];
       toolMs = 0;
       const message = `bench-${mode}-${turn}`;
       const started = performance.now();
@@ -107,6 +115,7 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
       if (requestTimes.length !== ROUNDS + 1) throw new Error(`expected ${ROUNDS + 1} model requests, saw ${requestTimes.length}`);
       if (turn === 0) continue;
       perRound.push((requestTimes.at(-1)! - requestTimes[0]! - toolMs) / ROUNDS);
+      cpuPerRound.push((requestCpu.at(-1)! - requestCpu[0]!) / 1000 / ROUNDS);
       wholeTurn.push((total - toolMs) / ROUNDS);
     }
   } finally {
@@ -116,10 +125,11 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
   }
   perRound.sort((a, b) => a - b);
   wholeTurn.sort((a, b) => a - b);
+  cpuPerRound.sort((a, b) => a - b);
   const median = perRound[Math.floor(perRound.length / 2)]!;
   console.log(
     `agent (${mode} model): ${ROUNDS}-round turn of read_file, harness per round beyond the tool: median ${median.toFixed(2)} ms ` +
-      `(best ${perRound[0]!.toFixed(2)} ms, ${TURNS} turns; whole turn incl. run record, placeholder, session save: ${wholeTurn[Math.floor(wholeTurn.length / 2)]!.toFixed(2)} ms per round) — ` +
+      `(best ${perRound[0]!.toFixed(2)} ms, ${TURNS} turns; whole turn incl. run record, placeholder, session save: ${wholeTurn[Math.floor(wholeTurn.length / 2)]!.toFixed(2)} ms per round; CPU of the whole process, tool included: ${cpuPerRound[Math.floor(cpuPerRound.length / 2)]!.toFixed(2)} ms per round) — ` +
       `goal ≤ ${GOAL_MS} ms: ${median <= GOAL_MS ? 'met' : 'MISSED'}`,
   );
 }
