@@ -34,7 +34,11 @@ describe('direct command', () => {
     await mkdir(bin);
     await symlink(LAUNCHER, path.join(bin, 'tsuka'));
     const environment = cliEnvironment(home);
-    const { stdout } = await promisify(execFile)('tsuka', ['--version'], { cwd: home, env: { ...environment, PATH: `${bin}:${environment.PATH}` }, timeout: 30_000 });
+    const { stdout } = await promisify(execFile)('tsuka', ['--version'], {
+      cwd: home,
+      env: { ...environment, PATH: `${bin}:${environment.PATH}` },
+      timeout: 30_000,
+    });
     expect(stdout.trim()).toBe(`tsuka ${version}`);
   });
 });
