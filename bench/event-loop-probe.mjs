@@ -1,7 +1,7 @@
 // Preloaded into a `tsuka start` child by the benchmarks (`node --import ./bench/event-loop-probe.mjs
 // bin/tsuka.js start`), so the figures come from the bot's own process and nothing of the bot changes.
 // Over the IPC channel the benchmark sends 'start' (begin measuring; with `profile`, a CPU profile too)
-// and 'report' (answered with the event-loop delay of the window, in ms, and the peak RSS).
+// and 'report' (answered with the event-loop delay of the window, in ms, the peak RSS and the CPU time).
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -11,11 +11,13 @@ const delay = monitorEventLoopDelay({ resolution: 1 });
 let peakRss = 0;
 let rssWatch;
 let profiling;
+let cpuAtStart;
 
 async function start(profileFile) {
   delay.reset();
   delay.enable();
   peakRss = process.memoryUsage().rss;
+  cpuAtStart = process.cpuUsage();
   rssWatch = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   if (profileFile) {
     const session = new Session();
@@ -29,6 +31,7 @@ async function start(profileFile) {
 async function report() {
   delay.disable();
   clearInterval(rssWatch);
+  const cpu = process.cpuUsage(cpuAtStart);
   if (profiling) {
     const { profile } = await profiling.session.post('Profiler.stop');
     await writeFile(profiling.file, JSON.stringify(profile));
@@ -41,6 +44,8 @@ async function report() {
     p99: ms(delay.percentile(99)),
     max: ms(delay.max),
     rssMb: Math.max(peakRss, process.memoryUsage().rss) / 1_048_576,
+    // CPU time of the whole process (its threads too): unlike the delay, it barely moves with the machine's load.
+    cpuS: (cpu.user + cpu.system) / 1e6,
   };
 }
 

@@ -14,7 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSlackEmulator } from '../tests/emulators/slack/slack-emulator.js';
 import { startScriptedModelServer, type ScriptedReplySpec } from '../tests/support/scripted-model-server.js';
@@ -40,6 +40,7 @@ interface Figures {
   p99: number;
   max: number;
   rssMb: number;
+  cpuS: number;
 }
 
 /** Three read_file rounds, then the streamed reply; decided from the request alone. */
@@ -155,5 +156,5 @@ console.log(
   `concurrent (real path: tsuka start, Slack emulator, HTTP model): ${RUNS} runs' model work done in ${elapsedS.toFixed(1)} s, ${done} replies complete by then ` +
     `(${TOOL_ROUNDS} tool rounds + ${REPLY_PARTS}-part reply each, ${CHANNELS} channels) — event-loop delay of the bot ` +
     `p50 ${figures!.p50.toFixed(1)} ms, p99 ${verdict(figures!.p99, GOALS.p99)} ms, max ${verdict(figures!.max, GOALS.max)} ms; ` +
-    `peak RSS ${figures!.rssMb.toFixed(0)} MB`,
+    `peak RSS ${figures!.rssMb.toFixed(0)} MB; CPU of the bot over the window ${figures!.cpuS.toFixed(1)} s (load average ${loadavg()[0]!.toFixed(1)})`,
 );
