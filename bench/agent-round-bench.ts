@@ -5,7 +5,8 @@
  * server over HTTP (harness + provider; the server runs in this process, so its own work counts
  * too: an upper bound). The time between two model requests is the harness plus the tool; the
  * tool's own work is timed around `tools.execute` and taken out. Goal (issue 14): ≤ 3 ms per round
- * beyond the tool's work. Run: `npx tsx bench/agent-round-bench.ts [turns]`.
+ * beyond the tool's work. Run: `npx tsx bench/agent-round-bench.ts [turns] [--only=http|in-process]
+ * [--profile=<file>]` (`--profile`: a CPU profile of the HTTP model's measured turns).
  */
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,10 +15,16 @@ import { callTool, say, type ScriptedStep } from '../src/core/model/scripted-mod
 import { createOpenAICompatibleModel } from '../src/core/provider/openai-compatible-model.js';
 import { startScriptedModelServer } from '../tests/support/scripted-model-server.js';
 import { startCommandHarness } from '../tests/support/command-harness.js';
+import { profileFileArgument, startWindowProfile } from './cpu-profile-window.js';
 
 const ROUNDS = 15;
 const GOAL_MS = 3;
-const TURNS = Number(process.argv[2] ?? 5);
+const positional = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
+const TURNS = Number(positional[0] ?? 5);
+/** `--profile=<file>`: a CPU profile of the HTTP model's measured turns. */
+const PROFILE_FILE = profileFileArgument();
+/** `--only=http` or `--only=in-process`: one mode alone. */
+const ONLY = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
 const FINAL_TEXT = 'All fifteen listings done.';
 
 const home = await mkdtemp(join(tmpdir(), 'tsuka-round-bench-'));
@@ -25,8 +32,14 @@ const workspace = join(home, 'workspace');
 await mkdir(workspace, { recursive: true });
 for (let index = 0; index < 20; index += 1) await writeFile(join(workspace, `file-${index}.txt`), `line ${index}\n`.repeat(50));
 
-/** Request times of the current turn. */
+/** Request times of the current turn, and the process's CPU time (µs) at each. */
 let requestTimes: number[] = [];
+let requestCpu: number[] = [];
+const mark = (): void => {
+  requestTimes.push(performance.now());
+  const cpu = process.cpuUsage();
+  requestCpu.push(cpu.user + cpu.system);
+};
 
 async function bench(mode: 'in-process' | 'http'): Promise<void> {
   const server = mode === 'http' ? await startScriptedModelServer() : undefined;
@@ -37,24 +50,24 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
       const path = `file-${round}.txt`;
       if (server) {
         server.enqueue(() => {
-          requestTimes.push(performance.now());
+          mark();
           return { toolCalls: [{ name: 'read_file', arguments: { path } }] };
         });
       } else {
         steps.push(() => {
-          requestTimes.push(performance.now());
+          mark();
           return callTool('read_file', { path });
         });
       }
     }
     if (server) {
       server.enqueue(() => {
-        requestTimes.push(performance.now());
+        mark();
         return { text: FINAL_TEXT };
       });
     } else {
       steps.push(() => {
-        requestTimes.push(performance.now());
+        mark();
         return say(FINAL_TEXT);
       });
     }
@@ -67,6 +80,7 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
       TSUKA_STORE_URL: `sqlite://${join(home, `data-${mode}`, 'tsuka.sqlite')}`,
       TSUKA_WORKSPACE: workspace,
       TSUKA_MAX_TOOL_ROUNDS: String(ROUNDS + 1),
+      TSUKA_USER_EVENTS_PER_MINUTE: '10000',
     },
   });
   let toolMs = 0;
@@ -82,9 +96,13 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
 
   const perRound: number[] = [];
   const wholeTurn: number[] = [];
+  const cpuPerRound: number[] = [];
+  let stopProfile: (() => Promise<void>) | undefined;
   try {
     for (let turn = 0; turn < TURNS + 1; turn += 1) {
+      if (turn === 1 && mode === 'http' && PROFILE_FILE) stopProfile = await startWindowProfile(PROFILE_FILE);
       requestTimes = [];
+      requestCpu = [];
       toolMs = 0;
       const message = `bench-${mode}-${turn}`;
       const started = performance.now();
@@ -97,25 +115,28 @@ async function bench(mode: 'in-process' | 'http'): Promise<void> {
       if (requestTimes.length !== ROUNDS + 1) throw new Error(`expected ${ROUNDS + 1} model requests, saw ${requestTimes.length}`);
       if (turn === 0) continue;
       perRound.push((requestTimes.at(-1)! - requestTimes[0]! - toolMs) / ROUNDS);
+      cpuPerRound.push((requestCpu.at(-1)! - requestCpu[0]!) / 1000 / ROUNDS);
       wholeTurn.push((total - toolMs) / ROUNDS);
     }
   } finally {
+    await stopProfile?.();
     await harness.stop();
     await server?.close();
   }
   perRound.sort((a, b) => a - b);
   wholeTurn.sort((a, b) => a - b);
+  cpuPerRound.sort((a, b) => a - b);
   const median = perRound[Math.floor(perRound.length / 2)]!;
   console.log(
     `agent (${mode} model): ${ROUNDS}-round turn of read_file, harness per round beyond the tool: median ${median.toFixed(2)} ms ` +
-      `(best ${perRound[0]!.toFixed(2)} ms, ${TURNS} turns; whole turn incl. run record, placeholder, session save: ${wholeTurn[Math.floor(wholeTurn.length / 2)]!.toFixed(2)} ms per round) — ` +
+      `(best ${perRound[0]!.toFixed(2)} ms, ${TURNS} turns; whole turn incl. run record, placeholder, session save: ${wholeTurn[Math.floor(wholeTurn.length / 2)]!.toFixed(2)} ms per round; CPU of the whole process, tool included: ${cpuPerRound[Math.floor(cpuPerRound.length / 2)]!.toFixed(2)} ms per round) — ` +
       `goal ≤ ${GOAL_MS} ms: ${median <= GOAL_MS ? 'met' : 'MISSED'}`,
   );
 }
 
 try {
-  await bench('in-process');
-  await bench('http');
+  if (ONLY !== 'http') await bench('in-process');
+  if (ONLY !== 'in-process') await bench('http');
 } finally {
   await rm(home, { recursive: true, force: true });
 }

@@ -1,10 +1,12 @@
 /**
  * CLI start-up benchmark (not a test): the time from spawning `tsuka ask` to its first model request,
- * against the scripted model server on 127.0.0.1. Runs the published command (`node bin/tsuka.js`)
- * several times and prints the median and the best next to the 600 ms goal (issue 14). The runs share
- * one data folder (the first one fills it: checked data recorded, store created), or with `--fresh`
- * each run gets a new one. Run: `npx tsx bench/cli-startup-bench.ts [runs] [--fresh]` (after `npm run
- * build`; without a current build it measures the sources through tsx).
+ * against the scripted model server on 127.0.0.1. Runs the direct command a checkout offers after
+ * `npm install` (`./tsuka`, the launcher at the root, as a person types it; `--via=node` runs
+ * `node bin/tsuka.js` instead) several times and prints the median and the best next to the 400 ms
+ * goal (issue 27; 600 ms in issue 14). The runs share one data folder (the first one fills it:
+ * checked data recorded, store created), or with `--fresh` each run gets a new one. Run:
+ * `npx tsx bench/cli-startup-bench.ts [runs] [--fresh] [--via=node]` (after `npm run build`; without
+ * a current build it measures the sources through tsx).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,11 +16,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startScriptedModelServer } from '../tests/support/scripted-model-server.js';
 
-const GOAL_MS = 600;
+const GOAL_MS = 400;
 const FRESH = process.argv.includes('--fresh');
+const VIA_NODE = process.argv.includes('--via=node');
 const RUNS = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 7);
 const ROOT = resolve(import.meta.dirname, '..');
-const COMMAND = [join(ROOT, 'bin/tsuka.js'), 'ask', 'geordi', 'say hello'];
+const ARGUMENTS = ['ask', 'geordi', 'say hello'];
+const [PROGRAM, COMMAND, SHOWN] = VIA_NODE
+  ? [process.execPath, [join(ROOT, 'bin/tsuka.js'), ...ARGUMENTS], 'node bin/tsuka.js ask']
+  : [join(ROOT, 'tsuka'), ARGUMENTS, './tsuka ask'];
 
 const server = await startScriptedModelServer();
 const home = await mkdtemp(join(tmpdir(), 'tsuka-cli-bench-'));
@@ -34,7 +40,7 @@ try {
     server.enqueue({ text: 'hello' });
     const before = server.requests.length;
     const started = performance.now();
-    const child = spawn(process.execPath, COMMAND, {
+    const child = spawn(PROGRAM, COMMAND, {
       cwd: home,
       env: {
         PATH: process.env.PATH,
@@ -47,6 +53,7 @@ try {
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // The launcher execs node: same process, so /proc shows node's CPU time.
     const exited = new Promise<number | null>((done) => child.on('exit', done));
     await Promise.race([server.waitForRequests(before + 1), exited]);
     if (server.requests.length <= before) throw new Error(`tsuka ask made no model request:\n${stderr}`);
@@ -64,7 +71,7 @@ cpuTimings.sort((a, b) => a - b);
 const median = timings[Math.floor(timings.length / 2)] ?? Number.NaN;
 const cpuMedian = cpuTimings[Math.floor(cpuTimings.length / 2)] ?? Number.NaN;
 console.log(
-  `cli: \`node bin/tsuka.js ask\` → first model request, ${RUNS} runs${FRESH ? ', each with a new data folder' : ''} (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores): ` +
+  `cli: \`${SHOWN}\` → first model request, ${RUNS} runs${FRESH ? ', each with a new data folder' : ''} (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores): ` +
     `median ${median.toFixed(0)} ms, best ${timings[0]?.toFixed(0)} ms, worst ${timings.at(-1)?.toFixed(0)} ms; CPU used by then: median ${cpuMedian.toFixed(0)} ms — ` +
     `goal ≤ ${GOAL_MS} ms: ${median <= GOAL_MS ? 'met' : 'MISSED'}`,
 );

@@ -2,6 +2,7 @@
 await import('./cli-startup-bench.js');
 await import('./agent-round-bench.js');
 await import('./concurrent-runs-bench.js');
+await import('./slack-concurrent-runs-bench.js');
 await import('./memory-bench.js');
 await import('./store-bench.js');
 await import('./sandbox-bench.js');

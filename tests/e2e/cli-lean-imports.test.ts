@@ -15,6 +15,9 @@ import { TEST_SANDBOX_ENVIRONMENT } from '../support/test-sandbox.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PROBE = path.join(ROOT, 'tests/support/module-load-probe.mjs');
 const PLATFORM_MODULES = /node_modules\/(@slack|discord\.js|@discordjs)\/|\/src\/adapters\//;
+/** What only `tsuka start` (or a tool's first call) needs: metrics, traces, Redis, pacing, rendering, pages, pictures. */
+const START_ONLY_MODULES =
+  /node_modules\/(prom-client|@opentelemetry|@grpc|@keyv\/redis|@redis|bottleneck|markdown-it|linkedom|@mozilla\/readability|turndown|@resvg|croner)\/|\/src\/app\/(telemetry|start-app)/;
 
 let model: ScriptedModelServer;
 let home: string;
@@ -57,6 +60,8 @@ describe('lean CLI', () => {
     expect(result.modules.some((url) => url.endsWith('/src/cli/ask-command.ts'))).toBe(true);
     expect(result.modules.some((url) => url.includes('node_modules/openai/'))).toBe(true);
     expect(result.modules.filter((url) => PLATFORM_MODULES.test(url))).toEqual([]);
+    // Nor what only the running bot needs: the direct command's ≤ 400 ms leave no room for them.
+    expect(result.modules.filter((url) => START_ONLY_MODULES.test(url))).toEqual([]);
     // No MCP servers configured: the MCP SDK (and zod under it) is not loaded either.
     expect(result.modules.filter((url) => /node_modules\/(@modelcontextprotocol|zod)\//.test(url))).toEqual([]);
   });

@@ -5,7 +5,9 @@
  *
  * The run a model call belongs to: `create` marks the caller's async context (AsyncLocalStorage
  * `enterWith`, synchronously, so the code that awaits it and everything it starts afterwards —
- * the agent loop's model calls — carries the run id). Code outside a run reads no id.
+ * the agent loop's model calls — carries the run id). Code outside a run reads no id. Only traces
+ * use that id, and an AsyncLocalStorage in use makes Node run a hook at every promise of the
+ * process (a few percent of all CPU with 200 runs): without traces, runs are not marked.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RunStore } from '../../core/store/run-store.js';
@@ -24,7 +26,16 @@ export const activeRunId = (): string | undefined => currentRun.getStore()?.runI
 /** At most this many tool calls waiting for their result are remembered (a run that died leaves its own). */
 const MAX_OPEN_TOOL_CALLS = 10_000;
 
-export function observeRunStore(runs: RunStore, sink: TelemetrySink, riskOf: (tool: string) => string): RunStore {
+export function observeRunStore(
+  runs: RunStore,
+  sink: TelemetrySink,
+  riskOf: (tool: string) => string,
+  options: {
+    /** Mark each run's async context so that `activeRunId` names it (traces need it). Default true. */
+    markRuns?: boolean;
+  } = {},
+): RunStore {
+  const markRuns = options.markRuns ?? true;
   const started = new Map<string, RunStart>();
   const openTools = new Map<string, number>();
 
@@ -41,7 +52,7 @@ export function observeRunStore(runs: RunStore, sink: TelemetrySink, riskOf: (to
     // Not async: the mark must be set in the caller's own context, before its first await.
     create(input) {
       const mark: RunMark = {};
-      currentRun.enterWith(mark);
+      if (markRuns) currentRun.enterWith(mark);
       return runs.create(input).then((record) => {
         mark.runId = record.id;
         if (record.status === 'running') {

@@ -66,7 +66,7 @@ export async function startTelemetry(options: { config: AppConfig; engine: Engin
       service: config.telemetry.otlp!.serviceName,
     });
   return {
-    engine: { ...engine, runs: observeRunStore(engine.runs, sink, riskOf), approvals: observedApprovals.store },
+    engine: { ...engine, runs: observeRunStore(engine.runs, sink, riskOf, { markRuns: traces !== undefined }), approvals: observedApprovals.store },
     models: observeModelControl(models, sink, activeRunId),
     routes: { 'GET /metrics': metricsRoute({ host: config.httpHost, token: config.telemetry.metricsToken, scrape: metrics.scrape, logger }) },
     async stop() {

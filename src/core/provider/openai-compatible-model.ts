@@ -3,16 +3,17 @@
  * OpenRouter). Owns what local servers get wrong or slow: first-token and whole-generation timeouts,
  * retries before anything reached the caller, and sampling parameters a server refuses.
  */
-import { OpenAI } from 'openai';
+import type { Stream } from 'openai/core/streaming';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { AbortedError, ModelTimeoutError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { LanguageModel, ModelRequest, ModelStreamPart } from '../model/language-model.js';
 import { abortableDelay, rejectOnAbort } from './abortable.js';
-import { buildChatBody, findRejectedParameter } from './chat-request.js';
+import { createChatBodyWriter, type WrittenChatBody } from './chat-body-writer.js';
+import { findRejectedParameter } from './chat-request.js';
 import { classifyFailure, toModelError } from './model-errors.js';
 import { probeRequest } from './probe-request.js';
-import { withReadableErrors } from './readable-error-fetch.js';
+import { sharedOpenAIClients, type OpenAIClientPool } from './openai-client-pool.js';
 import { parseModelList } from './server-metadata.js';
 import { createStreamTranslator } from './stream-translator.js';
 
@@ -36,6 +37,8 @@ export interface OpenAICompatibleModelOptions {
   logger?: Logger;
   /** Sent with every request (`top_k`, `min_p`, `temperature`…); request values win. */
   samplingDefaults?: Record<string, unknown>;
+  /** Where the `openai` client of this server comes from (default: one per server for the process). */
+  clients?: OpenAIClientPool;
 }
 
 export const DEFAULT_FIRST_TOKEN_TIMEOUT_MS = 60_000;
@@ -53,8 +56,7 @@ export const REASONING_MODEL_NAME = /\b(?:r1|qwq)\b|think|reason/i;
 const MODEL_LIST_TIMEOUT_MS = 2_500;
 /** A cloud catalogue lists hundreds of models; the error line names this many. */
 const MAX_OFFERED_MODELS_NAMED = 12;
-/** Local servers ignore the key, but the client insists on one. */
-const PLACEHOLDER_API_KEY = 'not-needed';
+const JSON_CONTENT = { 'content-type': 'application/json' } as const;
 
 type StopReason = 'caller' | 'first-token' | 'generation';
 
@@ -66,23 +68,23 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const retryBaseDelayMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
   const logger = (options.logger ?? silentLogger).child({ provider: options.providerId, model: options.modelId });
   const context = { baseURL: options.baseURL, modelId: options.modelId };
-  const client = new OpenAI({
-    apiKey: options.apiKey || PLACEHOLDER_API_KEY,
-    baseURL: options.baseURL,
-    // Explicit nulls keep the client from reading OPENAI_* variables of the environment.
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    fetch: withReadableErrors(options.fetch ?? globalThis.fetch),
-    maxRetries: 0,
-    timeout: generationTimeoutMs + 1_000,
-    logLevel: 'off',
-  });
+  const client = (options.clients ?? sharedOpenAIClients).clientFor({ baseURL: options.baseURL, apiKey: options.apiKey, fetch: options.fetch });
+  const bodyWriter = createChatBodyWriter();
   // Learned over this object's life: parameters the server refused, and whether it strips `<think>`.
   const dropped = new Set<string>();
   let stripsOpeningThinkTag = REASONING_MODEL_NAME.test(options.modelId);
 
-  async function* attempt(body: ReturnType<typeof buildChatBody>, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+  /** The body goes as the JSON we wrote (its messages serialised once each), not re-encoded by the client. */
+  const send = (body: WrittenChatBody, signal: AbortSignal): Promise<Stream<ChatCompletionChunk>> =>
+    client.post<Stream<ChatCompletionChunk>>('/chat/completions', {
+      body: body.json,
+      headers: JSON_CONTENT,
+      stream: true,
+      signal,
+      timeout: generationTimeoutMs + 1_000,
+    });
+
+  async function* attempt(body: WrittenChatBody, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
     const callerSignal = request.signal;
     const controller = new AbortController();
     let stopReason: StopReason | undefined;
@@ -101,19 +103,24 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       ...(stripsOpeningThinkTag ? { holdLimit: Infinity } : {}),
       ...(request.tools ? { tools: request.tools } : {}),
     });
+    // Parts of one chunk: one array for the whole generation, emptied after each chunk.
+    const parts: ModelStreamPart[] = [];
+    let finished = false;
     try {
-      const stream = await Promise.race([client.chat.completions.create(body, { signal: controller.signal }), aborted]);
+      const stream = await Promise.race([send(body, controller.signal), aborted]);
       const iterator = stream[Symbol.asyncIterator]();
       for (;;) {
         const next: IteratorResult<ChatCompletionChunk> = await Promise.race([iterator.next(), aborted]);
         if (next.done) break;
-        const { parts, sawDelta } = translator.push(next.value);
+        const sawDelta = translator.push(next.value, parts);
         if (sawDelta && firstTokenTimer) {
           clearTimeout(firstTokenTimer);
           firstTokenTimer = undefined;
         }
-        yield* parts;
+        for (let index = 0; index < parts.length; index += 1) yield parts[index]!;
+        parts.length = 0;
       }
+      finished = true;
       // The client ends the stream quietly when aborted; say why it ended.
       if (stopReason) throw stoppedError(stopReason, undefined);
       if (translator.sawBareClosingTag) stripsOpeningThinkTag = true;
@@ -125,8 +132,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       clearTimeout(firstTokenTimer);
       clearTimeout(generationTimer);
       callerSignal?.removeEventListener('abort', onCallerAbort);
-      // Releases the connection when the caller stopped reading early.
-      controller.abort();
+      // Releases the connection when the caller stopped reading early. A stream read to its end has
+      // released it already, and an abort costs an error object with a stack per listener.
+      if (!finished) controller.abort();
     }
   }
 
@@ -165,7 +173,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     if (request.signal?.aborted) throw new AbortedError();
     let failures = 0;
     for (;;) {
-      const body = buildChatBody({ modelId: options.modelId, request, samplingDefaults: options.samplingDefaults ?? {}, dropped });
+      const body = bodyWriter.write({ modelId: options.modelId, request, samplingDefaults: options.samplingDefaults ?? {}, dropped });
       let yielded = false;
       try {
         for await (const part of attempt(body, request)) {
@@ -178,7 +186,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         // The caller already saw text: a retry would repeat it.
         if (yielded) throw await finalError(error);
         const failure = classifyFailure(error);
-        const rejected = failure.status === 400 ? findRejectedParameter(failure.detail, body as unknown as Record<string, unknown>) : undefined;
+        const rejected = failure.status === 400 ? findRejectedParameter(failure.detail, body.parameters) : undefined;
         if (rejected) {
           dropped.add(rejected);
           logger.warn('the model server rejected a sampling parameter; sending it no more', { parameter: rejected });

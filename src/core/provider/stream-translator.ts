@@ -9,7 +9,7 @@ import { repairJsonArguments } from './json-repair.js';
 import { readReasoning, readTimings, streamErrorOf } from './stream-fields.js';
 import type { TextToolCall } from './text-tool-call-markup.js';
 import { createTextToolCallExtractor, type TextToolCallExtractor } from './text-tool-call-stream.js';
-import { createThinkSplitter, type SplitPiece, type ThinkSplitterOptions } from './think-splitter.js';
+import { createThinkSplitter, type SplitPiece, type SplitSink, type ThinkSplitterOptions } from './think-splitter.js';
 import { createToolCallAssembler, toToolCallFragment, type AssembledToolCall } from './tool-call-assembler.js';
 
 export interface StreamTranslatorOptions extends ThinkSplitterOptions {
@@ -18,8 +18,11 @@ export interface StreamTranslatorOptions extends ThinkSplitterOptions {
 }
 
 export interface StreamTranslator {
-  /** Parts for one chunk; `sawDelta` says whether it carried any text, reasoning or tool delta. */
-  push(chunk: unknown): { parts: ModelStreamPart[]; sawDelta: boolean };
+  /**
+   * Appends the parts of one chunk to `out` (the caller's array, reused from chunk to chunk);
+   * true when it carried any text, reasoning or tool delta.
+   */
+  push(chunk: unknown, out: ModelStreamPart[]): boolean;
   /** The closing parts (held text, tool calls, finish) once the stream ended. */
   end(): ModelStreamPart[];
   /** True once a `</think>` arrived without an opening tag (see `ThinkSplitter`). */
@@ -46,16 +49,24 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
   let textCallCount = 0;
   let lastUsage: ModelUsage | undefined;
 
-  /** Split pieces to parts, with text passed through the text tool-call extractor. */
-  const toParts = (pieces: SplitPiece[]): ModelStreamPart[] =>
-    pieces.flatMap((piece): ModelStreamPart[] => {
-      if (piece.kind === 'reasoning') return [{ type: 'reasoning-delta', text: piece.text }];
-      const text = extractor ? extractor.push(piece.text) : piece.text;
-      return text === '' ? [] : [{ type: 'text-delta', text }];
-    });
+  // Where split pieces go: the array of the chunk being translated.
+  let target: ModelStreamPart[] = [];
+  /** A split piece as a part, with text passed through the text tool-call extractor. */
+  const toPart: SplitSink = (kind, piece) => {
+    if (kind === 'reasoning') {
+      target.push({ type: 'reasoning-delta', text: piece });
+      return;
+    }
+    const text = extractor ? extractor.push(piece) : piece;
+    if (text !== '') target.push({ type: 'text-delta', text });
+  };
+  const toParts = (pieces: SplitPiece[], parts: ModelStreamPart[]): void => {
+    target = parts;
+    for (const piece of pieces) toPart(piece.kind, piece.text);
+  };
 
   const closeContent = (parts: ModelStreamPart[]): void => {
-    parts.push(...toParts(splitter.flush()));
+    toParts(splitter.flush(), parts);
     const read = extractor?.end();
     if (read && read.text !== '') parts.push({ type: 'text-delta', text: read.text });
     if (!nativeEmitted && assembler.hasCalls) {
@@ -78,8 +89,8 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
   };
 
   return {
-    push(chunk) {
-      const parts: ModelStreamPart[] = [];
+    push(chunk, parts) {
+      target = parts;
       let sawDelta = false;
       const record = asRecord(chunk);
       const streamError = streamErrorOf(record);
@@ -91,17 +102,17 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       if (reasoning !== '') {
         sawDelta = true;
         // The server separates reasoning itself, so leading content is the reply: stop holding it.
-        parts.push(...toParts(splitter.release()));
+        splitter.releaseInto(toPart);
         parts.push({ type: 'reasoning-delta', text: reasoning });
       }
       const content = stringField(delta, 'content');
       if (content !== undefined && content !== '') {
         sawDelta = true;
-        parts.push(...toParts(splitter.push(content)));
+        splitter.pushInto(content, toPart);
       }
       if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) {
         sawDelta = true;
-        parts.push(...toParts(splitter.release()));
+        splitter.releaseInto(toPart);
         extractor?.nativeCallArrived();
         for (const raw of delta.tool_calls) {
           const fragment = toToolCallFragment(raw);
@@ -115,7 +126,7 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       }
       // Some servers repeat a running usage in every chunk: only the last one counts.
       lastUsage = readUsage(record) ?? lastUsage;
-      return { parts, sawDelta };
+      return sawDelta;
     },
     end() {
       const parts: ModelStreamPart[] = [];

@@ -55,6 +55,12 @@ export function createTextToolCallExtractor(tools: readonly ToolDefinition[]): T
 
   /** Moves through the buffer as far as it can; returns the text that may be shown. */
   const advance = (): string => {
+    // Every held tag starts with `<` or `[`: text without either, once some text showed, goes out whole.
+    if (mode === 'text' && shownAny && buffer.indexOf('<') === -1 && buffer.indexOf('[') === -1) {
+      const visible = buffer;
+      buffer = '';
+      return visible;
+    }
     let visible = '';
     for (;;) {
       if (mode === 'mistral' || mode === 'bare') return visible;

@@ -13,9 +13,16 @@ export interface SplitPiece {
   text: string;
 }
 
+/** Receives split output as it is decided, without an array per chunk. */
+export type SplitSink = (kind: SplitPiece['kind'], text: string) => void;
+
 /** A streaming state machine; feed it content deltas in order. */
 export interface ThinkSplitter {
   push(chunk: string): SplitPiece[];
+  /** `push`, with the pieces handed to `sink` (the streaming path: no array per chunk). */
+  pushInto(chunk: string, sink: SplitSink): void;
+  /** `release` into `sink`. */
+  releaseInto(sink: SplitSink): void;
   /** The server's own reasoning channel was used, or a tool call came: held text is reply text. */
   release(): SplitPiece[];
   /** The stream ended: emit whatever is held or pending. */
@@ -46,19 +53,27 @@ export function createThinkSplitter(options: ThinkSplitterOptions = {}): ThinkSp
   let sawBareClosingTag = false;
   let sawOpeningTag = false;
 
-  const emitText = (pieces: SplitPiece[], text: string): void => {
+  const emitText = (pieces: SplitSink, text: string): void => {
     let value = text;
     if (trimNextText) {
       value = value.replace(/^\s+/, '');
       if (value !== '') trimNextText = false;
     }
-    if (value !== '') pieces.push({ kind: 'text', text: value });
+    if (value !== '') pieces('text', value);
   };
-  const emitReasoning = (pieces: SplitPiece[], text: string): void => {
-    if (text !== '') pieces.push({ kind: 'reasoning', text });
+  const emitReasoning = (pieces: SplitSink, text: string): void => {
+    if (text !== '') pieces('reasoning', text);
   };
 
-  const process = (pieces: SplitPiece[], final: boolean): void => {
+  const process = (pieces: SplitSink, final: boolean): void => {
+    // Most deltas hold no tag and no start of one: all of it goes out as it is.
+    if (mode !== 'leading' && buffer.indexOf('<') === -1) {
+      const ready = buffer;
+      buffer = '';
+      if (mode === 'reasoning') emitReasoning(pieces, ready);
+      else emitText(pieces, ready);
+      return;
+    }
     for (;;) {
       if (mode === 'leading') {
         const open = buffer.indexOf(OPEN);
@@ -119,26 +134,28 @@ export function createThinkSplitter(options: ThinkSplitterOptions = {}): ThinkSp
     trimNextText = true;
   }
 
+  const pushInto = (chunk: string, sink: SplitSink): void => {
+    buffer += chunk;
+    process(sink, false);
+  };
+  const releaseInto = (sink: SplitSink): void => {
+    if (mode === 'leading') {
+      mode = 'text';
+      process(sink, false);
+    }
+  };
+  const collect = (fill: (sink: SplitSink) => void): SplitPiece[] => {
+    const pieces: SplitPiece[] = [];
+    fill((kind, text) => pieces.push({ kind, text }));
+    return pieces;
+  };
+
   return {
-    push(chunk) {
-      const pieces: SplitPiece[] = [];
-      buffer += chunk;
-      process(pieces, false);
-      return pieces;
-    },
-    release() {
-      const pieces: SplitPiece[] = [];
-      if (mode === 'leading') {
-        mode = 'text';
-        process(pieces, false);
-      }
-      return pieces;
-    },
-    flush() {
-      const pieces: SplitPiece[] = [];
-      process(pieces, true);
-      return pieces;
-    },
+    push: (chunk) => collect((sink) => pushInto(chunk, sink)),
+    pushInto,
+    releaseInto,
+    release: () => collect(releaseInto),
+    flush: () => collect((sink) => process(sink, true)),
     get sawBareClosingTag() {
       return sawBareClosingTag;
     },
