@@ -17,6 +17,7 @@ import { displayOf } from '../../commands/edit-reply-stream.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
+import { postBudget } from './method-tiers.js';
 import { createStopCompanion } from './stop-companion.js';
 import { createTaskQueue, sendWithTasks } from './task-chunks.js';
 import {
@@ -42,7 +43,11 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   // Outside a DM, Slack addresses a stream to one user of one team.
   const canStream = options.useStreaming && slack.streaming.offered(team) && (options.recipientUser !== undefined || channel.startsWith('D'));
   let mode: 'stream' | 'edit' = canStream ? 'stream' : 'edit';
-  let closeBudget = caller.budget.openStream(mode === 'stream' ? 'chat.appendStream' : 'chat.update');
+  // Edits of a placeholder are spaced further apart as more replies stream (chat.update also
+  // carries final texts); streams share the append budget in turn instead (`call-budget.ts`).
+  let closeBudget = mode === 'stream' ? () => undefined : caller.budget.openStream('chat.update');
+  // Until this reply's first post goes, Stop companions in the channel leave its turn free.
+  const firstPosted = caller.budget.expectFirst(postBudget(channel));
   let ts: string | undefined;
   let text = '';
   let statusText = '';
@@ -110,6 +115,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
 
   /** The first post of this reply, when its turn comes: folded into one post when the text is already complete. */
   async function first(): Promise<void> {
+    firstPosted();
     if (final) {
       tasks.toLines();
       const whole = tasks.compose(final.text);
@@ -301,6 +307,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         final = undefined;
         throw error;
       } finally {
+        firstPosted();
         if (done) {
           closeBudget();
           if (mode === 'stream' && statusAfterStart && statusShown !== '')
