@@ -101,7 +101,9 @@ async function run(streams: number, channels: number): Promise<Run> {
   const rateLimited = slack.rateLimited.map((call) => call.method);
   if (process.env.BENCH_DEBUG) {
     for (const reply of replies)
-      console.log(`reply ${reply.index}: model ${reply.modelFirstAt! - started}…${reply.modelLastAt! - started}, start ${reply.startAt! - started}, final ${reply.finalAt! - started}, done ${doneAt.get(reply.index)! - started}`);
+      console.log(
+        `reply ${reply.index}: model ${reply.modelFirstAt! - started}…${reply.modelLastAt! - started}, start ${reply.startAt! - started}, final ${reply.finalAt! - started}, done ${doneAt.get(reply.index)! - started}`,
+      );
     for (const call of calls)
       console.log(
         `${call.at - started} ${call.method} ${call.status} ${String(call.body.channel ?? call.body.channel_id ?? '')} ${String(call.body.ts ?? call.body.thread_ts ?? '')} ${call.response.ok === false ? String(call.response.error) : ''}`,
