@@ -51,6 +51,8 @@ export interface CallBudget {
    * returned function is called, intermediate calls there leave room for it. Idempotent release.
    */
   expectFirst(budget: string): () => void;
+  /** How long a first or final call on `budget` would wait for room now (0: it has room). */
+  waitMs(budget: string): number;
   /** The current spacing of intermediate edits of one message on `budget`. */
   editSpacingMs(budget: string): number;
   /** The platform answered 429 on `budget`: nothing more goes out on it for `ms`. */
@@ -254,6 +256,11 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
         waiting = false;
         pump();
       };
+    },
+    waitMs(budget) {
+      const time = now();
+      const { available, nextAt } = roomOf(stateOf(budget), time);
+      return available >= 1 ? 0 : Math.max(0, nextAt - time);
     },
     editSpacingMs,
     pause(budget, ms) {

@@ -34,6 +34,11 @@ export { createStreamingSupport, STREAM_GAVE_UP_NOTE, type SlackMessaging } from
 
 let streamCount = 0;
 const MAX_FAILURES_BEFORE_STOP = 3;
+/**
+ * chat.startStream is Tier 2 (20 a minute per workspace): when its window is spent for longer
+ * than this, the reply posts a placeholder and edits it instead of waiting for the window.
+ */
+const STREAM_START_WAIT_MS = 2_000;
 
 export function createSlackReplyStream(slack: SlackMessaging, options: SlackReplyStreamOptions): ReplyStream {
   const { caller, client } = slack;
@@ -102,6 +107,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     if (job || done || final || failures >= MAX_FAILURES_BEFORE_STOP) return;
     if (ts === undefined) {
       if (mode === 'stream' && text.trim().length === 0 && !tasks.waiting) return;
+      if (mode === 'stream' && caller.budget.waitMs('chat.startStream') > STREAM_START_WAIT_MS) switchToEdits();
       track(
         caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }),
       );
@@ -290,10 +296,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         await companion?.remove();
         // A waiting intermediate call is dropped (the final one carries its text); a running one is awaited.
         if (ts !== undefined) caller.budget.cancel(key);
-        if (ts === undefined && !job)
-          track(
-            caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'final', coalesceKey: key, call: first }),
-          );
+        // Complete before its first post: one chat.postMessage (`first` folds it), on the posting budget alone.
+        if (ts === undefined && !job) track(caller.budgeted({ method: 'chat.postMessage', channel, priority: 'final', coalesceKey: key, call: first }));
         while (job) await job.catch(() => undefined);
         if (done) return;
         if (ts === undefined) {
