@@ -4,7 +4,8 @@
  * scripted model streaming 300 tokens at ≈ 50 tokens/s (6 s). Scenarios: 20 mentions in one
  * channel (text that keeps moving), 20 mentions in 20 channels (no pacing beyond Slack's), 1 stream
  * (calls within 2 + stream-seconds). Prints each figure beside its goal; never asserts.
- * Run: npx tsx bench/slack-streaming-bench.ts [one-channel|channels|single]
+ * Run: npx tsx bench/slack-streaming-bench.ts [one-channel|channels|single]; BENCH_DEBUG=1 also prints each
+ * reply's timeline and every Web API call.
  */
 import type { RecordedCall } from '../tests/emulators/slack/http-routes.js';
 import { startSlackHarness } from '../tests/e2e/slack/slack-harness.js';
