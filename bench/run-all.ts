@@ -8,6 +8,7 @@ await import('./store-bench.js');
 await import('./sandbox-bench.js');
 await import('./secret-mask-bench.js');
 await import('./slack-reply-bench.js');
+await import('./slack-streaming-bench.js');
 await import('./mcp-bench.js');
 await import('./model-servers-bench.js');
 await import('./replicas-bench.js');

@@ -28,6 +28,8 @@ export interface ScriptedReplySpec {
    */
   rawEvents?: string[];
   omitDone?: boolean;
+  /** Called when the last event was written (a benchmark times the model's last token). */
+  onEnd?: () => void;
 }
 
 /** One SSE `data:` event carrying `value` as JSON. */
@@ -241,6 +243,7 @@ async function streamReply(response: ServerResponse, reply: ScriptedReplySpec, m
     response.write(`data: ${event}\n\n`);
   }
   if (gone || response.destroyed) return;
+  reply.onEnd?.();
   response.end('data: [DONE]\n\n');
 }
 

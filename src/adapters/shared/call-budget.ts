@@ -5,10 +5,14 @@
  * is short, a visible sign (acknowledgement) goes first, then a reply's first text and its final
  * text, and intermediate edits last. Intermediate edits of one message coalesce (the newest text
  * wins), keep a reserve of the budget free for the others, and are spaced further apart as more
- * replies stream on the same budget.
+ * replies stream on the same budget (`openStream`). Among waiting edits, the message whose last
+ * call went out longest ago goes first, so that many replies share a short budget in turn.
+ * A call may spend several budgets at once (a message posted by a streaming method spends its
+ * channel's and its method's); it goes when all of them have room.
  */
 import { TsukaError } from '../../core/errors.js';
 import type { RateRule } from '../../core/coordination/coordination.js';
+import { newBudgetState, pauseState, periodMs, roomOf, spendOn, type BudgetState } from './budget-state.js';
 
 /** A token bucket (`capacity` at once, refilled at `perSecond`) or a sliding window (`limit` per `windowMs`). */
 export type BudgetRule = RateRule;
@@ -19,14 +23,18 @@ export type BudgetRule = RateRule;
  */
 export type SharedBudget = (budget: string, rule: BudgetRule) => Promise<number>;
 
-/** Highest first: a sign of life, a reply's first text, its final text, then edits nobody waits for. */
-export type CallPriority = 'ack' | 'first' | 'final' | 'edit';
+/**
+ * Highest first: a sign of life, a reply's first text, its final text, then edits nobody waits
+ * for, then `spare` calls (a Stop button beside a reply), made only from a budget that is whole
+ * while at most one first post is awaited on it (the reply's own).
+ */
+export type CallPriority = 'ack' | 'first' | 'final' | 'edit' | 'spare';
 
-const PRIORITY_ORDER: Record<CallPriority, number> = { ack: 0, first: 1, final: 2, edit: 3 };
+const PRIORITY_ORDER: Record<CallPriority, number> = { ack: 0, first: 1, final: 2, edit: 3, spare: 4 };
 
 export interface ScheduledCall<T> {
-  /** Which budget the call spends, e.g. `post:C123` or `chat.update`. */
-  budget: string;
+  /** Which budget the call spends, e.g. `post:C123` or `chat.update`; or every budget it spends. */
+  budget: string | readonly string[];
   priority: CallPriority;
   /** Intermediate edits of one message share a key: a waiting one is replaced by a newer one. */
   coalesceKey?: string;
@@ -38,6 +46,13 @@ export interface CallBudget {
   schedule<T>(call: ScheduledCall<T>): Promise<T>;
   /** A reply starts streaming on `budget`: edit spacing stretches with the number of open streams. Returns the close function. */
   openStream(budget: string): () => void;
+  /**
+   * A first post will come on `budget` (a reply that has not shown its first words yet): until the
+   * returned function is called, intermediate calls there leave room for it. Idempotent release.
+   */
+  expectFirst(budget: string): () => void;
+  /** How long a first or final call on `budget` would wait for room now (0: it has room). */
+  waitMs(budget: string): number;
   /** The current spacing of intermediate edits of one message on `budget`. */
   editSpacingMs(budget: string): number;
   /** The platform answered 429 on `budget`: nothing more goes out on it for `ms`. */
@@ -61,21 +76,12 @@ export interface CallBudgetOptions {
 }
 
 interface Job {
-  budget: string;
+  budgets: readonly string[];
   priority: CallPriority;
   coalesceKey?: string;
   call: () => Promise<unknown>;
   settle: { resolve: (value: unknown) => void; reject: (error: unknown) => void }[];
   seq: number;
-}
-
-interface BudgetState {
-  rule: BudgetRule;
-  tokens: number;
-  at: number;
-  spent: number[];
-  streams: number;
-  pausedUntil: number;
 }
 
 /** The adapter stopped while the call was still waiting for its budget. */
@@ -101,32 +107,11 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
   const stateOf = (budget: string): BudgetState => {
     let state = budgets.get(budget);
     if (!state) {
-      const rule = options.ruleFor(budget);
-      state = { rule, tokens: rule.kind === 'bucket' ? rule.capacity : 0, at: now(), spent: [], streams: 0, pausedUntil: 0 };
+      state = newBudgetState(options.ruleFor(budget), now());
       budgets.set(budget, state);
     }
     return state;
   };
-
-  /** Calls the budget allows now, and when the next one will be allowed. */
-  const room = (state: BudgetState, time: number): { available: number; capacity: number; nextAt: number } => {
-    const { rule } = state;
-    if (time < state.pausedUntil) return { available: 0, capacity: rule.kind === 'bucket' ? rule.capacity : rule.limit, nextAt: state.pausedUntil };
-    if (rule.kind === 'bucket') {
-      state.tokens = Math.min(rule.capacity, state.tokens + ((time - state.at) / 1000) * rule.perSecond);
-      state.at = time;
-      return { available: Math.floor(state.tokens), capacity: rule.capacity, nextAt: time + ((1 - (state.tokens % 1)) / rule.perSecond) * 1000 };
-    }
-    state.spent = state.spent.filter((at) => at > time - rule.windowMs);
-    return { available: rule.limit - state.spent.length, capacity: rule.limit, nextAt: (state.spent[0] ?? time) + rule.windowMs };
-  };
-
-  const spend = (state: BudgetState, time: number): void => {
-    if (state.rule.kind === 'bucket') state.tokens -= 1;
-    else state.spent.push(time);
-  };
-
-  const periodMs = (rule: BudgetRule): number => (rule.kind === 'bucket' ? 1000 / rule.perSecond : rule.windowMs / rule.limit);
 
   const editSpacingMs = (budget: string): number => {
     const state = stateOf(budget);
@@ -148,39 +133,44 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
     );
   };
 
+  /** Waiting edits: the message whose last call went out longest ago first, so streams share a short budget in turn. */
+  const lastCallOf = (job: Job): number => (job.priority === 'edit' ? (lastEditAt.get(job.coalesceKey ?? '') ?? -Infinity) : 0);
+
+  /** When `job` may go on `budget` (`time` or earlier: now); a first or final text that must wait there blocks the budget. */
+  function readyAt(job: Job, budget: string, time: number, blocked: Set<string>): number {
+    const { available, capacity, nextAt } = roomOf(stateOf(budget), time);
+    if (job.priority === 'spare') return available >= capacity && stateOf(budget).expected <= 1 ? time : nextAt;
+    if (job.priority === 'edit') {
+      const due = (lastEditAt.get(job.coalesceKey ?? '') ?? -Infinity) + editSpacingMs(budget);
+      if (due > time) return due;
+      const reserve = Math.max(capacity > 1 ? Math.max(1, Math.floor(capacity * EDIT_RESERVE_SHARE)) : 0, stateOf(budget).expected);
+      return available <= reserve ? nextAt : time;
+    }
+    if (available >= 1) return time;
+    // Higher-priority calls wait in order: nothing behind them on this budget may overtake.
+    blocked.add(budget);
+    return nextAt;
+  }
+
   function pump(): void {
     if (stopped) return;
     const time = now();
-    queue.sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.seq - b.seq);
+    queue.sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || lastCallOf(a) - lastCallOf(b) || a.seq - b.seq);
     let nextWake = Infinity;
     const blocked = new Set<string>();
     for (let index = 0; index < queue.length; index++) {
       const job = queue[index]!;
-      if (blocked.has(job.budget)) continue;
-      const state = stateOf(job.budget);
-      const { available, capacity, nextAt } = room(state, time);
-      if (job.priority === 'edit') {
-        const due = (lastEditAt.get(job.coalesceKey ?? '') ?? -Infinity) + editSpacingMs(job.budget);
-        if (due > time) {
-          nextWake = Math.min(nextWake, due);
-          continue;
-        }
-        const reserve = capacity > 1 ? Math.max(1, Math.floor(capacity * EDIT_RESERVE_SHARE)) : 0;
-        if (available <= reserve) {
-          nextWake = Math.min(nextWake, nextAt);
-          continue;
-        }
-      } else if (available < 1) {
-        // Higher-priority calls wait in order: nothing behind them on this budget may overtake.
-        blocked.add(job.budget);
-        nextWake = Math.min(nextWake, nextAt);
+      if (job.budgets.some((budget) => blocked.has(budget))) continue;
+      const at = Math.max(...job.budgets.map((budget) => readyAt(job, budget, time, blocked)));
+      if (at > time) {
+        nextWake = Math.min(nextWake, at);
         continue;
       }
-      spend(state, time);
+      for (const budget of job.budgets) spendOn(stateOf(budget), time);
       queue.splice(index, 1);
       index--;
       if (job.coalesceKey !== undefined) lastEditAt.set(job.coalesceKey, time);
-      if (options.shared) void askShared(job, state);
+      if (options.shared) void askShared(job);
       else run(job);
     }
     if (nextWake < Infinity) wake(nextWake);
@@ -193,17 +183,23 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
   const sharedRule = (rule: BudgetRule): BudgetRule => (rule.kind === 'bucket' ? { ...rule, capacity: Math.max(1, rule.capacity - 1) } : rule);
 
   /** This replica's budget let the call through; the shared one has the last word. */
-  async function askShared(job: Job, state: BudgetState): Promise<void> {
-    // Redis unreachable: this replica's own budget still holds (the platform's 429 handling stays beneath).
-    const waitMs = await options.shared!(job.budget, sharedRule(state.rule)).catch(() => 0);
+  async function askShared(job: Job): Promise<void> {
+    let waitMs = 0;
+    for (const budget of job.budgets) {
+      const state = stateOf(budget);
+      // Redis unreachable: this replica's own budget still holds (the platform's 429 handling stays beneath).
+      const wait = await options.shared!(budget, sharedRule(state.rule)).catch(() => 0);
+      // Another replica spent it: the budget waits here too.
+      if (wait > 0) state.pausedUntil = Math.max(state.pausedUntil, now() + wait);
+      waitMs = Math.max(waitMs, wait);
+    }
     if (waitMs <= 0 || stopped) {
       if (stopped) job.settle.forEach((waiter) => waiter.reject(new CallBudgetStoppedError()));
       else run(job);
       return;
     }
-    // Another replica spent it: the call keeps its place (priority, sequence) and the budget waits here too.
+    // The call keeps its place (priority, sequence).
     queue.push(job);
-    state.pausedUntil = Math.max(state.pausedUntil, now() + waitMs);
     wake(now() + waitMs);
   }
 
@@ -219,8 +215,11 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
       if (stopped) return Promise.reject(new CallBudgetStoppedError());
       return new Promise<T>((resolve, reject) => {
         const waiter = { resolve: resolve as (value: unknown) => void, reject };
+        const budgets = typeof scheduled.budget === 'string' ? [scheduled.budget] : [...scheduled.budget];
         const waiting =
-          scheduled.coalesceKey === undefined ? undefined : queue.find((job) => job.coalesceKey === scheduled.coalesceKey && job.budget === scheduled.budget);
+          scheduled.coalesceKey === undefined
+            ? undefined
+            : queue.find((job) => job.coalesceKey === scheduled.coalesceKey && job.budgets.join('\n') === budgets.join('\n'));
         if (waiting) {
           // The newest text wins; the call keeps the higher of the two priorities and its place.
           waiting.call = scheduled.call;
@@ -228,7 +227,7 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
           waiting.settle.push(waiter);
         } else {
           queue.push({
-            budget: scheduled.budget,
+            budgets,
             priority: scheduled.priority,
             coalesceKey: scheduled.coalesceKey,
             call: scheduled.call,
@@ -248,15 +247,24 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
         open = false;
       };
     },
+    expectFirst(budget) {
+      const state = stateOf(budget);
+      state.expected++;
+      let waiting = true;
+      return () => {
+        if (waiting) state.expected--;
+        waiting = false;
+        pump();
+      };
+    },
+    waitMs(budget) {
+      const time = now();
+      const { available, nextAt } = roomOf(stateOf(budget), time);
+      return available >= 1 ? 0 : Math.max(0, nextAt - time);
+    },
     editSpacingMs,
     pause(budget, ms) {
-      const state = stateOf(budget);
-      state.pausedUntil = Math.max(state.pausedUntil, now() + ms);
-      // The bucket starts empty after the pause: the platform counted more than we did.
-      if (state.rule.kind === 'bucket') {
-        state.tokens = 0;
-        state.at = state.pausedUntil;
-      }
+      pauseState(stateOf(budget), now(), ms);
       pump();
     },
     cancel(coalesceKey) {

@@ -1,46 +1,50 @@
 /**
  * The Slack budget: every Web API call the adapter makes is scheduled here before it goes through
  * the limiter of `rate-limits.ts` (which keeps Retry-After handling for a 429 that still comes).
- * Budgets mirror Slack's limits with a small margin, so that Slack (almost) never answers 429:
- * posting per channel — chat.postMessage and chat.startStream, which posts a message — as a token
- * bucket; chat.update, reactions.add and assistant.threads.setStatus (Tier 3) and
- * chat.appendStream / chat.stopStream (Tier 4) as per-workspace sliding windows, one per method.
+ * Each method spends its own budget, as Slack counts them (`method-tiers.ts`: posting per channel,
+ * Tier 2/3/4 per method and workspace), so a call never waits for an unrelated one. Budgets mirror
+ * Slack's limits with a margin of time (arrival times differ from sending times), so that Slack
+ * (almost) never answers 429:
+ * - posting per channel (chat.postMessage, and chat.startStream, which posts a message): a token
+ *   bucket, a little slower than Slack's one a second;
+ * - chat.appendStream: a bucket that never exceeds Tier 4 in any window, with a burst of part of
+ *   it and the rest spread steadily; among the waiting appends the stream updated longest ago goes
+ *   first, so with many streams every one keeps moving, and each stream appends at most once per
+ *   edit interval, so one alone makes at most 2 + its seconds calls;
+ * - every other method: a sliding window of its tier per workspace (bursts up to the tier).
  * https://docs.slack.dev/apis/web-api/rate-limits
  */
 import { createCallBudget, type BudgetRule, type CallBudget, type CallPriority, type SharedBudget } from '../shared/call-budget.js';
+import { SLACK_TIER4_PER_MINUTE, slackBudgetsOf, slackTierPerMinute } from './method-tiers.js';
 import type { SlackCallLimiter, SlackRateLimits } from './rate-limits.js';
 
-/** Tier 3: 50+ calls a minute per workspace. */
-export const SLACK_TIER3_PER_MINUTE = 50;
-/** Tier 4: 100+ calls a minute per workspace. */
-export const SLACK_TIER4_PER_MINUTE = 100;
-/** Calls kept below each per-minute limit, and time added to each window: arrival times differ from sending times. */
-const WINDOW_MARGIN_CALLS = 2;
+export { SLACK_TIER3_PER_MINUTE, SLACK_TIER4_PER_MINUTE, slackBudgetsOf } from './method-tiers.js';
+
+/** Time added to each window: a call counted when sent may arrive later, so two windows seen by Slack never hold more. */
 const WINDOW_MARGIN_MS = 1_000;
+const WINDOW_MS = 60_000 + WINDOW_MARGIN_MS;
 /** Posting runs this much slower than Slack's per-channel rate, for the same reason. */
-const POST_RATE_MARGIN = 0.95;
+const POST_RATE_MARGIN = 0.97;
+/** Part of Tier 4 that open streams may append at once; the rest comes back steadily over the window. */
+const APPEND_BURST_SHARE = 0.1;
 
-const windowRule = (perMinute: number): BudgetRule => ({
-  kind: 'window',
-  limit: Math.max(1, perMinute - WINDOW_MARGIN_CALLS),
-  windowMs: 60_000 + WINDOW_MARGIN_MS,
-});
+const windowRule = (perMinute: number): BudgetRule => ({ kind: 'window', limit: Math.max(1, perMinute), windowMs: WINDOW_MS });
 
-/** Which budget a method spends. */
-export function slackBudgetOf(method: string, channel: string | undefined): string {
-  if (method === 'chat.postMessage' || method === 'chat.startStream') return `post:${channel ?? '_'}`;
-  if (['chat.update', 'chat.appendStream', 'chat.stopStream', 'reactions.add', 'assistant.threads.setStatus'].includes(method)) return method;
-  return 'other';
+/**
+ * The appends of every open stream: a bucket of `burst` refilled at (limit − burst) per window, so
+ * that no window ever holds more than Slack's limit and the budget never runs dry for a minute.
+ */
+export function appendRule(perMinute = SLACK_TIER4_PER_MINUTE): BudgetRule {
+  const capacity = Math.max(1, Math.floor(perMinute * APPEND_BURST_SHARE));
+  return { kind: 'bucket', capacity, perSecond: ((perMinute - capacity) / WINDOW_MS) * 1000 };
 }
 
 export function slackBudgetRule(limits: SlackRateLimits): (budget: string) => BudgetRule {
   return (budget) => {
     if (budget.startsWith('post:')) return { kind: 'bucket', capacity: limits.postBurst, perSecond: limits.postsPerSecondPerChannel * POST_RATE_MARGIN };
     if (budget === 'chat.update') return windowRule(limits.updatesPerMinute);
-    if (budget === 'chat.appendStream' || budget === 'chat.stopStream') return windowRule(SLACK_TIER4_PER_MINUTE);
-    if (budget === 'reactions.add' || budget === 'assistant.threads.setStatus') return windowRule(SLACK_TIER3_PER_MINUTE);
-    // Ephemerals, uploads, lookups: light spacing only.
-    return { kind: 'bucket', capacity: 20, perSecond: 20 };
+    if (budget === 'chat.appendStream') return appendRule();
+    return windowRule(slackTierPerMinute(budget));
   };
 }
 
@@ -69,13 +73,14 @@ export function createSlackCaller(limits: SlackRateLimits, limiter: SlackCallLim
     limiter.schedule(method, channel, () =>
       call().catch((error: unknown) => {
         const limited = error as { code?: string; retryAfter?: number };
-        if (limited?.code === 'slack_webapi_rate_limited_error') budget.pause(slackBudgetOf(method, channel), Math.max(1, limited.retryAfter ?? 1) * 1000);
+        if (limited?.code === 'slack_webapi_rate_limited_error')
+          for (const name of slackBudgetsOf(method, channel)) budget.pause(name, Math.max(1, limited.retryAfter ?? 1) * 1000);
         throw error;
       }),
     );
   const caller = <T>({ method, channel, priority, coalesceKey, call }: SlackCall<T>): Promise<T> =>
-    budget.schedule({ budget: slackBudgetOf(method, channel), priority, coalesceKey, call: () => send(method, channel, call) });
+    budget.schedule({ budget: slackBudgetsOf(method, channel), priority, coalesceKey, call: () => send(method, channel, call) });
   const budgeted = <T>({ method, channel, priority, coalesceKey, call }: SlackCall<T>): Promise<T> =>
-    budget.schedule({ budget: slackBudgetOf(method, channel), priority, coalesceKey, call });
+    budget.schedule({ budget: slackBudgetsOf(method, channel), priority, coalesceKey, call });
   return Object.assign(caller, { budget, budgeted, send });
 }

@@ -82,17 +82,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger: boltLogger(logger),
   });
   const limits = { ...SLACK_DEFAULT_RATE_LIMITS, ...options.rateLimits };
-  // Pacing is the call budget's (priorities, coalescing); the limiter stays underneath for its
-  // Retry-After handling, with room enough never to delay what the budget lets through.
-  const limiter = createSlackCallLimiter(
-    {
-      ...limits,
-      postBurst: limits.postBurst * 10,
-      postsPerSecondPerChannel: limits.postsPerSecondPerChannel * 10,
-      updatesPerMinute: limits.updatesPerMinute * 10,
-    },
-    logger,
-  );
+  // Pacing is the call budget's (per method, priorities, coalescing); the limiter stays underneath
+  // for retries and Retry-After, which pauses the method that met the 429 and nothing else.
+  const limiter = createSlackCallLimiter(limits, logger);
   const caller = createSlackCaller(limits, limiter, options.editIntervalMs, options.sharedBudget);
   let botUserId = '';
   let botId = '';

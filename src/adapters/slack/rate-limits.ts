@@ -1,14 +1,16 @@
 /**
- * Every Slack Web API call goes through here: `chat.postMessage` per channel (a small burst, then
- * about one a second), `chat.update` per workspace (Tier 3, ~50 a minute), other methods lightly
- * spaced. A 429 pauses that bucket for `Retry-After` seconds and the call is tried again; a 5xx or
- * a network error is tried again with backoff. Both give up only after the retry budget (60 s by
- * default, `retryDelivery`), so a short outage of Slack never costs a reply.
+ * Every Slack Web API call goes through here, after its budget (`call-budget.ts`) let it go: no
+ * spacing of its own and no limit on calls in flight, so unrelated calls never wait for each
+ * other. A 429 pauses the budgets of that method alone (its channel's posting budget for
+ * chat.postMessage; see `method-tiers.ts`) for `Retry-After` seconds and the call is tried again;
+ * a 5xx or a network error is tried again with backoff. Both give up only after the retry budget
+ * (60 s by default, `retryDelivery`), so a short outage of Slack never costs a reply.
  */
-import Bottleneck from 'bottleneck';
 import type { Logger } from '../../core/logger.js';
+import { TsukaError } from '../../core/errors.js';
 import { DELIVERY_RETRY_BUDGET_MS, retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
 import { reportedCall } from '../shared/platform-calls.js';
+import { slackBudgetsOf } from './method-tiers.js';
 
 export interface SlackRateLimits {
   postBurst: number;
@@ -58,44 +60,67 @@ export interface SlackCallLimiter {
   stop(): Promise<void>;
 }
 
-function bucket(burst: number, perSecond: number): Bottleneck.ConstructorOptions {
-  const intervalMs = Math.max(1, Math.round(1000 / perSecond));
-  return {
-    maxConcurrent: 1,
-    reservoir: burst,
-    reservoirIncreaseAmount: 1,
-    reservoirIncreaseInterval: intervalMs,
-    reservoirIncreaseMaximum: burst,
-  };
+/** The adapter stopped while a call waited out a 429 of its method. */
+export class SlackLimiterStoppedError extends TsukaError {
+  constructor(method: string) {
+    super('slack_limiter_stopped', `the Slack adapter stopped before ${method} could be tried again`);
+  }
 }
 
-export function createSlackCallLimiter(limits: SlackRateLimits, logger: Logger): SlackCallLimiter {
-  const posts = new Bottleneck.Group(bucket(limits.postBurst, limits.postsPerSecondPerChannel));
-  const updates = new Bottleneck(bucket(Math.max(1, Math.round(limits.updatesPerMinute / 5)), limits.updatesPerMinute / 60));
-  const others = new Bottleneck({ maxConcurrent: 4, minTime: 50 });
+export function createSlackCallLimiter(limits: Pick<SlackRateLimits, 'retryBudgetMs'>, logger: Logger): SlackCallLimiter {
+  const now = Date.now;
+  /** Until when each budget (a method's, a channel's posting) is paused by a 429. */
+  const pausedUntil = new Map<string, number>();
+  const sleeping = new Set<() => void>();
   let rateLimitedCount = 0;
+  let stopped = false;
 
-  const limiterFor = (method: string, channel: string | undefined): Bottleneck =>
-    method === 'chat.postMessage' ? posts.key(channel ?? '_') : method === 'chat.update' ? updates : others;
+  /** A wait that `stop` cuts short. */
+  const sleep = (ms: number): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        sleeping.delete(wake);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleeping.add(wake);
+    });
+
+  /** Waits while a 429 of this method (or of its channel's posting) holds; other methods never wait here. */
+  async function unpaused(method: string, budgets: string[]): Promise<void> {
+    for (;;) {
+      if (stopped) throw new SlackLimiterStoppedError(method);
+      const waitMs = Math.max(0, ...budgets.map((budget) => pausedUntil.get(budget) ?? 0)) - now();
+      if (waitMs <= 0) return;
+      await sleep(waitMs);
+    }
+  }
 
   async function schedule<T>(method: string, channel: string | undefined, call: () => Promise<T>): Promise<T> {
-    const limiter = limiterFor(method, channel);
+    const budgets = slackBudgetsOf(method, channel);
     // Each attempt is reported (telemetry): a 429 shows as one, and the retry that follows as another.
-    return retryWithinBudget(() => limiter.schedule(() => reportedCall('slack', method, call, slackCallStatus)), {
-      platform: 'slack',
-      method,
-      budgetMs: limits.retryBudgetMs,
-      classify: classifySlackError,
-      onRetry: async (verdict, waitMs) => {
-        logger.warn('Slack call failed: trying again', { method, channel, reason: verdict.reason, waitMs });
-        if (verdict.retryAfterMs === undefined) return;
-        rateLimitedCount++;
-        // Drain the bucket so queued calls of the same kind wait too. A limiter without a reservoir
-        // must keep none: setting it to 0 would stop it for good.
-        const reservoir = await limiter.currentReservoir();
-        if (reservoir !== null) await limiter.incrementReservoir(-reservoir);
+    return retryWithinBudget(
+      async () => {
+        await unpaused(method, budgets);
+        return reportedCall('slack', method, call, slackCallStatus);
       },
-    });
+      {
+        platform: 'slack',
+        method,
+        budgetMs: limits.retryBudgetMs,
+        classify: classifySlackError,
+        sleep,
+        onRetry: (verdict, waitMs) => {
+          logger.warn('Slack call failed: trying again', { method, channel, reason: verdict.reason, waitMs });
+          if (verdict.retryAfterMs === undefined) return;
+          rateLimitedCount++;
+          // Calls of the same method (and channel, for posting) wait too; other methods go on.
+          const until = now() + verdict.retryAfterMs;
+          for (const budget of budgets) pausedUntil.set(budget, Math.max(pausedUntil.get(budget) ?? 0, until));
+        },
+      },
+    );
   }
 
   return {
@@ -104,11 +129,8 @@ export function createSlackCallLimiter(limits: SlackRateLimits, logger: Logger):
       return rateLimitedCount;
     },
     async stop() {
-      await Promise.all([
-        updates.stop({ dropWaitingJobs: true }),
-        others.stop({ dropWaitingJobs: true }),
-        ...posts.limiters().map(({ limiter }) => limiter.stop({ dropWaitingJobs: true })),
-      ]);
+      stopped = true;
+      for (const wake of [...sleeping]) wake();
     },
   };
 }

@@ -17,6 +17,7 @@ import { displayOf } from '../../commands/edit-reply-stream.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
+import { postBudget } from './method-tiers.js';
 import { createStopCompanion } from './stop-companion.js';
 import { createTaskQueue, sendWithTasks } from './task-chunks.js';
 import {
@@ -33,6 +34,11 @@ export { createStreamingSupport, STREAM_GAVE_UP_NOTE, type SlackMessaging } from
 
 let streamCount = 0;
 const MAX_FAILURES_BEFORE_STOP = 3;
+/**
+ * chat.startStream is Tier 2 (20 a minute per workspace): when its window is spent for longer
+ * than this, the reply posts a placeholder and edits it instead of waiting for the window.
+ */
+const STREAM_START_WAIT_MS = 2_000;
 
 export function createSlackReplyStream(slack: SlackMessaging, options: SlackReplyStreamOptions): ReplyStream {
   const { caller, client } = slack;
@@ -42,7 +48,11 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   // Outside a DM, Slack addresses a stream to one user of one team.
   const canStream = options.useStreaming && slack.streaming.offered(team) && (options.recipientUser !== undefined || channel.startsWith('D'));
   let mode: 'stream' | 'edit' = canStream ? 'stream' : 'edit';
-  let closeBudget = caller.budget.openStream(mode === 'stream' ? 'chat.appendStream' : 'chat.update');
+  // Edits of a placeholder are spaced further apart as more replies stream (chat.update also
+  // carries final texts); streams share the append budget in turn instead (`call-budget.ts`).
+  let closeBudget = mode === 'stream' ? () => undefined : caller.budget.openStream('chat.update');
+  // Until this reply's first post goes, Stop companions in the channel leave its turn free.
+  const firstPosted = caller.budget.expectFirst(postBudget(channel));
   let ts: string | undefined;
   let text = '';
   let statusText = '';
@@ -97,6 +107,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     if (job || done || final || failures >= MAX_FAILURES_BEFORE_STOP) return;
     if (ts === undefined) {
       if (mode === 'stream' && text.trim().length === 0 && !tasks.waiting) return;
+      if (mode === 'stream' && caller.budget.waitMs('chat.startStream') > STREAM_START_WAIT_MS) switchToEdits();
       track(
         caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }),
       );
@@ -110,6 +121,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
 
   /** The first post of this reply, when its turn comes: folded into one post when the text is already complete. */
   async function first(): Promise<void> {
+    firstPosted();
     if (final) {
       tasks.toLines();
       const whole = tasks.compose(final.text);
@@ -284,10 +296,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         await companion?.remove();
         // A waiting intermediate call is dropped (the final one carries its text); a running one is awaited.
         if (ts !== undefined) caller.budget.cancel(key);
-        if (ts === undefined && !job)
-          track(
-            caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'final', coalesceKey: key, call: first }),
-          );
+        // Complete before its first post: one chat.postMessage (`first` folds it), on the posting budget alone.
+        if (ts === undefined && !job) track(caller.budgeted({ method: 'chat.postMessage', channel, priority: 'final', coalesceKey: key, call: first }));
         while (job) await job.catch(() => undefined);
         if (done) return;
         if (ts === undefined) {
@@ -301,6 +311,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         final = undefined;
         throw error;
       } finally {
+        firstPosted();
         if (done) {
           closeBudget();
           if (mode === 'stream' && statusAfterStart && statusShown !== '')

@@ -2,7 +2,8 @@
  * The Stop button of a streamed Slack reply. `chat.startStream` and `chat.appendStream` take no
  * blocks, and a streamed message only grows, so a button inside it could never be taken away:
  * while the reply streams, a small companion message in the thread carries the Stop button from
- * the reply's first second, and it is deleted when the reply ends (`chat.delete`; where Slack
+ * the reply's first second where the channel's posting budget has room to spare (in a busy
+ * channel it waits, and a reply that ends first never posts it), and it is deleted when the reply ends (`chat.delete`; where Slack
  * refuses that, edited to a plain line without the button). A reply that ends before the
  * companion's turn to post never posts it.
  * https://docs.slack.dev/reference/methods/chat.delete
@@ -49,10 +50,11 @@ export function createStopCompanion(options: StopCompanionOptions): StopCompanio
 
   function post(): Promise<string | undefined> {
     const text = toSlackMrkdwn(companionText(options.name));
+    // Only from room to spare in the channel: a reply's words, its own and others', matter more than its button.
     return caller({
       method: 'chat.postMessage',
       channel,
-      priority: 'first',
+      priority: 'spare',
       coalesceKey,
       call: () =>
         client.chat.postMessage({ channel, thread_ts: options.threadTs, text, blocks: blocksFor(text, options.buttons), unfurl_links: false } as Parameters<

@@ -51,7 +51,8 @@ describe('Slack streaming offered', () => {
   // One bot for the cases below; the refusal of task cards (remembered for the workspace) comes last.
   let offered: SlackHarness;
   beforeAll(async () => {
-    offered = await startSlackHarness();
+    // Several replies stream at once in one case below.
+    offered = await startSlackHarness({ environment: { TSUKA_LLM_CONCURRENCY: '10' } });
     shared.add(offered);
     await mkdir(offered.workspace, { recursive: true });
     await writeFile(path.join(offered.workspace, 'package.json'), '{"name": "tsuka-demo"}\n');
@@ -97,6 +98,36 @@ describe('Slack streaming offered', () => {
     expect(replies.some(hasStop)).toBe(false);
     expect(slack.calls.some((call) => call.method === 'chat.delete' && call.response.ok)).toBe(true);
   });
+
+  it('keeps a long reply moving while other streams are open: it gets appendStream calls before its stopStream', async () => {
+    harness = offered;
+    const { slack, model } = harness;
+    const others = ['C21', 'C22', 'C23', 'C24', 'C25', 'C26', 'C27', 'C28'];
+    // The long reply streams for about 4 s; each other one shows its first words, then the rest
+    // comes slowly, so all of them stay open while the long one streams.
+    const scripted = (body: unknown) => {
+      const question = (body as { messages: { content: string }[] }).messages.at(-1)!.content;
+      return question.includes('long')
+        ? { text: `Long: ${'step '.repeat(40)}done.`, chunkSize: 5, delayMsBetweenChunks: 100 }
+        : { text: `Other ${question.slice(-2)}. Rest.`, chunkSize: 10, delayMsBetweenChunks: 2_500 };
+    };
+    for (let index = 0; index <= others.length; index++) model.enqueue(scripted);
+    const long = await slack.mention({ userId: 'U1', channelId: 'C20', text: `<@${slack.botUserId}> geordi long` });
+    const mentions = await Promise.all(
+      others.map((channel, index) => slack.mention({ userId: 'U2', channelId: channel, text: `<@${slack.botUserId}> geordi other o${index}` })),
+    );
+    const stopped = (channel: string, ts: string, end: string) =>
+      harness.botReplies(channel, ts).some((message) => message.stream === 'stopped' && message.text.includes(end));
+    await slack.waitFor(() => stopped('C20', long.ts, 'done.'), { timeoutMs: 20_000 });
+    const othersOpen = others.filter((channel, index) => !stopped(channel, mentions[index]!.ts, 'Rest.')).length;
+    const start = slack.calls.find((call) => call.method === 'chat.startStream' && call.body.thread_ts === long.ts)!;
+    const streamed = slack.calls.filter((call) => ['chat.appendStream', 'chat.stopStream'].includes(call.method) && call.body.ts === start.response.ts);
+    expect(streamed.at(-1)!.method).toBe('chat.stopStream');
+    expect(streamed.filter((call) => call.method === 'chat.appendStream').length).toBeGreaterThanOrEqual(1);
+    // The others were still streaming when the long reply ended.
+    expect(othersOpen).toBeGreaterThan(0);
+    await slack.waitFor(() => others.every((channel, index) => stopped(channel, mentions[index]!.ts, 'Rest.')), { timeoutMs: 30_000 });
+  }, 45_000);
 
   it('shows each tool call as a task card between the text, from running to complete or error, with the compact result', async () => {
     harness = offered;

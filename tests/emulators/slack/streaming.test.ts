@@ -87,13 +87,13 @@ describe('Slack streaming methods', () => {
 });
 
 describe('per-minute quotas of the streaming and acknowledgement methods', () => {
-  it('allows appendStream and stopStream 100 a minute each, reactions.add and setStatus 50, per workspace', () => {
+  it('allows appendStream 100 a minute (Tier 4), stopStream 20 (Tier 2), reactions.add and setStatus 50, per workspace', () => {
     let time = 1_000_000;
     const limiter = createRateLimiter({}, () => time);
     const burst = (method: string, count: number) =>
       Array.from({ length: count }, (_, index) => limiter.take(method, `C${index}`)).filter((decision) => decision.limited).length;
     expect(burst('chat.appendStream', 101)).toBe(1);
-    expect(burst('chat.stopStream', 100)).toBe(0);
+    expect(burst('chat.stopStream', 21)).toBe(1);
     expect(burst('reactions.add', 51)).toBe(1);
     expect(burst('assistant.threads.setStatus', 51)).toBe(1);
     expect(limiter.take('chat.appendStream', 'C1')).toEqual({ limited: true, retryAfterSeconds: 60 });

@@ -133,4 +133,16 @@ describe('Slack reply stream', () => {
     expect(methods()).toEqual(['chat.postMessage', 'chat.postMessage']);
     expect(calls.at(-1)!.args.text).toBe('The whole answer.');
   });
+
+  it("posts a placeholder and edits it when chat.startStream's Tier 2 window would hold the first words back", async () => {
+    const { client, methods } = recordingClient();
+    const { surface, caller } = surfaceOn(client);
+    // The workspace's 20 stream starts of the minute are spent: the next would wait half a minute.
+    caller.budget.pause('chat.startStream', 30_000);
+    const stream = surface.startStream!({ thread: THREAD, recipient: 'slack:U7' });
+    stream.append('First words ');
+    await until(() => methods().includes('chat.postMessage'));
+    await stream.stop({ text: 'First words, then the rest.' });
+    expect(methods()).toEqual(['chat.postMessage', 'chat.update']);
+  });
 });
