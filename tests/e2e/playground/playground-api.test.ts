@@ -59,7 +59,7 @@ describe('playground API', () => {
     const asked = prompt()!;
     expect(asked.text).toMatch(/write_file/);
     expect(asked.text).toMatch(/notes\/plan\.md/);
-    expect(asked.buttons.map((button) => button.label)).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
+    expect(asked.buttons.map((button) => button.label)).toEqual(['Approve', 'Approve “write_file” for this run', 'Deny']);
     const approve = asked.buttons[0]!;
     // A value that was never on this message is refused: a click decides only its own approval.
     expect((await h.post('/api/actions', { message: asked.id, actionId: 'tsuka_approve', value: 'ffffffffffff' })).status).toBe(409);

@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     await send(page, '#thread-input', 'now write the plan to notes/plan.md');
     const prompt = page.locator('#thread-messages .card', { has: page.locator('button', { hasText: /^Approve$/ }) });
     await prompt.waitFor();
-    expect(await prompt.locator('button').allTextContents()).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
+    expect(await prompt.locator('button').allTextContents()).toEqual(['Approve', 'Approve “write_file” for this run', 'Deny']);
     // While the turn waits, its reply is a run card with a Stop button.
     expect(await page.locator('#thread-messages .card button', { hasText: /^Stop$/ }).count()).toBe(1);
     const approve = prompt.locator('button', { hasText: /^Approve$/ });

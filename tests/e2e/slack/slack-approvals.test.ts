@@ -35,7 +35,7 @@ describe('Slack approvals', () => {
     expect(prompt.text).toMatch(/write_file/);
     expect(prompt.text).toMatch(/notes\/plan\.md/);
     expect(prompt.text).toMatch(/RESTRICTED/);
-    expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
+    expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Approve “write_file” for this run', 'Deny']);
     // The button value is an opaque id: no path, no content, nothing secret.
     expect(buttonsOf(prompt)[0]!.value).toMatch(/^[0-9a-f]{12}$/);
     const result = await click(harness, prompt, 'tsuka_approve', 'U1');
