@@ -60,7 +60,7 @@ const send = async (page: Page, selector: string, text: string) => {
 
 /** A box of the page: where it ends on the right, how wide its content is and how much of it shows. */
 type Box = { right: number; scrollWidth: number; clientWidth: number; overflowX: string };
-declare const window: { getComputedStyle(element: unknown): { overflowX: string } };
+declare const window: { getComputedStyle(element: unknown): { overflowX: string; backgroundImage: string } };
 const boxOf = (page: Page, selector: string): Promise<Box> =>
   page.$eval(selector, (element) => {
     const node = element as unknown as { getBoundingClientRect(): { right: number }; scrollWidth: number; clientWidth: number };
@@ -99,6 +99,8 @@ async function goalAsSeen(page: Page, h: PlaygroundHarness): Promise<void> {
     expect(stats.scrollWidth).toBeGreaterThan(stats.clientWidth);
     expect(stats.overflowX).toBe('auto');
     expect(stats.right).toBeLessThanOrEqual(pane.right);
+    // …and says so: a shadow at the edge that has more to show (it was cut off without a sign).
+    expect(await page.$eval('#thread-messages pre:has(code)', (element) => window.getComputedStyle(element).backgroundImage)).toContain('radial-gradient');
     // The page itself never scrolls sideways.
     expect(await page.evaluate(() => (document as unknown as { documentElement: { scrollWidth: number } }).documentElement.scrollWidth)).toBeLessThanOrEqual(
       width,
