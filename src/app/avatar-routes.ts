@@ -16,10 +16,17 @@ export function avatarRoutes(roster: Roster, logger: Logger): Record<string, Rou
   const routes: Record<string, RouteHandler> = {};
   for (const character of [...roster.characters.values(), BOT_PICTURE, PERSON_PICTURE]) {
     const handler: RouteHandler = (request, response) => {
-      images.png(character).then(
-        (png) => {
-          response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': `public, max-age=${ONE_DAY_S}` });
-          response.end(request.method === 'HEAD' ? undefined : png);
+      // A picture file the character's data names (checked at load), else the generated one.
+      const own = roster.avatarImages?.get(character.name);
+      (own ? Promise.resolve({ bytes: own.bytes, type: own.contentType }) : images.png(character).then((png) => ({ bytes: png, type: 'image/png' }))).then(
+        ({ bytes, type }) => {
+          response.writeHead(200, {
+            'content-type': type,
+            'content-length': bytes.length,
+            'cache-control': `public, max-age=${ONE_DAY_S}`,
+            'x-content-type-options': 'nosniff',
+          });
+          response.end(request.method === 'HEAD' ? undefined : bytes);
         },
         (error: unknown) => {
           logger.warn('a character picture could not be drawn', { character: character.name, error });
