@@ -26,10 +26,14 @@ const windowRule = (perMinute: number): BudgetRule => ({
   windowMs: 60_000 + WINDOW_MARGIN_MS,
 });
 
+/** The assistant surface's methods (thread titles, suggested prompts): Tier 4 each. */
+const ASSISTANT_TIER4 = ['assistant.threads.setTitle', 'assistant.threads.setSuggestedPrompts'];
+
 /** Which budget a method spends. */
 export function slackBudgetOf(method: string, channel: string | undefined): string {
   if (method === 'chat.postMessage' || method === 'chat.startStream') return `post:${channel ?? '_'}`;
-  if (['chat.update', 'chat.appendStream', 'chat.stopStream', 'reactions.add', 'assistant.threads.setStatus'].includes(method)) return method;
+  if (['chat.update', 'chat.appendStream', 'chat.stopStream', 'reactions.add', 'assistant.threads.setStatus', ...ASSISTANT_TIER4].includes(method))
+    return method;
   return 'other';
 }
 
@@ -37,7 +41,7 @@ export function slackBudgetRule(limits: SlackRateLimits): (budget: string) => Bu
   return (budget) => {
     if (budget.startsWith('post:')) return { kind: 'bucket', capacity: limits.postBurst, perSecond: limits.postsPerSecondPerChannel * POST_RATE_MARGIN };
     if (budget === 'chat.update') return windowRule(limits.updatesPerMinute);
-    if (budget === 'chat.appendStream' || budget === 'chat.stopStream') return windowRule(SLACK_TIER4_PER_MINUTE);
+    if (budget === 'chat.appendStream' || budget === 'chat.stopStream' || ASSISTANT_TIER4.includes(budget)) return windowRule(SLACK_TIER4_PER_MINUTE);
     if (budget === 'reactions.add' || budget === 'assistant.threads.setStatus') return windowRule(SLACK_TIER3_PER_MINUTE);
     // Ephemerals, uploads, lookups: light spacing only.
     return { kind: 'bucket', capacity: 20, perSecond: 20 };
