@@ -136,6 +136,7 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     // A created role without a recorded ceiling keeps the SAFE tools at most; a broken one is skipped.
     safeTools: new Set([...toolSchemas].filter(([, schema]) => schema.riskLevel === 'SAFE').map(([name]) => name)),
     onWarning: (problem) => logger.warn('a created role was skipped or cut down', { ...problem }),
+    onAvatarProblem: (problem) => logger.warn('a character picture file was not used', { ...problem }),
     schemaChecked,
   });
   if (!schemaChecked)

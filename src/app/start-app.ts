@@ -34,6 +34,7 @@ import { acquireDataFolderLock } from './data-folder-lock.js';
 import { startRetention } from './retention-schedule.js';
 import { startTelemetry } from './telemetry/start-telemetry.js';
 import type { LanguageModel } from '../core/model/language-model.js';
+import { suggestedPrompts } from '../commands/assistant-prompts.js';
 
 export interface RunningApp {
   engine: Engine;
@@ -144,6 +145,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       retries: options.slackRetries,
       rateLimits: options.slackRateLimits,
       sharedBudget,
+      assistantPrompts: () => suggestedPrompts(engine.roster, config.defaultCharacter),
     });
     surfaces.slack = slack.surface;
   }

@@ -92,14 +92,17 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   try {
     // Roles made with create_role: a broken or clashing one is skipped at start; doctor says which.
     const createdRoleWarnings: string[] = [];
+    const avatarProblems: string[] = [];
     const roster = await loadRoster({
       rootDirectory: config.rootDirectory,
       knownTools,
       safeTools,
       extraRoleDirectories: [path.resolve(config.workspace, CREATED_ROLES_FOLDER)],
       onWarning: (problem) => createdRoleWarnings.push(`${problem.file}${problem.field === '/' ? '' : ` ${problem.field}`}: ${problem.message}`),
+      onAvatarProblem: (problem) => avatarProblems.push(`${problem.file} ${problem.field}: ${problem.message}`),
     });
     for (const warning of createdRoleWarnings) info(`created role: ${warning}`);
+    for (const problem of avatarProblems) info(`character picture: ${problem}`);
     ok(`${roster.roles.size} roles, ${roster.traits.size} traits, ${roster.characters.size} characters, ${roster.teams.size} teams`);
     if (!roster.characters.has(config.defaultCharacter))
       bad(

@@ -8,7 +8,7 @@ import type { ApprovalStore } from '../core/store/approval-store.js';
 import type { RunStore } from '../core/store/run-store.js';
 import type { Logger } from '../core/logger.js';
 import type { PermissionDecision, PermissionPrompt, PermissionRequest } from '../core/safety/permission-port.js';
-import type { Button, ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
+import type { Button, ChatSurface, MessageRef, ThreadRef, UserRef } from './chat-surface.js';
 import type { ButtonActionEvent } from './inbound-event.js';
 import { isShutdown } from './active-runs.js';
 import { approveForRunLabel } from './button-label.js';
@@ -52,9 +52,16 @@ interface Waiter {
   messageRef?: string;
 }
 
+/** Posts an approval card (`post`) in its place among the messages of the reply that asks. */
+export type AroundCard = (request: PermissionRequest, post: () => Promise<MessageRef>) => Promise<MessageRef>;
+
 export interface ApprovalFlow {
-  /** A permission prompt that asks in `thread` on behalf of `requester`. */
-  promptFor(context: { surface: ChatSurface; thread: ThreadRef; requester: UserRef }): PermissionPrompt;
+  /**
+   * A permission prompt that asks in `thread` on behalf of `requester`. `aroundCard` posts the
+   * card where the reply that asks stands (the reply renderer's `aroundCard`): what the call does
+   * is then shown after the card, never above it.
+   */
+  promptFor(context: { surface: ChatSurface; thread: ThreadRef; requester: UserRef; aroundCard?: AroundCard }): PermissionPrompt;
   /** Handles a click; false when the button is not an approval button. */
   handleButton(event: ButtonActionEvent, surface: ChatSurface): Promise<boolean>;
   pendingCount(): number;
@@ -178,7 +185,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     async drain() {
       await Promise.allSettled([...inFlight]);
     },
-    promptFor({ surface, thread, requester }) {
+    promptFor({ surface, thread, requester, aroundCard }) {
       return {
         async ask(request, signal) {
           const id = randomBytes(6).toString('hex');
@@ -224,7 +231,8 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
               text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}`,
             });
             const expires = `⌛ Expires at ${clock(now() + options.timeoutMs)} (in ${Math.max(1, Math.round(options.timeoutMs / 60_000))} min) if nobody decides — then it is denied.`;
-            const messageRef = await surface.post({ thread, text: `${text}\n${expires}`, buttons });
+            const post = () => surface.post({ thread, text: `${text}\n${expires}`, buttons });
+            const messageRef = await (aroundCard ? aroundCard(request, post) : post());
             const waiter = waiters.get(id);
             if (waiter) waiter.messageRef = messageRef;
             const record = await options.approvals.setMessageRef(id, messageRef);

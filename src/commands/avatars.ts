@@ -13,6 +13,14 @@ import { svgToPng } from './charts/svg-to-png.js';
 const SIZE = 128;
 const GRID = 5;
 
+/**
+ * Pictures for the two faces that are not characters (the playground shows them where it showed
+ * 🤖 and 🧑, which are empty boxes on a system without an emoji font). A hyphen keeps their names
+ * apart from every character's (file names are `[a-z][a-z0-9_]*`).
+ */
+export const BOT_PICTURE = { name: 'tsuka-bot', aiName: 'TSUKA' } as const;
+export const PERSON_PICTURE = { name: 'you-person', aiName: 'You' } as const;
+
 /** Where this host serves a character's picture. */
 export const avatarPath = (name: string): string => `/avatars/${encodeURIComponent(name)}.png`;
 

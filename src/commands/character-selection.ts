@@ -3,6 +3,7 @@ import type { Character, Roster } from '../core/data/types.js';
 import { findCharacter } from '../core/data/character-lookup.js';
 import type { Identity } from './chat-surface.js';
 import { avatarPath, avatarUrlOf } from './avatars.js';
+import { isAvatarFile } from '../core/data/avatar-files.js';
 
 /** Strips a leading character name (`geordi`, `@Geordi`, `geordi:`) and returns it with the rest. */
 export function takeLeadingCharacter(roster: Roster, text: string): { character?: Character; rest: string } {
@@ -32,5 +33,7 @@ export function takePlainMention(roster: Roster, text: string): { character?: Ch
 /** Who a character posts as: its name, its emoji or URL, and its picture (under `publicUrl` when set: `TSUKA_PUBLIC_URL`). */
 export function identityOf(character: Character, publicUrl?: string): Identity & { avatar: string } {
   const avatarUrl = avatarUrlOf(character, publicUrl);
-  return { name: character.aiName, avatar: character.avatar, avatarPath: avatarPath(character.name), ...(avatarUrl ? { avatarUrl } : {}) };
+  // A picture file is no emoji and no URL a platform could use: it is served at avatarPath (and avatarUrl).
+  const avatar = isAvatarFile(character.avatar) ? '' : character.avatar;
+  return { name: character.aiName, avatar, avatarPath: avatarPath(character.name), ...(avatarUrl ? { avatarUrl } : {}) };
 }

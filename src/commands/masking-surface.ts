@@ -5,7 +5,7 @@
 import { stripControlCharacters } from '../core/safety/control-characters.js';
 import type { Button, ChatSurface, ReplyStream, TaskUpdate } from './chat-surface.js';
 
-/** Button labels can quote a command ("Approve `node x.js` for this run"). */
+/** Button labels can quote a command ("Approve “node x.js” for this run"). */
 function maskButtons(buttons: Button[] | undefined, mask: (text: string) => string): { buttons?: Button[] } {
   return buttons ? { buttons: buttons.map((button) => ({ ...button, label: mask(button.label) })) } : {};
 }

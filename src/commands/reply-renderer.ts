@@ -36,6 +36,14 @@ export interface ReplyRenderer {
   setWaiting(text: string | undefined): void;
   /** Final text: everything visible, buttons removed, the status cleared. */
   finish(trailer?: string): Promise<void>;
+  /** True while the tool call `toolCallId` is one of this reply's running calls. */
+  hasTool(toolCallId: string): boolean;
+  /**
+   * Posts a card in the thread (an approval) where the reply stands: the message so far ends
+   * above the card and the reply goes on in a new message below it, so what the call did is
+   * shown after the card that asked for it, never above it.
+   */
+  aroundCard<T>(call: { toolCallId: string; toolName: string }, post: () => Promise<T>): Promise<T>;
 }
 
 /** What a turn that produced no text and no tool line shows: TSUKA's note, not the character's words. */
@@ -43,6 +51,8 @@ export const EMPTY_ANSWER_NOTE = '_(no answer: the model returned nothing)_';
 
 const THINKING_TICK_MS = 1000;
 const TOOL_ICONS: Record<string, string> = { ok: '🔧', error: '⚠️', denied: '⛔', refused: '⚠️', aborted: '⏹' };
+/** The line that ends a reply's message above an approval card, for a call not shown as a task card. */
+export const asksApprovalLine = (summary: string): string => `🔐 ${summary} — asks for approval`;
 
 /**
  * The part of the text that may be shown before the reply ends: up to the last whitespace, so a
@@ -69,6 +79,8 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   let reasoningSince: number | undefined;
   let waiting: string | undefined;
   let finished = false;
+  /** While a card is being posted: nothing new is shown, so the card lands after what is. */
+  let holding = false;
   let flushing: Promise<void> | undefined;
   let thinkingTicker: NodeJS.Timeout | undefined;
   const openTools = new Map<string, string>();
@@ -111,6 +123,8 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
 
   /** Seals complete parts one message after the other; a part leaves the backlog only once shown. */
   function flush(): Promise<void> {
+    // Nothing to seal: no flush starts (one that ended at once would stay set and hold every push back).
+    if (backlog.length === 0) return flushing ?? Promise.resolve();
     flushing ??= (async () => {
       try {
         while (backlog.length > 0) {
@@ -128,7 +142,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   }
 
   function push(): void {
-    if (finished) return;
+    if (finished || holding) return;
     cut();
     if (backlog.length > 0) {
       flush().then(push, report);
@@ -201,16 +215,20 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
           const line = `${TOOL_ICONS[event.outcome] ?? '🔧'} ${event.summary} — ${event.display}`;
           const task = taskOf.get(event.toolCall.id);
           taskOf.delete(event.toolCall.id);
-          // Shown as a task where its card is still on the live message; else as today's line.
-          if (task && task.stream === stream && stream.task && !finished) {
-            stream.task({
-              id: task.id,
-              title: event.summary,
-              status: event.outcome === 'ok' ? 'complete' : 'error',
-              output: event.display,
-              sources: taskSources(event.toolCall.name, event.toolCall.arguments, event.output),
-              line,
-            });
+          const ended = {
+            title: event.summary,
+            status: event.outcome === 'ok' ? ('complete' as const) : ('error' as const),
+            output: event.display,
+            sources: taskSources(event.toolCall.name, event.toolCall.arguments, event.output),
+            line,
+          };
+          // Shown as a task where its card is still on the live message, or as a new card on the
+          // message after an approval card (the one above stays as it was asked); else as a line.
+          if (task && task.stream === stream && stream.task && !finished) stream.task({ id: task.id, ...ended });
+          else if (task && stream?.tasks && stream.task && !finished) {
+            if (pending && !pending.endsWith('\n')) pending += '\n';
+            push();
+            stream.task({ id: `task-${++taskCount}`, ...ended });
           } else appendLine(line);
           break;
         }
@@ -236,12 +254,43 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
       openTools.clear();
       await flushing?.catch(() => undefined);
       if (pending.trim().length === 0) pending = `${EMPTY_ANSWER_NOTE} · ${Math.round((now() - startedAt) / 1000)} s`;
-      const parts = splitMessage(pending, max, shownFloor());
-      backlog.push(...parts.slice(0, -1));
-      pending = parts.at(-1)!;
-      await flush();
-      stream ??= open();
-      await stream.stop({ text: pending, buttons: [] });
+      await endMessage();
+    },
+    hasTool: (toolCallId) => openTools.has(toolCallId),
+    async aroundCard(call, post) {
+      if (finished) return post();
+      holding = true;
+      try {
+        await flushing?.catch(() => undefined);
+        const task = taskOf.get(call.toolCallId);
+        if (task && task.stream === stream && stream?.task)
+          stream.task({ id: task.id, title: openTools.get(call.toolCallId) ?? call.toolName, status: 'pending', details: 'asks for approval' });
+        else appendLine(asksApprovalLine(openTools.get(call.toolCallId) ?? call.toolName), false);
+        // A message that cannot be ended must not keep the card from being asked.
+        await endMessage().catch(report);
+        return await post();
+      } finally {
+        holding = false;
+        // The rest of the reply, with its Stop button, below the card.
+        if (!finished) {
+          stream ??= open();
+          push();
+        }
+      }
     },
   };
+
+  /** Ends the current message with all of the text given so far (complete parts first); the next text opens a new one. */
+  async function endMessage(): Promise<void> {
+    if (stream === undefined && pending.trim().length === 0) return;
+    const parts = splitMessage(pending, max, shownFloor());
+    backlog.push(...parts.slice(0, -1));
+    pending = parts.at(-1)!;
+    await flush();
+    stream ??= open();
+    const ending = stream;
+    await ending.stop({ text: pending, buttons: [] });
+    pending = '';
+    if (stream === ending) stream = undefined;
+  }
 }

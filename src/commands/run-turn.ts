@@ -85,7 +85,13 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   try {
     await renderer.start();
 
-    const permissions = createPermissionManager({ prompt: approvals.promptFor({ surface, thread, requester: request.user }), logger: deps.logger });
+    let chain: Promise<void> = Promise.resolve();
+    // An approval card goes where the reply stands: after the events shown so far, before the call's result.
+    const aroundCard = async (asked: { toolCallId: string; toolName: string }, post: () => Promise<string>) => {
+      await chain;
+      return renderer.aroundCard(asked, post);
+    };
+    const permissions = createPermissionManager({ prompt: approvals.promptFor({ surface, thread, requester: request.user, aroundCard }), logger: deps.logger });
     const runner = createAgentRunner({
       model: current.model,
       tools: request.tools,
@@ -115,7 +121,6 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       const estimate = queue();
       renderer.setWaiting(estimate ? waitingNote(estimate) : undefined);
     }, QUEUE_WATCH_INTERVAL_MS);
-    let chain: Promise<void> = Promise.resolve();
     const transcript = createTranscriptWriter(deps.runs, deps.maskSecrets, run.id);
     const record = (agent: string, event: AgentEvent, show?: (event: AgentEvent) => unknown) => {
       chain = chain

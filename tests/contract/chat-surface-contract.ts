@@ -113,7 +113,7 @@ export function chatSurfaceContract(platform: string, createDriver: () => Promis
       await driver.click(first, promptA, promptA.buttons.find((button) => button.label === 'Approve')!, 'alice');
       await driver.waitFor(() => driver.botMessages(first).some((message) => message.text.includes('result:') && settled(message)));
       // B is still waiting with its buttons.
-      expect(approvalIn(second)?.buttons.map((button) => button.label)).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
+      expect(approvalIn(second)?.buttons.map((button) => button.label)).toEqual(['Approve', 'Approve “write_file” for this run', 'Deny']);
       driver.model.enqueue(echoResult);
       const promptB = approvalIn(second)!;
       await driver.click(second, promptB, promptB.buttons.find((button) => button.label === 'Deny')!, 'alice');

@@ -6,6 +6,7 @@
  */
 import type { Button, Identity } from '../../commands/chat-surface.js';
 import { fitButtonLabel } from '../../commands/button-label.js';
+import { avatarPath, BOT_PICTURE, PERSON_PICTURE } from '../../commands/avatars.js';
 
 export const PLAYGROUND_BUTTON_MAX_LABEL = 75;
 
@@ -25,8 +26,9 @@ export interface AuthorView {
   kind: 'bot' | 'character' | 'user';
 }
 
-export const BOT_AUTHOR: AuthorView = { name: 'TSUKA', emoji: '🤖', kind: 'bot' };
-export const USER_AUTHOR: AuthorView = { name: 'you', emoji: '🧑', kind: 'user' };
+// Pictures, not emoji: an emoji is an empty box on a system without an emoji font (issue 24).
+export const BOT_AUTHOR: AuthorView = { name: 'TSUKA', emoji: '🤖', imageUrl: avatarPath(BOT_PICTURE.name), kind: 'bot' };
+export const USER_AUTHOR: AuthorView = { name: 'you', emoji: '🧑', imageUrl: avatarPath(PERSON_PICTURE.name), kind: 'user' };
 
 /** The shortcodes the shipped characters use, plus a few common ones. */
 const EMOJI: Record<string, string> = {

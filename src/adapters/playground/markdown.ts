@@ -48,6 +48,10 @@ function diffLine(line: string): string {
   return kind ? `<span class="${kind}">${escapeHtml(line)}</span>` : escapeHtml(line);
 }
 
+// A wide table scrolls sideways in its own box instead of being cut off by the pane (issue 24).
+markdown.renderer.rules.table_open = () => '<div class="table-wrap"><table>';
+markdown.renderer.rules.table_close = () => '</table></div>';
+
 markdown.renderer.rules.text = (tokens, index) => {
   const token = tokens[index]!;
   const atLineStart = index === 0 || tokens[index - 1]!.type === 'softbreak' || tokens[index - 1]!.type === 'hardbreak';

@@ -11,6 +11,7 @@ import { channelRef, messageRef, userRef } from './ids.js';
 import { toSlackMrkdwn } from './markdown.js';
 import type { InboundFile } from '../../commands/conversation-context.js';
 import { inboundFileOf, type SlackFileObject } from './files.js';
+import type { AssistantThreads } from './assistant-threads.js';
 
 export const SLACK_COMMANDS: SlashCommandName[] = ['call', 'team', 'goal', 'tsuka'];
 
@@ -24,6 +25,8 @@ export interface SlackEventOptions {
   /** Rewrites a message without its actions blocks, its text untouched (stale buttons). */
   removeButtons(message: { channel: string; ts: string; text: string; blocks: unknown[] }): Promise<void>;
   logger: Logger;
+  /** The assistant surface (DMs with the app): prompts when a thread opens, its title from the first message. */
+  assistant?: AssistantThreads;
 }
 
 interface SlackMessageLike {
@@ -90,13 +93,28 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       text: direct ? stripBotMention(text) : text.trim(),
       ...filesOf(message),
     };
-    if (direct && !(message.thread_ts && message.thread_ts !== message.ts)) {
+    const reply = message.thread_ts !== undefined && message.thread_ts !== message.ts;
+    if (direct && !reply) {
       fire({ ...base, type: 'mention', direct: true });
+    } else if (direct && options.assistant?.firstMessage(team, message.channel, message.thread_ts!, base.text)) {
+      // The first message of an assistant thread the person just opened: for the bot, in that thread.
+      fire({ ...base, type: 'mention', direct: true, thread: messageRef(team, message.channel, message.thread_ts!) });
     } else if (message.thread_ts && message.thread_ts !== message.ts) {
       fire({ ...base, type: 'thread-message', thread: messageRef(team, message.channel, message.thread_ts) });
     } else if (options.plainMentions && /^\s*@\w/.test(text)) {
       fire({ ...base, type: 'mention', plain: true });
     }
+  });
+
+  // A person opened a thread with the app (its DM or side container): offer the characters.
+  app.event('assistant_thread_started', async ({ event, body }) => {
+    const thread = (event as unknown as { assistant_thread?: { channel_id?: string; thread_ts?: string } }).assistant_thread;
+    const team = (body as { team_id?: string }).team_id ?? 'T';
+    if (!thread?.channel_id || !thread.thread_ts) {
+      logger.warn('an assistant_thread_started event without its thread was ignored');
+      return;
+    }
+    void options.assistant?.started(team, thread.channel_id, thread.thread_ts);
   });
 
   for (const name of SLACK_COMMANDS) {

@@ -14,6 +14,8 @@ import { createSlackCallLimiter, SLACK_DEFAULT_RATE_LIMITS, type SlackRateLimits
 import { verifySlackSignature } from './signature.js';
 import { guardSocketModeEnvelopes } from './envelope-guard.js';
 import { createSlackCaller } from './call-budget.js';
+import { createAssistantThreads } from './assistant-threads.js';
+import type { SuggestedPrompt } from '../../commands/assistant-prompts.js';
 import type { SharedBudget } from '../shared/call-budget.js';
 
 export interface SlackAdapterOptions {
@@ -29,6 +31,8 @@ export interface SlackAdapterOptions {
   retries?: number;
   /** Use Slack's streaming methods for replies where the workspace offers them (default true). */
   streaming?: boolean;
+  /** The suggested prompts of a new assistant thread (DMs with the app): the characters. */
+  assistantPrompts?: () => SuggestedPrompt[];
 }
 
 export interface SlackAdapter {
@@ -106,6 +110,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     surface,
     removeButtons: surface.removeButtons,
     logger,
+    assistant: createAssistantThreads({ client: app.client, caller, logger, prompts: options.assistantPrompts ?? (() => []) }),
   });
   app.error(async (error) => {
     logger.error('Slack listener error', { error });

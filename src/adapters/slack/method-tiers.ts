@@ -22,6 +22,8 @@
  * | files.info, files.getUploadURLExternal,  | Tier 4  | its own                              |
  * | files.completeUploadExternal (uploadV2)  |         |                                      |
  * | users.info                               | Tier 4  | its own                              |
+ * | assistant.threads.setTitle,              | Tier 4  | its own                              |
+ * | assistant.threads.setSuggestedPrompts    |         |                                      |
  *
  * chat.startStream posts a message, so it also spends its channel's posting budget. Methods not
  * listed get their own Tier 3 budget. Nothing spaces calls of different methods.
@@ -57,6 +59,9 @@ export const SLACK_METHOD_TIERS: Readonly<Record<string, SlackTier>> = {
   'files.getUploadURLExternal': 4,
   'files.completeUploadExternal': 4,
   'users.info': 4,
+  // The assistant surface (DMs with the app): thread titles and suggested prompts.
+  'assistant.threads.setTitle': 4,
+  'assistant.threads.setSuggestedPrompts': 4,
 };
 
 /** Calls a minute the workspace allows `method` (Tier 3 when not listed). */

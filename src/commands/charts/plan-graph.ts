@@ -3,14 +3,14 @@
  * run, the steps of a PARALLEL block stacked in one column, arrows from each column to the next.
  */
 import type { PlanGroup } from '../../core/workflows/goal/plan-parser.js';
-import { CHART_FONT, clip, escapeXml } from './svg.js';
+import { CHART_FONT, clip, escapeXml, FONT_SIZE, textWidth } from './svg.js';
 
-const BOX_WIDTH = 150;
-const BOX_HEIGHT = 46;
+const BOX_WIDTH = 176;
+const BOX_HEIGHT = 50;
 const COLUMN_GAP = 40;
 const ROW_GAP = 12;
 const MARGIN = 16;
-const TOP = 40;
+const TOP = 44;
 
 interface Column {
   parallel: boolean;
@@ -27,7 +27,11 @@ function columnsOf(groups: readonly PlanGroup[]): Column[] {
 export function planGraphSvg(groups: readonly PlanGroup[], title: string): string {
   const columns = columnsOf(groups).filter((column) => column.steps.length > 0);
   const tallest = Math.max(1, ...columns.map((column) => column.steps.length));
-  const width = MARGIN * 2 + columns.length * BOX_WIDTH + Math.max(0, columns.length - 1) * COLUMN_GAP;
+  const heading = clip(title, 60);
+  const width = Math.max(
+    MARGIN * 2 + columns.length * BOX_WIDTH + Math.max(0, columns.length - 1) * COLUMN_GAP,
+    MARGIN * 2 + textWidth(heading, FONT_SIZE.title),
+  );
   const height = TOP + tallest * BOX_HEIGHT + (tallest - 1) * ROW_GAP + MARGIN + 8;
   const centre = (count: number, index: number) => TOP + ((tallest - count) * (BOX_HEIGHT + ROW_GAP)) / 2 + index * (BOX_HEIGHT + ROW_GAP);
   const parts: string[] = [
@@ -35,7 +39,7 @@ export function planGraphSvg(groups: readonly PlanGroup[], title: string): strin
     `<title>${escapeXml(title)}</title>`,
     `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#6b6b76"/></marker></defs>`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="${MARGIN}" y="24" font-size="14" font-weight="bold" fill="#1d1c1d">${escapeXml(clip(title, 70))}</text>`,
+    `<text x="${MARGIN}" y="24" font-size="${FONT_SIZE.title}" font-weight="bold" fill="#1d1c1d">${escapeXml(heading)}</text>`,
   ];
   columns.forEach((column, index) => {
     const x = MARGIN + index * (BOX_WIDTH + COLUMN_GAP);
@@ -56,11 +60,11 @@ export function planGraphSvg(groups: readonly PlanGroup[], title: string): strin
         `<rect x="${x}" y="${y}" width="${BOX_WIDTH}" height="${BOX_HEIGHT}" rx="6" fill="${fill}" stroke="${stroke}"${column.parallel ? ' stroke-dasharray="4 2"' : ''}/>`,
       );
       parts.push(
-        `<text x="${x + 8}" y="${y + 18}" font-size="12" font-weight="bold" fill="#1d1c1d">${escapeXml(clip(`${step.number}. @${step.agent || '?'}`, 22))}</text>`,
+        `<text x="${x + 8}" y="${y + 19}" font-size="${FONT_SIZE.heading}" font-weight="bold" fill="#1d1c1d">${escapeXml(clip(`${step.number}. @${step.agent || '?'}`, 19))}</text>`,
       );
-      parts.push(`<text x="${x + 8}" y="${y + 35}" font-size="10" fill="#444">${escapeXml(clip(step.task, 26))}</text>`);
+      parts.push(`<text x="${x + 8}" y="${y + 38}" font-size="${FONT_SIZE.text}" fill="#444">${escapeXml(clip(step.task, 21))}</text>`);
     });
-    if (column.parallel) parts.push(`<text x="${x}" y="${TOP - 4}" font-size="10" fill="#2f6fdf">in parallel</text>`);
+    if (column.parallel) parts.push(`<text x="${x}" y="${TOP - 5}" font-size="${FONT_SIZE.text}" fill="#2f6fdf">in parallel</text>`);
   });
   parts.push('</svg>');
   return parts.join('');

@@ -33,7 +33,7 @@ import { memoryAccessFor } from '../memory-access-for.js';
 import type { MemoryAccess } from '../../core/scopes/memory-access.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createTranscriptWriter } from '../record-agent-event.js';
-import { createReplyRenderer } from '../reply-renderer.js';
+import { createReplyRenderer, type ReplyRenderer } from '../reply-renderer.js';
 import { createStepPlan } from './step-plan.js';
 import { createRunCard, type RunCard } from './run-card.js';
 import { watchQueue } from '../queue-note.js';
@@ -193,7 +193,19 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   // /team and /goal steps as a plan where the platform has one (Slack's plan block); a step waits while its approval does.
   // A /call is a conversation, not steps: no plan.
   const plan = createStepPlan({ surface, thread, title: options.title, recipient: event.user, logger, enabled: options.kind !== 'call' });
-  const prompt = options.services.approvals.promptFor({ surface, thread, requester: event.user });
+  // The members' replies now showing: an approval card goes where the reply that asks stands.
+  const replying = new Set<{ agent: string; renderer: ReplyRenderer; recorder: TurnRecorder }>();
+  const prompt = options.services.approvals.promptFor({
+    surface,
+    thread,
+    requester: event.user,
+    aroundCard: async (request, post) => {
+      await Promise.all([...replying].map((member) => member.recorder.flushed()));
+      const members = [...replying];
+      const asking = members.find((member) => member.renderer.hasTool(request.toolCallId)) ?? members.find((member) => member.agent === request.agentName);
+      return asking ? asking.renderer.aroundCard(request, post) : post();
+    },
+  });
   const permissions = createPermissionManager({
     prompt: {
       async ask(request, signal) {
@@ -248,6 +260,17 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       },
       flushed: () => chain,
     };
+  };
+
+  /** A member's turn, its events shown before it ends; meanwhile its approval cards go where its reply stands. */
+  const runTurnOf = async (member: { renderer: ReplyRenderer; recorder: TurnRecorder } & { agent: string }, input: Parameters<AgentRunner['runTurn']>[0]) => {
+    try {
+      const result = await runner.runTurn(input);
+      await member.recorder.flushed();
+      return result;
+    } finally {
+      replying.delete(member);
+    }
   };
 
   type Sinks = { status?(report: StatusReport): void; route?(decision: RouteDecision): void; vote?(vote: VoteCast): void };
@@ -306,9 +329,11 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       let vote: VoteCast | undefined;
       const toolContext = toolContextFor(request);
       const recorder = createRecorder();
+      const member = { agent: character.name, renderer, recorder };
+      replying.add(member);
       const workflow = serviceFor(0, { status: (r) => (status = r), route: (r) => (route = r), vote: (r) => (vote = r) }, { toolContext, recorder });
       const startedAt = Date.now();
-      const result = await runner.runTurn({
+      const result = await runTurnOf(member, {
         character,
         roster: deps.roster,
         history: [],
@@ -324,7 +349,6 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         ...(request.extraSystemPrompt ? { extraSystemPrompt: request.extraSystemPrompt } : {}),
         onEvent: (agentEvent) => recorder.record(character.name, agentEvent, (shown) => renderer.handle(shown)),
       });
-      await recorder.flushed();
       const durationMs = Date.now() - startedAt;
       if (options.collectStats !== false) stats.add(character.aiName, result.usage, durationMs);
       const outcome: MemberTurnOutcome = {

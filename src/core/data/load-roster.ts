@@ -7,6 +7,7 @@ import { checkRosterReferences, type RosterSources } from './roster-references.j
 import { ownValidator } from '../validation/own-validator.js';
 import { getRosterValidators, ROSTER_SCHEMAS, schemaProblems, type CharacterFile, type RoleFile, type TeamFile, type TraitFile } from './roster-schemas.js';
 import type { Character, Role, Roster, Team, Trait } from './types.js';
+import { isAvatarFile, readAvatarFile, type AvatarImage } from './avatar-files.js';
 import type { ValidateFunction } from 'ajv';
 
 /** Where to read the roster from, and the tools that exist (the registry's names). */
@@ -24,6 +25,8 @@ export interface LoadRosterOptions {
   safeTools?: ReadonlySet<string>;
   /** Told of every created-role file that was skipped or cut down. */
   onWarning?: (problem: DataProblem) => void;
+  /** Told of every character picture file that was not used (the character keeps its generated picture). */
+  onAvatarProblem?: (problem: DataProblem) => void;
   /**
    * These very files passed the JSON Schema checks before (the caller compared a fingerprint of their
    * bytes): skip compiling the schemas. Names, file-name ids and references are still checked.
@@ -130,7 +133,28 @@ export async function loadRoster(options: LoadRosterOptions): Promise<Roster> {
   };
   problems.push(...checkRosterReferences(roster, sources, options.knownTools));
   if (problems.length > 0) throw new DataFileError(problems);
-  return roster;
+  const avatarImages = await loadAvatarImages(root, roster.characters, characters.files, options.onAvatarProblem);
+  return avatarImages.size > 0 ? { ...roster, avatarImages } : roster;
+}
+
+/** The pictures of the characters whose `avatar` names an image file; a bad one is reported and left out. */
+async function loadAvatarImages(
+  root: string,
+  characters: ReadonlyMap<string, Character>,
+  files: ReadonlyMap<string, string>,
+  onProblem: ((problem: DataProblem) => void) | undefined,
+): Promise<Map<string, AvatarImage>> {
+  const images = new Map<string, AvatarImage>();
+  await Promise.all(
+    [...characters.values()]
+      .filter((character) => isAvatarFile(character.avatar))
+      .map(async (character) => {
+        const read = await readAvatarFile(root, files.get(character.name) ?? `characters/${character.name}.json`, character.avatar);
+        if ('image' in read) images.set(character.name, read.image);
+        else onProblem?.(read.problem);
+      }),
+  );
+  return images;
 }
 
 function buildRole(file: RoleFile, name: string): Role {

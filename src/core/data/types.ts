@@ -3,6 +3,7 @@
  * (`roles/`, `traits/`, `characters/`, `teams/`) and validated against the schemas beside the loader.
  */
 import type { ReasoningEffort } from '../model/language-model.js';
+import type { AvatarImage } from './avatar-files.js';
 
 export interface Role {
   /** File id, e.g. `developer` for roles/developer.json. */
@@ -48,7 +49,7 @@ export interface Character {
   activeRole: string;
   trait: string;
   reasoningEffort?: ReasoningEffort;
-  /** An emoji shortcode (`:wrench:`), a unicode emoji, or an https URL. */
+  /** An emoji shortcode (`:wrench:`), a unicode emoji, an https URL, or an image file relative to the character's data file. */
   avatar: string;
 }
 
@@ -87,4 +88,6 @@ export interface Roster {
   traits: Map<string, Trait>;
   characters: Map<string, Character>;
   teams: Map<string, Team>;
+  /** The pictures of characters whose `avatar` names an image file, read and checked at load (`avatar-files.ts`). */
+  avatarImages?: ReadonlyMap<string, AvatarImage>;
 }

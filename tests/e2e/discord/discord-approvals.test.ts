@@ -55,7 +55,7 @@ describe('Discord approvals', () => {
     const buttons = buttonsOf(prompt);
     expect(buttons.map((button) => [button.label, button.style])).toEqual([
       ['Approve', 3],
-      ['Approve `write_file` for this run', 1],
+      ['Approve “write_file” for this run', 1],
       ['Deny', 4],
     ]);
     for (const button of buttons) {

@@ -59,7 +59,7 @@ describe('playground API', () => {
     const asked = prompt()!;
     expect(asked.text).toMatch(/write_file/);
     expect(asked.text).toMatch(/notes\/plan\.md/);
-    expect(asked.buttons.map((button) => button.label)).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
+    expect(asked.buttons.map((button) => button.label)).toEqual(['Approve', 'Approve “write_file” for this run', 'Deny']);
     const approve = asked.buttons[0]!;
     // A value that was never on this message is refused: a click decides only its own approval.
     expect((await h.post('/api/actions', { message: asked.id, actionId: 'tsuka_approve', value: 'ffffffffffff' })).status).toBe(409);
@@ -69,6 +69,15 @@ describe('playground API', () => {
     const decided = h.messages.get(asked.id)!;
     expect(decided.text).toMatch(/Approved by @you/);
     expect(decided.buttons).toEqual([]);
+    // Issue 24, the order of events: the reply above the card ends with the call that asks; what the
+    // call did ("🔧 write_file … — …") and the words after it come below the card, never above it.
+    const thread = h.thread(root);
+    const card = thread.findIndex((message) => message.id === asked.id);
+    const above = thread.slice(0, card).map((message) => message.text);
+    expect(above.join('\n')).toContain('🔐 write_file notes/plan.md — asks for approval');
+    expect(above.join('\n')).not.toMatch(/🔧 write_file|Tool said:/);
+    const below = thread.slice(card + 1).map((message) => message.text);
+    expect(below.join('\n')).toMatch(/🔧 write_file notes\/plan\.md — [^\n]+\nTool said:/);
     // A second click on the decided prompt says so, only to the user.
     expect((await h.post('/api/actions', { message: asked.id, actionId: approve.actionId, value: approve.value })).status).toBe(202);
     await h.waitFor(() => h.ephemerals.some((ephemeral) => /already decided/.test(ephemeral.text) && ephemeral.thread === root));

@@ -11,12 +11,16 @@ import { hasChromium, launchChromium, skippedReason } from './chromium.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/cli/main.js';
 import { startPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
+import { callerOf } from '../../support/scripted-callers.js';
 
 // The functions passed to waitForFunction run in the page; the project compiles without the DOM lib.
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-output', 'playground.png');
+/** The thread of a /goal as a person sees it on a laptop and on a phone (issue 24). */
+const SCREENSHOT_WIDE = path.join(PACKAGE_ROOT, 'test-output', 'playground-goal-1366.png');
+const SCREENSHOT_PHONE = path.join(PACKAGE_ROOT, 'test-output', 'playground-goal-390.png');
 
 let browser: Browser | undefined;
 let harness: PlaygroundHarness | undefined;
@@ -33,7 +37,7 @@ afterEach(async () => {
 });
 
 async function openPage(h: PlaygroundHarness): Promise<{ page: Page; dialogs: string[] }> {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser!.newPage({ viewport: { width: 1366, height: 800 } });
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
@@ -53,6 +57,78 @@ const send = async (page: Page, selector: string, text: string) => {
   await page.fill(selector, text);
   await page.press(selector, 'Enter');
 };
+
+/** A box of the page: where it ends on the right, how wide its content is and how much of it shows. */
+type Box = { right: number; scrollWidth: number; clientWidth: number; overflowX: string };
+declare const window: { getComputedStyle(element: unknown): { overflowX: string; backgroundImage: string } };
+const boxOf = (page: Page, selector: string): Promise<Box> =>
+  page.$eval(selector, (element) => {
+    const node = element as unknown as { getBoundingClientRect(): { right: number }; scrollWidth: number; clientWidth: number };
+    return {
+      right: node.getBoundingClientRect().right,
+      scrollWidth: node.scrollWidth,
+      clientWidth: node.clientWidth,
+      overflowX: window.getComputedStyle(element).overflowX,
+    };
+  });
+
+/**
+ * Issue 24, what people read: a /goal's stats table and chart in the thread pane at 1366 px and on
+ * a 390 px phone — the table scrolls inside the message (never cut off by the pane, never widening
+ * the page), the chart is shown at its own size (its text ≥ 11 px), every face is a picture.
+ */
+async function goalAsSeen(page: Page, h: PlaygroundHarness): Promise<void> {
+  const script: Record<string, { text: string }[]> = {
+    plan: [{ text: '**AGENT:** @geordi — Write hello.txt\nEND' }],
+    'step:1': [{ text: 'Wrote hello.txt.\nSTATUS: COMPLETED — hello written' }],
+  };
+  for (let index = 0; index < 2; index++) h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: 'nothing scripted' });
+  await send(page, '#input', '/goal say hello in a file');
+  await page.locator('#thread-messages pre', { hasText: 'output tokens' }).waitFor();
+  const chart = page.locator('#thread-messages .picture img');
+  await chart.waitFor();
+  await page.waitForFunction(() => ((document.querySelector('#thread-messages .picture img') as { naturalWidth?: number } | null)?.naturalWidth ?? 0) > 0);
+  for (const [width, file] of [
+    [1366, SCREENSHOT_WIDE],
+    [390, SCREENSHOT_PHONE],
+  ] as const) {
+    await page.setViewportSize({ width, height: 844 });
+    const pane = await boxOf(page, '#thread-messages');
+    const stats = await boxOf(page, '#thread-messages pre:has(code)');
+    // Wider than the pane at both sizes: it scrolls in its own box, and ends inside the pane.
+    expect(stats.scrollWidth).toBeGreaterThan(stats.clientWidth);
+    expect(stats.overflowX).toBe('auto');
+    expect(stats.right).toBeLessThanOrEqual(pane.right);
+    // …and says so: a shadow at the edge that has more to show (it was cut off without a sign).
+    expect(await page.$eval('#thread-messages pre:has(code)', (element) => window.getComputedStyle(element).backgroundImage)).toContain('radial-gradient');
+    // The page itself never scrolls sideways.
+    expect(await page.evaluate(() => (document as unknown as { documentElement: { scrollWidth: number } }).documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width,
+    );
+    // The chart is not shrunk (its text would be ≈ 7 px): shown at its own width, scrolling in its figure.
+    const [shown, natural] = await chart.evaluate((image) => [
+      (image as unknown as { clientWidth: number }).clientWidth,
+      (image as unknown as { naturalWidth: number }).naturalWidth,
+    ]);
+    expect(shown).toBe(natural);
+    expect((await boxOf(page, '#thread-messages .picture')).right).toBeLessThanOrEqual(pane.right);
+    // Every face in the thread is a picture this server drew (TSUKA's too), none an emoji glyph.
+    const faces = await page.$$eval('#thread-messages .avatar', (boxes) =>
+      boxes.map((box) => {
+        const image = (
+          box as unknown as { querySelector(selector: string): { naturalWidth: number; getAttribute(name: string): string } | null }
+        ).querySelector('img');
+        return image ? `${image.getAttribute('src')}:${image.naturalWidth > 0}` : `text:${(box as unknown as { textContent: string }).textContent}`;
+      }),
+    );
+    expect(faces.filter((face) => !/^\/avatars\/[\w-]+\.png:true$/.test(face))).toEqual([]);
+    expect(faces).toContain('/avatars/tsuka-bot.png:true');
+    await mkdir(path.dirname(file), { recursive: true });
+    await page.screenshot({ path: file });
+    console.log(`playground screenshot (${width} px): ${file}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 800 });
+}
 
 describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
   it('mention, streamed reply in a thread, approval, /call, escaping, screenshot', async () => {
@@ -91,7 +167,7 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     await send(page, '#thread-input', 'now write the plan to notes/plan.md');
     const prompt = page.locator('#thread-messages .card', { has: page.locator('button', { hasText: /^Approve$/ }) });
     await prompt.waitFor();
-    expect(await prompt.locator('button').allTextContents()).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
+    expect(await prompt.locator('button').allTextContents()).toEqual(['Approve', 'Approve “write_file” for this run', 'Deny']);
     // While the turn waits, its reply is a run card with a Stop button.
     expect(await page.locator('#thread-messages .card button', { hasText: /^Stop$/ }).count()).toBe(1);
     const approve = prompt.locator('button', { hasText: /^Approve$/ });
@@ -112,6 +188,8 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     // The card comes after the synthesis: wait for it, then there is exactly one.
     await page.locator('#thread-messages button', { hasText: 'Adopt' }).waitFor();
     expect(await page.locator('#thread-messages button', { hasText: 'Adopt' }).count()).toBe(1);
+
+    await goalAsSeen(page, h);
 
     // Files come through the API with the key: a download from a blob:.
     await send(page, '#input', '/tsuka export');
@@ -137,7 +215,7 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(existsSync(SCREENSHOT)).toBe(true);
     await page.close();
-  }, 30_000);
+  }, 60_000);
 
   it('shows a banner with the commands to start a model server when none answers', async () => {
     harness = await startPlaygroundHarness({ withModel: false });

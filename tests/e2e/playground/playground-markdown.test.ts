@@ -36,6 +36,8 @@ describe('playground markdown', () => {
     expect(html).toContain('<ol><li>build</li><li>test</li></ol>');
     expect(html).toContain('<ul><li>one</li><li>two</li></ul>');
     expect(html).toMatch(/<table><thead><tr><th>file<\/th><th style="text-align:right">lines<\/th><\/tr><\/thead><tbody><tr><td>a.ts<\/td>/);
+    // A wide table scrolls sideways in its own box instead of being cut off by the pane (issue 24).
+    expect(html).toMatch(/<div class="table-wrap"><table>[\s\S]*<\/table><\/div>$/);
   });
 
   it('shows images as links, never as images the page would fetch', () => {

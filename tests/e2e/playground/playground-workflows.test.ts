@@ -86,15 +86,17 @@ describe('playground workflows', () => {
     expect(await readFile(path.join(h.workspace, 'hello.txt'), 'utf8')).toBe('hello\n');
     const { card, lines } = transcript(h, root);
     // The plan names no supervisor: the roster's Pike reviews nothing, the thread says so once.
-    expect(lines.map(([author]) => author)).toEqual(['bot', 'bot', 'Geordi', 'bot', 'bot']);
+    // Geordi's reply ends above the approval card it asked for and goes on below it (issue 24: the order of events).
+    expect(lines.map(([author]) => author)).toEqual(['bot', 'bot', 'Geordi', 'bot', 'Geordi', 'bot']);
     expect(lines[0]![1]).toBe('📋 Plan (1 step):\n1. @geordi — Write hello.txt');
     expect(lines[1]![1]).toBe('no review: the plan names no supervisor');
-    expect(lines[2]![1]).toContain('write_file hello.txt');
-    expect(lines[2]![1]).toContain('step done — step 1: hello written');
+    expect(lines[2]![1]).toBe('🔐 write_file hello.txt — asks for approval');
     expect(lines[3]![1]).toMatch(/Approved by @you/);
-    expect(lines[4]![1]).toMatch(/^✅ Goal completed\.\n1 step\(s\) done\n```/);
-    expect(lines[4]![1]).toMatch(/\ngeordi\s+\d[\s\S]*\ntotal\s+\d/);
-    expect(lines[4]![1]).not.toMatch(/\npike\s/);
+    expect(lines[4]![1]).toMatch(/^🔧 write_file hello\.txt — /);
+    expect(lines[4]![1]).toContain('step done — step 1: hello written');
+    expect(lines[5]![1]).toMatch(/^✅ Goal completed\.\n1 step\(s\) done\n```/);
+    expect(lines[5]![1]).toMatch(/\ngeordi\s+\d[\s\S]*\ntotal\s+\d/);
+    expect(lines[5]![1]).not.toMatch(/\npike\s/);
     expect(h.model.requests.map((request) => callerOf(request.body as never)).filter((caller) => caller.startsWith('review'))).toEqual([]);
     // The closing stats as an SVG picture the page shows inline, with its words as alt text.
     await h.waitFor(() => h.files.some((file) => file.fileName === 'goal-stats.svg'));

@@ -35,7 +35,7 @@ describe('Slack approvals', () => {
     expect(prompt.text).toMatch(/write_file/);
     expect(prompt.text).toMatch(/notes\/plan\.md/);
     expect(prompt.text).toMatch(/RESTRICTED/);
-    expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Approve `write_file` for this run', 'Deny']);
+    expect(buttonsOf(prompt).map((button) => button.text.text)).toEqual(['Approve', 'Approve “write_file” for this run', 'Deny']);
     // The button value is an opaque id: no path, no content, nothing secret.
     expect(buttonsOf(prompt)[0]!.value).toMatch(/^[0-9a-f]{12}$/);
     const result = await click(harness, prompt, 'tsuka_approve', 'U1');
@@ -47,6 +47,17 @@ describe('Slack approvals', () => {
     const settled = harness.slack.messages('C1').find((message) => message.ts === prompt.ts)!;
     expect(settled.text).toMatch(/Approved by <@U1>/);
     expect(buttonsOf(settled)).toHaveLength(0);
+    // Issue 24, the order of events: what the call did, and the words after it, come below the card
+    // that asked for it — the reply above the card ends there, its task card still asking.
+    const thread = harness.botReplies('C1', mention.ts);
+    const card = thread.findIndex((message) => message.ts === prompt.ts);
+    const tasks = (message: { chunks?: Record<string, unknown>[] }) => (message.chunks ?? []).filter((chunk) => chunk.type === 'task_update');
+    const above = thread.slice(0, card);
+    const below = thread.slice(card + 1);
+    expect(above.flatMap(tasks).map((task) => task.status)).not.toContain('complete');
+    expect(above.map((message) => message.text).join('\n')).not.toContain('Tool said:');
+    expect(below.flatMap(tasks)).toEqual([expect.objectContaining({ title: 'write_file notes/plan.md', status: 'complete' })]);
+    expect(below.some((message) => message.text.includes('Tool said:'))).toBe(true);
   });
 
   it('denies: the tool does not run, the agent hears the denial and goes on', async () => {

@@ -224,4 +224,45 @@ describe('Slack: what a teammate would see', () => {
     await replied('D0ANA', dm.ts, 'Written.');
     expect(await readFile(path.join(harness.workspace, 'dm-notes.md'), 'utf8')).toBe('# from a DM\n');
   });
+
+  it('the assistant surface (issue 24): a new thread offers the characters as suggested prompts, its first message titles it and is answered there', async () => {
+    const { slack, model } = harness;
+    slack.defineChannel({ id: 'D0BEN', isIm: true, members: [slack.botUserId, 'U2'] });
+    const opened = await slack.startAssistantThread({ userId: 'U2', channelId: 'D0BEN', contextChannelId: 'C1' });
+    expect(opened.eventId).toMatch(/^Ev/);
+    await slack.waitFor(() => slack.suggestedPrompts.length === 1);
+    const [offered] = slack.suggestedPrompts;
+    expect(offered).toMatchObject({ channel: 'D0BEN', thread_ts: opened.threadTs });
+    // At most four, each naming a character (the default one first) and sending its name first.
+    expect(offered!.prompts.length).toBeGreaterThan(0);
+    expect(offered!.prompts.length).toBeLessThanOrEqual(4);
+    expect(offered!.prompts[0]).toEqual({ title: 'Ask Geordi', message: '@geordi what can you do?' });
+    for (const prompt of offered!.prompts) expect(prompt.message).toMatch(/^@[a-z_]+ /);
+
+    model.enqueue({ text: 'Happy to help with the release.' });
+    const before = model.requests.length;
+    await slack.directMessage({
+      userId: 'U2',
+      channelId: 'D0BEN',
+      threadTs: opened.threadTs,
+      text: '*Plan* the 2.0 release with me, step by step, including the changelog and the tag',
+    });
+    await replied('D0BEN', opened.threadTs, 'Happy to help with the release.');
+    expect(textOf(await nextUserMessage(before))).toContain('*Plan* the 2.0 release with me');
+    await slack.waitFor(() => slack.assistantTitles.length === 1);
+    // Titled once, from the first message: one line, no Markdown, cut to 60 characters.
+    expect(slack.assistantTitles).toEqual([
+      { channel: 'D0BEN', thread_ts: opened.threadTs, title: 'Plan the 2.0 release with me, step by step, including the c…' },
+    ]);
+    expect(slack.assistantTitles[0]!.title).toHaveLength(60);
+    model.enqueue({ text: 'Next step.' });
+    await slack.threadMessage({ userId: 'U2', channelId: 'D0BEN', threadTs: opened.threadTs, text: 'and then?' });
+    await replied('D0BEN', opened.threadTs, 'Next step.');
+    expect(slack.assistantTitles).toHaveLength(1);
+    expect(
+      slack.calls
+        .filter((call) => call.method.startsWith('assistant.threads.set') && call.method !== 'assistant.threads.setStatus')
+        .every((call) => call.response.ok),
+    ).toBe(true);
+  });
 });

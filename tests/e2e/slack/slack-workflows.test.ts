@@ -101,11 +101,19 @@ describe('Slack workflows', () => {
     });
     await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => message.text.includes('Team run completed')));
     const thread = harness.botReplies('C1', root.ts);
-    expect(thread.filter((message) => message.username).map((message) => message.username)).toEqual(['Pike', 'Geordi', 'Pike']);
-    const geordi = thread.find((message) => message.username === 'Geordi')!;
-    // The command is a task card of Geordi's reply (issue 24), complete once approved and run.
-    const cards = ((geordi.chunks ?? []) as { type: string; title?: string; status?: string }[]).filter((chunk) => chunk.type === 'task_update');
-    expect(cards.filter((card) => card.title === 'execute_command mkdir build').map((card) => card.status)).toEqual(['pending', 'complete']);
+    // Geordi's reply goes on below the approval card that his command asked for (issue 24: the order of events).
+    expect(thread.filter((message) => message.username).map((message) => message.username)).toEqual(['Pike', 'Geordi', 'Geordi', 'Pike']);
+    const [asking, after] = thread.filter((message) => message.username === 'Geordi');
+    expect(Number(asking!.ts)).toBeLessThan(Number(prompt.ts));
+    expect(Number(after!.ts)).toBeGreaterThan(Number(prompt.ts));
+    // The command is a task card of Geordi's reply (issue 24): pending above the card, complete below it once approved and run.
+    const cardsOf = (message: { chunks?: Record<string, unknown>[] }) =>
+      ((message.chunks ?? []) as { type: string; title?: string; status?: string }[]).filter(
+        (chunk) => chunk.type === 'task_update' && chunk.title === 'execute_command mkdir build',
+      );
+    expect(cardsOf(asking!).map((card) => card.status)).toEqual(['pending', 'pending']);
+    expect(cardsOf(after!).map((card) => card.status)).toEqual(['complete']);
+    const geordi = after!;
     // The run's plan: Geordi's step waited for the approval, then went on and finished.
     await harness.slack.waitFor(() => harness!.botReplies('C1', root.ts).some((message) => message.taskDisplayMode === 'plan' && message.stream === 'stopped'));
     const plan = harness.botReplies('C1', root.ts).find((message) => message.taskDisplayMode === 'plan')!;

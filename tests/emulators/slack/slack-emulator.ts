@@ -26,6 +26,7 @@ import { createWebApi } from './web-api.js';
 import { createFaultInjector, type FaultedCall, type FaultWindow } from './faults.js';
 import type { StreamingRefusal } from './streaming.js';
 import { createConversations, type EmulatedChannel } from './conversations.js';
+import { createAssistantThreads, type AssistantTitle, type SuggestedPromptsCall } from './assistant-threads.js';
 
 /** Every scope a TSUKA bot asks for (platform-notes.md), customize included. */
 export const DEFAULT_SLACK_SCOPES: readonly string[] = [
@@ -43,6 +44,7 @@ export const DEFAULT_SLACK_SCOPES: readonly string[] = [
   'files:read',
   'files:write',
   'im:write',
+  'assistant:write',
 ];
 
 /** Options of {@link startSlackEmulator}; every field has a default. */
@@ -118,6 +120,12 @@ export interface SlackEmulator extends Deliveries {
   setStreamingRefusal(refusal: StreamingRefusal | undefined): void;
   /** Refuse task and plan chunks from now on with `error`, or take them again (undefined). */
   setTaskChunksRefusal(error: string | undefined): void;
+  /** assistant.threads.setTitle calls that succeeded, in order. */
+  readonly assistantTitles: readonly AssistantTitle[];
+  /** assistant.threads.setSuggestedPrompts calls that succeeded, in order. */
+  readonly suggestedPrompts: readonly SuggestedPromptsCall[];
+  /** A person opens a new assistant thread in their DM with the app: the root message, then `assistant_thread_started`. */
+  startAssistantThread(input: { userId: string; channelId: string; contextChannelId?: string }): Promise<{ threadTs: string; eventId: string }>;
   /** Resolves as soon as `predicate` holds; re-checked on every recorded call, ack and connection. */
   waitFor(predicate: (emulator: SlackEmulator) => boolean, options?: WaitOptions): Promise<void>;
   /** Resolves when a connection is open and at least `count` (default 1) were accepted in all. */
@@ -169,6 +177,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     onChange: () => waiter.changed(),
   });
   const conversations = createConversations(identity.botUserId, () => scopes);
+  const assistant = createAssistantThreads(store);
   const webApi = createWebApi({
     store,
     rateLimiter,
@@ -182,6 +191,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     streamingRefusal: () => refusal,
     taskChunksRefusal: () => chunksRefusal,
     conversations,
+    assistant,
   });
   const fileRequests: FileRequest[] = [];
   const sinks = { webApi, store, calls, rateLimited, responseUrls, changed: () => waiter.changed(), botToken, scopes: () => scopes, fileRequests };
@@ -270,6 +280,13 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     },
     setTaskChunksRefusal(next) {
       chunksRefusal = next;
+    },
+    assistantTitles: assistant.titles,
+    suggestedPrompts: assistant.suggestedPrompts,
+    async startAssistantThread(input) {
+      const { threadTs, event } = assistant.start({ ...input, teamId: identity.teamId });
+      const delivered = await deliveries.deliverEvent(event);
+      return { threadTs, eventId: delivered.eventId };
     },
     waitFor: (predicate, wait = {}) => waiter.wait(() => predicate(emulator), wait, describeState),
     waitForConnection,

@@ -146,3 +146,40 @@ describe('Web API: recorded state', () => {
     await expect(waiting).resolves.toBeUndefined();
   });
 });
+
+describe('Web API: the assistant surface (issue 24)', () => {
+  it('checks assistant.threads.setTitle and setSuggestedPrompts as documented, and records what they set', async () => {
+    const root = await callApi('chat.postMessage', { channel: 'D1', text: 'New chat' });
+    const thread = String(root.body.ts);
+    const prompts = [{ title: 'Ask Geordi', message: '@geordi what can you do?' }];
+    expect((await callApi('assistant.threads.setTitle', { channel_id: 'D1', thread_ts: thread, title: 'Release plan' })).body).toEqual({ ok: true });
+    expect((await callApi('assistant.threads.setSuggestedPrompts', { channel_id: 'D1', thread_ts: thread, title: 'Ask a character', prompts })).body).toEqual({
+      ok: true,
+    });
+    expect(emulator.assistantTitles).toEqual([{ channel: 'D1', thread_ts: thread, title: 'Release plan' }]);
+    expect(emulator.suggestedPrompts).toEqual([{ channel: 'D1', thread_ts: thread, title: 'Ask a character', prompts }]);
+    // Form-encoded, `prompts` is a JSON string.
+    const form = new URLSearchParams({ token: emulator.botToken, channel_id: 'D1', thread_ts: thread, prompts: JSON.stringify(prompts) });
+    expect(await (await fetch(`${emulator.apiUrl}assistant.threads.setSuggestedPrompts`, { method: 'POST', body: form })).json()).toEqual({ ok: true });
+
+    const error = async (method: string, body: Record<string, unknown>) => (await callApi(method, body)).body.error;
+    expect(await error('assistant.threads.setTitle', { channel_id: 'D1', thread_ts: thread })).toBe('invalid_arguments');
+    expect(await error('assistant.threads.setTitle', { channel_id: 'D1', thread_ts: thread, title: '  ' })).toBe('invalid_arguments');
+    expect(await error('assistant.threads.setTitle', { channel_id: 'C1', thread_ts: thread, title: 'x' })).toBe('channel_not_found');
+    expect(await error('assistant.threads.setTitle', { channel_id: 'D1', thread_ts: '1.000001', title: 'x' })).toBe('invalid_thread_ts');
+    expect(await error('assistant.threads.setSuggestedPrompts', { channel_id: 'D1', thread_ts: thread, prompts: [] })).toBe('invalid_arguments');
+    expect(await error('assistant.threads.setSuggestedPrompts', { channel_id: 'D1', thread_ts: thread, prompts: Array(5).fill(prompts[0]) })).toBe(
+      'invalid_arguments',
+    );
+    expect(await error('assistant.threads.setSuggestedPrompts', { channel_id: 'D1', thread_ts: thread, prompts: [{ title: 'Ask Geordi' }] })).toBe(
+      'invalid_arguments',
+    );
+    expect(await error('assistant.threads.setSuggestedPrompts', { channel_id: 'D1', thread_ts: '1.000001', prompts })).toBe('invalid_thread_ts');
+    emulator.setScopes(['chat:write']);
+    expect((await callApi('assistant.threads.setTitle', { channel_id: 'D1', thread_ts: thread, title: 'x' })).body).toMatchObject({
+      ok: false,
+      error: 'missing_scope',
+      needed: 'assistant:write',
+    });
+  });
+});

@@ -10,6 +10,7 @@ import { faultAnswer, type FaultInjector } from './faults.js';
 import { newSlackId, type WorkspaceIdentity } from './payloads.js';
 import { stringField, type RequestFields } from './http-body.js';
 import { CONVERSATION_SCOPES, type Conversations } from './conversations.js';
+import { ASSISTANT_SCOPES, type AssistantThreads } from './assistant-threads.js';
 import { createStreamingHandlers, STREAMING_METHODS, streamingRefusal, type StreamingRefusal } from './streaming.js';
 
 /** What the Web API needs from the emulator around it. */
@@ -31,6 +32,8 @@ export interface WebApiContext {
   taskChunksRefusal?: () => string | undefined;
   /** Channels, their privacy and members. */
   conversations: Conversations;
+  /** The assistant surface: thread titles and suggested prompts. */
+  assistant: AssistantThreads;
 }
 
 /** The answer to one call, before it is written to the wire. */
@@ -70,6 +73,7 @@ const REQUIRED_SCOPES: Record<string, string | undefined> = {
   'files.completeUploadExternal': 'files:write',
   'conversations.replies': 'channels:history',
   ...CONVERSATION_SCOPES,
+  ...ASSISTANT_SCOPES,
   'conversations.open': 'im:write',
   'files.info': 'files:read',
 };
@@ -249,6 +253,7 @@ export function createWebApi(context: WebApiContext): WebApi {
       return { ok: true, messages: [messageJson(parent, replies), ...replies.map((r) => messageJson(r))], has_more: false };
     },
     ...context.conversations.handlers,
+    ...context.assistant.handlers,
     // https://docs.slack.dev/reference/methods/conversations.open: one user → the bot's DM with them (the same id each time).
     'conversations.open': (fields) => {
       const users = (stringField(fields, 'users') ?? '').split(',').filter(Boolean);

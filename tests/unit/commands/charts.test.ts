@@ -61,7 +61,7 @@ describe('plan graph', () => {
 
   it('shows parallel steps stacked in one column, with an arrow from each step to each next one', () => {
     const svg = planGraphSvg(groups, 'Plan');
-    expect(svg.match(/<rect x="\d+" y="\d+" width="150"/g)).toHaveLength(4);
+    expect(svg.match(/<rect x="\d+" y="\d+" width="176"/g)).toHaveLength(4);
     expect(svg.match(/<line /g)).toHaveLength(4);
     expect(svg.match(/in parallel/g)).toHaveLength(1);
     const columnOf = (name: string) => Number(new RegExp(`<text x="(\\d+)"[^>]*>\\d\\. @${name}<`).exec(svg)?.[1]);
@@ -72,5 +72,36 @@ describe('plan graph', () => {
 
   it('says the same in words', () => {
     expect(planGraphText(groups)).toBe('Plan: step 1 (@geordi) → steps 2, 3 in parallel (@worf, @data) → step 4 (@pike).');
+  });
+});
+
+describe('chart text is legible at 1× (issue 24: it was 10 px, ≈ 7 px once shrunk into the thread pane)', () => {
+  const step = (number: number, agent: string, task: string) => ({ number, agent, task, line: number });
+  const charts = {
+    'stats chart': statsChartSvg(ROWS, CHART),
+    'stats chart without a context window': statsChartSvg(ROWS, { title: 'Goal' }),
+    'plan graph': planGraphSvg(
+      [
+        { parallel: true, steps: [step(1, 'worf', 'Audit the endpoint for injection'), step(2, 'data', 'Write tests')] },
+        { parallel: false, steps: [step(3, 'pike', 'Sum up')] },
+      ],
+      'Plan: a title long enough to need the whole width of the picture',
+    ),
+  };
+
+  it.each(Object.entries(charts))('%s: every text at least 11 px, in a picture drawn at its own size (1 SVG unit = 1 px)', (_name, svg) => {
+    const texts = [...svg.matchAll(/<text\b[^>]*>/g)].map((match) => match[0]);
+    expect(texts.length).toBeGreaterThan(3);
+    const sizes = texts.map((text) => Number(/font-size="(\d+(?:\.\d+)?)"/.exec(text)?.[1] ?? Number.NaN));
+    expect(sizes.filter((size) => !(size >= 11))).toEqual([]);
+    const root = /<svg[^>]*\swidth="(\d+)"[^>]*viewBox="0 0 (\d+) \d+"/.exec(svg)!;
+    expect(root[1]).toBe(root[2]);
+  });
+
+  it('the PNG for Slack and Discord keeps them at least 11 px: drawn at twice the width, text at twice the size', async () => {
+    const svg = charts['stats chart'];
+    const png = await svgToPng(svg);
+    const width = Number(/<svg[^>]*\swidth="(\d+)"/.exec(svg)![1]);
+    expect(png.readUInt32BE(16)).toBe(width * 2);
   });
 });

@@ -74,4 +74,38 @@ describe('reply renderer', () => {
     const all = surface.messages.map((message) => message.text).join('\n');
     for (let index = 0; index < 40; index++) expect(all).toContain(`Line number ${index} of the reply.`);
   });
+
+  it('ends the message above an approval card and streams the rest below it, Stop included (issue 24: the order of events)', async () => {
+    const surface = createMemorySurface({ editIntervalMs: 100 });
+    const stop = { actionId: 'tsuka_stop', label: 'Stop', style: 'secondary' as const, value: 'run-1' };
+    const renderer = createReplyRenderer({ surface, thread: 't', runningButtons: [stop] });
+    await renderer.start();
+    renderer.handle({ type: 'text-delta', text: 'I will write it.' });
+    const call: ToolCall = { id: 'c1', name: 'write_file', arguments: '{"path":"approved.txt"}' };
+    renderer.handle({ type: 'tool-call-started', toolCall: call, summary: 'write_file approved.txt', riskLevel: 'RESTRICTED' });
+    expect(renderer.hasTool('c1')).toBe(true);
+    await renderer.aroundCard({ toolCallId: 'c1', toolName: 'write_file' }, () => surface.post({ thread: 't', text: 'CARD' }));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(surface.messages.map((message) => message.text.split('\n')[0])).toEqual(['I will write it.', 'CARD', '🔧 write_file approved.txt …']);
+    expect(surface.messages[0]!.text).toBe('I will write it.\n🔐 write_file approved.txt — asks for approval\n');
+    expect(surface.messages[0]!.buttons).toEqual([]);
+    expect(surface.messages[2]!.buttons).toEqual([stop]);
+    renderer.handle({
+      type: 'tool-call-finished',
+      toolCall: call,
+      summary: 'write_file approved.txt',
+      outcome: 'ok',
+      display: 'Created approved.txt',
+      output: 'ok',
+      durationMs: 1,
+    });
+    renderer.handle({ type: 'text-delta', text: 'Written, and more to say. ' });
+    await vi.advanceTimersByTimeAsync(200);
+    // Streams below the card while the turn runs (not only at its end).
+    expect(surface.messages[2]!.text).toContain('🔧 write_file approved.txt — Created approved.txt\nWritten, and more to say.');
+    await renderer.finish();
+    expect(surface.messages).toHaveLength(3);
+    expect(surface.messages[2]!.text).toBe('🔧 write_file approved.txt — Created approved.txt\nWritten, and more to say. ');
+    expect(surface.messages[2]!.buttons).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveForRunLabel, fitButtonLabel } from '../../../src/commands/button-label.js';
 import { blocksFor } from '../../../src/adapters/slack/cards.js';
 import { componentsFor } from '../../../src/adapters/discord/cards.js';
+import { buttonViews } from '../../../src/adapters/playground/cards.js';
 import { classifyCommand } from '../../../src/core/safety/command-risk.js';
 import { commandGrantScope } from '../../../src/core/safety/command-scope.js';
 import { createPermissionManager } from '../../../src/core/safety/permission-manager.js';
@@ -130,9 +131,20 @@ describe('"Approve for this run" is bound to what was approved', () => {
 });
 
 describe('the button says what it covers, within Slack (75) and Discord (80) label limits', () => {
-  it('names the scope', () => {
-    expect(approveForRunLabel('npm test')).toBe('Approve `npm test` for this run');
-    expect(approveForRunLabel('write_file')).toBe('Approve `write_file` for this run');
+  it('names the scope in plain text: a button label shows Markdown literally, so no backticks (issue 24)', () => {
+    expect(approveForRunLabel('npm test')).toBe('Approve “npm test” for this run');
+    expect(approveForRunLabel('write_file')).toBe('Approve “write_file” for this run');
+    // A scope with quote marks or backticks of its own stays one quoted span, without Markdown.
+    expect(approveForRunLabel('echo `x` “y”')).toBe('Approve “echo "x" "y"” for this run');
+  });
+
+  it('turns any Markdown code span in a label into plain text on Slack, Discord and the playground', () => {
+    const label = 'Approve `write_file` for this run';
+    const slack = (blocksFor('x', [{ actionId: 'a', label, style: 'primary', value: 'v' }])!.at(-1) as { elements: { text: { text: string } }[] }).elements[0]!;
+    const discord = componentsFor([{ actionId: 'a', label, style: 'primary', value: 'v' }])[0]!.components[0] as { label: string };
+    const playground = buttonViews([{ actionId: 'a', label, style: 'primary', value: 'v' }])[0]!;
+    for (const shown of [slack.text.text, discord.label, playground.label]) expect(shown).toBe('Approve “write_file” for this run');
+    expect(fitButtonLabel('a stray ` backtick', 75)).toBe("a stray ' backtick");
   });
 
   it('shortens the scope, not the words, when the label is too long', () => {
@@ -141,7 +153,7 @@ describe('the button says what it covers, within Slack (75) and Discord (80) lab
     const discord = fitButtonLabel(label, 80);
     expect(slack.length).toBeLessThanOrEqual(75);
     expect(discord.length).toBeLessThanOrEqual(80);
-    expect(slack).toMatch(/^Approve `node scripts\/.*…` for this run$/);
+    expect(slack).toMatch(/^Approve “node scripts\/.*…” for this run$/);
     const slackButton = (
       blocksFor('x', [{ actionId: 'tsuka_approve_run', label, style: 'primary', value: 'v' }])!.at(-1) as { elements: { text: { text: string } }[] }
     ).elements[0]!;

@@ -79,8 +79,12 @@ describe('/team orchestrated', () => {
     await harness.click(APPROVE_ACTION, prompt.buttons.find((button) => button.actionId === APPROVE_ACTION)!.value, prompt.ref);
     await running;
     expect(prompt.text).toContain('✅ Approved by');
-    const geordi = harness.thread().find((message) => message.identity?.name === 'Geordi')!;
-    expect(geordi.text).toContain('🔧 execute_command mkdir build');
+    // Geordi's reply ends above the card it asked for; what the command did comes below it (issue 24).
+    const thread = harness.thread();
+    const geordi = thread.filter((message) => message.identity?.name === 'Geordi');
+    expect(geordi.map((message) => thread.indexOf(message) < thread.indexOf(prompt))).toEqual([true, false]);
+    expect(geordi[0]!.text).toContain('🔐 execute_command mkdir build — asks for approval');
+    expect(geordi[1]!.text).toContain('🔧 execute_command mkdir build');
     expect(harness.thread().at(-1)!.text).toContain('✅ Team run completed.');
   });
 

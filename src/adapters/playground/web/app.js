@@ -181,15 +181,23 @@ function scheduleRender() {
 
 const formatTime = (time) => new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
+// Faces are pictures drawn by this server: an emoji is an empty box where no emoji font is installed.
+// (Messages kept from an older version name no picture for the bot and the person: these stand in.)
+const FACES = { bot: '/avatars/tsuka-bot.png', user: '/avatars/you-person.png' };
+const initialOf = (name) => [...(name || '?').trim()][0]?.toUpperCase() || '?';
+
 function avatar(author) {
   const box = el('div', `avatar avatar-${author.kind}`);
-  if (author.imageUrl) {
+  const picture = author.imageUrl || FACES[author.kind];
+  if (picture) {
     const image = el('img');
-    image.src = author.imageUrl;
+    image.src = picture;
     image.alt = '';
     image.referrerPolicy = 'no-referrer';
+    // A picture that does not load leaves the name's initial, which every font can show.
+    image.addEventListener('error', () => box.replaceChildren(initialOf(author.name)), { once: true });
     box.append(image);
-  } else box.textContent = author.emoji || '?';
+  } else box.textContent = author.emoji || initialOf(author.name);
   return box;
 }
 
