@@ -35,6 +35,8 @@ export const METHOD_TIERS: Record<string, SlackTier | 'special'> = {
   'files.getUploadURLExternal': 4,
   'files.completeUploadExternal': 4,
   'users.info': 4,
+  'assistant.threads.setTitle': 4,
+  'assistant.threads.setSuggestedPrompts': 4,
 };
 
 /** Rate-limit settings; every field can be changed at runtime. */
