@@ -19,6 +19,7 @@ import { depsInChannel } from './channel-deps.js';
 import { createChannelSettings, type ChannelSettings } from './channel-settings.js';
 import { addressesCharacter, keepSideTalk, shouldAnswer } from './thread-etiquette.js';
 import type { TurnSource } from './turn-context.js';
+import type { TurnRerun } from './run-turn.js';
 
 /** A mention inside a thread or a reply reads the thread (a tag-in); every message brings its files. */
 function turnSource(event: MentionEvent | ThreadMessageEvent): TurnSource {
@@ -32,7 +33,7 @@ function turnSource(event: MentionEvent | ThreadMessageEvent): TurnSource {
   };
 }
 
-interface QueuedTurn {
+export interface QueuedTurn {
   surface: ChatSurface;
   character: Character;
   text: string;
@@ -40,6 +41,7 @@ interface QueuedTurn {
   userName?: string;
   channel: string;
   source?: TurnSource;
+  rerun?: TurnRerun;
 }
 
 /** A queued turn as it waits in the coordination (another replica may answer it). */
@@ -51,6 +53,7 @@ interface StoredTurn extends CoordinationMessage {
   userName?: string;
   channel: string;
   source?: TurnSource;
+  rerun?: TurnRerun;
 }
 
 /** The turn this process runs in a thread (the queue itself lives in the coordination). */
@@ -76,6 +79,11 @@ export interface Conversations {
   queuedMessages(): number;
   /** Answers what is queued in `thread` when its turn is free (or held by the stopped replica `from`). */
   resume(thread: ThreadRef, from?: string): Promise<void>;
+  /**
+   * A turn nobody typed (a second opinion, a re-run: issue 28) in `thread`, taking the thread's turn
+   * or queueing behind it like a message; the caller checked the character and who asks.
+   */
+  startTurn(thread: ThreadRef, turn: QueuedTurn): Promise<void>;
 }
 
 const KEYWORDS = new Set(['stop', 'reset']);
@@ -150,7 +158,16 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     const surface = surfaces.get(stored.platform);
     const character = findCharacter(deps.roster, stored.character);
     if (!surface || !character) return undefined;
-    return { surface, character, text: stored.text, user: stored.user, userName: stored.userName, channel: stored.channel, source: stored.source };
+    return {
+      surface,
+      character,
+      text: stored.text,
+      user: stored.user,
+      userName: stored.userName,
+      channel: stored.channel,
+      source: stored.source,
+      ...(stored.rerun ? { rerun: stored.rerun } : {}),
+    };
   }
 
   /** The turn ended here: the next queued message is answered here too, or the turn is released. */
@@ -226,6 +243,28 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         if (running.get(thread) === current) running.delete(thread);
         return handOver(thread).catch((error: unknown) => deps.logger.error('could not hand over a thread turn', { thread, error }));
       });
+  }
+
+  /** One turn per thread across every replica: either it is ours now, or the turn waits its turn. */
+  async function enter(thread: ThreadRef, turn: QueuedTurn): Promise<void> {
+    const { surface, character, source, rerun, ...rest } = turn;
+    const stored: StoredTurn = {
+      platform: surface.platform,
+      character: character.name,
+      text: rest.text,
+      user: rest.user,
+      ...(rest.userName ? { userName: rest.userName } : {}),
+      channel: rest.channel,
+      ...(source ? { source } : {}),
+      ...(rerun ? { rerun } : {}),
+    };
+    const entered = await turns.enter(thread, stored, { replicaId: me, requester: turn.user });
+    if (!entered.run) {
+      queued.set(thread, entered.position);
+      await surface.post({ thread, text: `⏳ Queued (${entered.position} waiting): ${character.aiName} will answer after the current turn.` });
+      return;
+    }
+    start(thread, turn);
   }
 
   async function keyword(word: string, thread: ThreadRef, event: MentionEvent | ThreadMessageEvent, surface: ChatSurface): Promise<void> {
@@ -319,24 +358,11 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         });
       }
       const source = turnSource(event);
-      const turn: QueuedTurn = { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel, source };
-      const stored: StoredTurn = {
-        platform: surface.platform,
-        character: choice.character.name,
-        text,
-        user: event.user,
-        ...(event.userName ? { userName: event.userName } : {}),
-        channel: event.channel,
-        source,
-      };
-      // One turn per thread across every replica: either it is ours now, or the message waits its turn.
-      const entered = await turns.enter(thread, stored, { replicaId: me, requester: event.user });
-      if (!entered.run) {
-        queued.set(thread, entered.position);
-        await surface.post({ thread, text: `⏳ Queued (${entered.position} waiting): ${choice.character.aiName} will answer after the current turn.` });
-        return;
-      }
-      start(thread, turn);
+      await enter(thread, { surface, character: choice.character, text, user: event.user, userName: event.userName, channel: event.channel, source });
+    },
+    startTurn: (thread, turn) => {
+      surfaces.set(turn.surface.platform, turn.surface);
+      return enter(thread, turn);
     },
     resume: (thread, from) => resume(thread, from),
     turnDone: async (thread) => {

@@ -34,8 +34,8 @@ export interface ReplyRenderer {
   note(text: string): void;
   /** What the reply shows while nothing has arrived yet (e.g. the place in the model queue); undefined clears it. */
   setWaiting(text: string | undefined): void;
-  /** Final text: everything visible, buttons removed, the status cleared. */
-  finish(trailer?: string): Promise<void>;
+  /** Final text: everything visible, the running buttons removed, the status cleared; `buttons` (menus) go on the last message. */
+  finish(trailer?: string, buttons?: Button[]): Promise<void>;
 }
 
 /** What a turn that produced no text and no tool line shows: TSUKA's note, not the character's words. */
@@ -228,7 +228,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
       appendLine(text, false);
       push();
     },
-    async finish(trailer) {
+    async finish(trailer, buttons = []) {
       await attachOverflow();
       if (trailer) pending += `${pending && !pending.endsWith('\n') ? '\n' : ''}${trailer}`;
       finished = true;
@@ -241,7 +241,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
       pending = parts.at(-1)!;
       await flush();
       stream ??= open();
-      await stream.stop({ text: pending, buttons: [] });
+      await stream.stop({ text: pending, buttons });
     },
   };
 }
