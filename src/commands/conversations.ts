@@ -18,43 +18,7 @@ import { findCharacter } from '../core/data/character-lookup.js';
 import { depsInChannel } from './channel-deps.js';
 import { createChannelSettings, type ChannelSettings } from './channel-settings.js';
 import { addressesCharacter, keepSideTalk, shouldAnswer } from './thread-etiquette.js';
-import type { TurnSource } from './turn-context.js';
-import type { TurnRerun } from './run-turn.js';
-
-/** A mention inside a thread or a reply reads the thread (a tag-in); every message brings its files. */
-function turnSource(event: MentionEvent | ThreadMessageEvent): TurnSource {
-  const replyTo = event.type === 'mention' ? event.replyTo : undefined;
-  return {
-    message: event.message,
-    ...(event.thread ? { thread: event.thread } : {}),
-    ...(replyTo ? { replyTo } : {}),
-    ...(event.files && event.files.length > 0 ? { files: event.files } : {}),
-    readThread: event.type === 'mention' && Boolean(event.thread || replyTo),
-  };
-}
-
-export interface QueuedTurn {
-  surface: ChatSurface;
-  character: Character;
-  text: string;
-  user: UserRef;
-  userName?: string;
-  channel: string;
-  source?: TurnSource;
-  rerun?: TurnRerun;
-}
-
-/** A queued turn as it waits in the coordination (another replica may answer it). */
-interface StoredTurn extends CoordinationMessage {
-  platform: Platform;
-  character: string;
-  text: string;
-  user: UserRef;
-  userName?: string;
-  channel: string;
-  source?: TurnSource;
-  rerun?: TurnRerun;
-}
+import { revivedTurn, storedTurn, turnSource, type QueuedTurn, type StoredTurn } from './conversation-turn.js';
 
 /** The turn this process runs in a thread (the queue itself lives in the coordination). */
 interface RunningTurn {
@@ -157,17 +121,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     const stored = item as StoredTurn;
     const surface = surfaces.get(stored.platform);
     const character = findCharacter(deps.roster, stored.character);
-    if (!surface || !character) return undefined;
-    return {
-      surface,
-      character,
-      text: stored.text,
-      user: stored.user,
-      userName: stored.userName,
-      channel: stored.channel,
-      source: stored.source,
-      ...(stored.rerun ? { rerun: stored.rerun } : {}),
-    };
+    return surface && character ? revivedTurn(stored, surface, character) : undefined;
   }
 
   /** The turn ended here: the next queued message is answered here too, or the turn is released. */
@@ -247,21 +201,10 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
 
   /** One turn per thread across every replica: either it is ours now, or the turn waits its turn. */
   async function enter(thread: ThreadRef, turn: QueuedTurn): Promise<void> {
-    const { surface, character, source, rerun, ...rest } = turn;
-    const stored: StoredTurn = {
-      platform: surface.platform,
-      character: character.name,
-      text: rest.text,
-      user: rest.user,
-      ...(rest.userName ? { userName: rest.userName } : {}),
-      channel: rest.channel,
-      ...(source ? { source } : {}),
-      ...(rerun ? { rerun } : {}),
-    };
-    const entered = await turns.enter(thread, stored, { replicaId: me, requester: turn.user });
+    const entered = await turns.enter(thread, storedTurn(turn), { replicaId: me, requester: turn.user });
     if (!entered.run) {
       queued.set(thread, entered.position);
-      await surface.post({ thread, text: `⏳ Queued (${entered.position} waiting): ${character.aiName} will answer after the current turn.` });
+      await turn.surface.post({ thread, text: `⏳ Queued (${entered.position} waiting): ${turn.character.aiName} will answer after the current turn.` });
       return;
     }
     start(thread, turn);

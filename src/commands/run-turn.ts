@@ -69,7 +69,10 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
   const current = server ? deps.models.currentOn?.(server) : deps.models.current();
   if (!current) {
     // Infrastructure speaks as TSUKA, never in a character's voice.
-    await surface.post({ thread, text: `⚠️ ${server ? 'The model server picked for this re-run does not answer now; try another.' : deps.models.unavailableMessage()}` });
+    await surface.post({
+      thread,
+      text: `⚠️ ${server ? 'The model server picked for this re-run does not answer now; try another.' : deps.models.unavailableMessage()}`,
+    });
     return;
   }
   const session = await deps.sessions.get(thread);

@@ -52,7 +52,13 @@ export function secondOpinionMenus(input: SecondOpinionMenuInput): Button[] {
   ];
   const menus: Button[] = [];
   if (ask.length > 0)
-    menus.push({ actionId: SECOND_ASK_ACTION, label: 'Ask another character…', style: 'secondary', value: input.runId, options: ask.slice(0, MENU_MAX_OPTIONS) });
+    menus.push({
+      actionId: SECOND_ASK_ACTION,
+      label: 'Ask another character…',
+      style: 'secondary',
+      value: input.runId,
+      options: ask.slice(0, MENU_MAX_OPTIONS),
+    });
   menus.push({ actionId: SECOND_RERUN_ACTION, label: 'Re-run…', style: 'secondary', value: input.runId, options: rerun.slice(0, MENU_MAX_OPTIONS) });
   return menus;
 }

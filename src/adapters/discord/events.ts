@@ -4,7 +4,15 @@
  * Discord's 3-second deadline, and the work goes on without being awaited.
  * https://discord.com/developers/docs/interactions/receiving-and-responding
  */
-import { Events, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type Client, type Message, type StringSelectMenuInteraction } from 'discord.js';
+import {
+  Events,
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Client,
+  type Message,
+  type StringSelectMenuInteraction,
+} from 'discord.js';
 import type { InboundEvent, SlashCommandName } from '../../commands/inbound-event.js';
 import type { Logger } from '../../core/logger.js';
 import { commandText, DISCORD_COMMAND_NAMES } from './application-commands.js';

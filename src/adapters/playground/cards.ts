@@ -69,12 +69,14 @@ const EMOJI: Record<string, string> = {
 };
 
 export function buttonViews(buttons: Button[] | undefined): ButtonView[] {
-  return (buttons ?? []).filter((button) => !isMenu(button)).map((button) => ({
-    actionId: button.actionId,
-    label: fitButtonLabel(button.label, PLAYGROUND_BUTTON_MAX_LABEL),
-    style: button.style,
-    value: button.value,
-  }));
+  return (buttons ?? [])
+    .filter((button) => !isMenu(button))
+    .map((button) => ({
+      actionId: button.actionId,
+      label: fitButtonLabel(button.label, PLAYGROUND_BUTTON_MAX_LABEL),
+      style: button.style,
+      value: button.value,
+    }));
 }
 
 /** The menus among `buttons`, as the page draws them. */
@@ -83,7 +85,9 @@ export function menuViews(buttons: Button[] | undefined): MenuView[] {
     actionId: menu.actionId,
     label: fitButtonLabel(menu.label, PLAYGROUND_BUTTON_MAX_LABEL),
     value: menu.value,
-    options: (menu.options ?? []).slice(0, MENU_MAX_OPTIONS).map((option) => ({ label: fitButtonLabel(option.label, PLAYGROUND_BUTTON_MAX_LABEL), choice: option.choice })),
+    options: (menu.options ?? [])
+      .slice(0, MENU_MAX_OPTIONS)
+      .map((option) => ({ label: fitButtonLabel(option.label, PLAYGROUND_BUTTON_MAX_LABEL), choice: option.choice })),
   }));
 }
 

@@ -114,7 +114,11 @@ export function createPlaygroundInput(options: PlaygroundEventOptions) {
         return bad(400, 'expected { message, actionId, value } with strings');
       if (body.choice !== undefined && typeof body.choice !== 'string') return bad(400, 'choice, when given, is a string');
       const choice = body.choice as string | undefined;
-      if (body.actionId.length > PLAYGROUND_MAX_ACTION_FIELD || body.value.length > PLAYGROUND_MAX_ACTION_FIELD || (choice?.length ?? 0) > PLAYGROUND_MAX_ACTION_FIELD)
+      if (
+        body.actionId.length > PLAYGROUND_MAX_ACTION_FIELD ||
+        body.value.length > PLAYGROUND_MAX_ACTION_FIELD ||
+        (choice?.length ?? 0) > PLAYGROUND_MAX_ACTION_FIELD
+      )
         return bad(400, 'actionId, value and choice are at most 64 characters');
       const message = state.findMessage(body.message);
       if (!message) return bad(404, 'no such message');

@@ -253,7 +253,14 @@ describe('Slack: debates end in decisions, conflicts are merged by a character',
     const here = harness.slack.messages('C1').at(-1)!;
     const requests = model.requests.length;
     const ephemerals = slack.ephemerals.length;
-    await slack.deliverBlockAction({ userId: 'U2', channelId: 'C1', messageTs: here.ts, actionId: 'tsuka_second_ask', value: '', selectedOption: { value: option.value } });
+    await slack.deliverBlockAction({
+      userId: 'U2',
+      channelId: 'C1',
+      messageTs: here.ts,
+      actionId: 'tsuka_second_ask',
+      value: '',
+      selectedOption: { value: option.value },
+    });
     await slack.waitFor(() => slack.ephemerals.length > ephemerals);
     expect(slack.ephemerals.at(-1)).toMatchObject({ user: 'U2', text: expect.stringMatching(/not available here/) });
     expect(model.requests.length).toBe(requests);

@@ -91,6 +91,8 @@ export function buttonsOf(message: { blocks?: unknown[] }): { action_id: string;
 }
 
 /** The menus (`static_select` elements) of a stored message: a finished reply's Ask another character and Re-run. */
-export function menusOf(message: { blocks?: unknown[] }): { action_id: string; placeholder: { text: string }; options: { text: { text: string }; value: string }[] }[] {
+export function menusOf(message: {
+  blocks?: unknown[];
+}): { action_id: string; placeholder: { text: string }; options: { text: { text: string }; value: string }[] }[] {
   return actionElements(message).filter((element) => element.type === 'static_select') as never[];
 }

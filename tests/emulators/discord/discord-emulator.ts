@@ -29,7 +29,14 @@ import {
 import { createRestHandler } from './rest-server.js';
 import { createRestRoutes, dmChannel } from './rest-routes.js';
 import { createEmulatorState, type MessageRevision, type RecordedFile } from './state.js';
-import { createTestActions, type ButtonClickInput, type SelectOptionInput, type InvokedInteraction, type SlashCommandInput, type UserMessageInput } from './test-actions.js';
+import {
+  createTestActions,
+  type ButtonClickInput,
+  type SelectOptionInput,
+  type InvokedInteraction,
+  type SlashCommandInput,
+  type UserMessageInput,
+} from './test-actions.js';
 import { createWebhookRoutes } from './webhook-routes.js';
 import { createWorld } from './world.js';
 

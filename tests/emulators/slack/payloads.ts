@@ -226,7 +226,10 @@ export function buildBlockActionsPayload(
             // https://docs.slack.dev/reference/interaction-payloads/block_actions-payload (a select: no value, the option picked)
             action_id: input.actionId,
             block_id: input.blockId ?? randomBytes(3).toString('base64url'),
-            selected_option: { text: { type: 'plain_text', text: input.selectedOption.text ?? input.selectedOption.value, emoji: true }, value: input.selectedOption.value },
+            selected_option: {
+              text: { type: 'plain_text', text: input.selectedOption.text ?? input.selectedOption.value, emoji: true },
+              value: input.selectedOption.value,
+            },
             type: 'static_select',
             action_ts: context.actionTs,
           }
