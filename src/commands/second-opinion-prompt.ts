@@ -4,7 +4,16 @@
  * (masked when it was stored), so nobody retypes anything. Bounded: a long transcript is cut, each
  * part saying so, so the message always fits beside the thread's history.
  */
+import type { ChatMessage } from '../core/model/language-model.js';
 import type { RunEvent } from '../core/store/run-types.js';
+
+/** What a second opinion reads of one reply: the request, the reply's text, its tool calls with their results. */
+export interface ReplyTranscript {
+  request?: { agent: string; text: string };
+  reply: string;
+  /** One entry per tool call: `- tool {arguments} → outcome:\n<result>`. */
+  tools: string[];
+}
 
 /** Characters of the original request, of the reply, of each tool result, and of all tool results. */
 export const SECOND_OPINION_LIMITS = { request: 6_000, reply: 8_000, toolOutput: 2_000, tools: 10_000 } as const;
@@ -25,6 +34,29 @@ export function replyOf(events: readonly RunEvent[], character: string): string 
     .trim();
 }
 
+/** The transcript of a conversation turn's run (its event log). */
+export function transcriptOfRun(events: readonly RunEvent[], character: string): ReplyTranscript {
+  const request = requestOf(events);
+  return { ...(request ? { request } : {}), reply: replyOf(events, character), tools: toolResultsOf(events) };
+}
+
+/** The transcript of one /goal step, from the messages of its turn (the step's prompt first); `mask` runs over every text. */
+export function transcriptOfTurn(messages: readonly ChatMessage[], requester: string, mask: (text: string) => string): ReplyTranscript {
+  const prompt = messages.find((message) => message.role === 'user');
+  const calls = new Map(messages.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : [])).map((call) => [call.id, call]));
+  const tools = messages.flatMap((message) => {
+    if (message.role !== 'tool') return [];
+    const call = calls.get(message.toolCallId);
+    return [`- ${message.name}${call ? ` ${mask(call.arguments)}` : ''} →\n${cut(mask(message.content.trim()), SECOND_OPINION_LIMITS.toolOutput)}`];
+  });
+  const reply = messages.flatMap((message) => (message.role === 'assistant' && message.content.trim() ? [message.content.trim()] : [])).join('\n\n');
+  return {
+    ...(prompt ? { request: { agent: requester, text: cut(mask(prompt.content), SECOND_OPINION_LIMITS.request) } } : {}),
+    reply: cut(mask(reply), SECOND_OPINION_LIMITS.reply),
+    tools,
+  };
+}
+
 /** Every tool call of the run with its arguments and the result the model read back. */
 export function toolResultsOf(events: readonly RunEvent[]): string[] {
   const calls = new Map<string, { tool: string; arguments?: string }>();
@@ -40,7 +72,7 @@ export function toolResultsOf(events: readonly RunEvent[]): string[] {
 }
 
 export interface SecondOpinionPromptInput {
-  events: readonly RunEvent[];
+  transcript: ReplyTranscript;
   /** The character who answered: its file name (as the transcript names it) and its name in chat. */
   answeredBy: { name: string; aiName: string };
   /** Who asked for the second opinion (a display name). */
@@ -49,11 +81,9 @@ export interface SecondOpinionPromptInput {
 
 /** The message the character asked for a second opinion gets. */
 export function secondOpinionPrompt(input: SecondOpinionPromptInput): string {
-  const { events, answeredBy } = input;
-  const request = requestOf(events);
-  const reply = replyOf(events, answeredBy.name);
-  let tools = toolResultsOf(events).join('\n');
-  tools = cut(tools, SECOND_OPINION_LIMITS.tools);
+  const { answeredBy } = input;
+  const { request, reply } = input.transcript;
+  const tools = cut(input.transcript.tools.join('\n'), SECOND_OPINION_LIMITS.tools);
   return [
     `${input.askedBy} asks for your second opinion on ${answeredBy.aiName}'s reply in this thread. Here is what ${answeredBy.aiName} was asked, answered and found.`,
     '',

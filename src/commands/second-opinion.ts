@@ -8,7 +8,6 @@
  */
 import type { Character } from '../core/data/types.js';
 import { findCharacter } from '../core/data/character-lookup.js';
-import type { RunRecord } from '../core/store/run-types.js';
 import { SECOND_ASK_ACTION, SECOND_RERUN_ACTION } from './action-ids.js';
 import type { ChatSurface, ThreadRef } from './chat-surface.js';
 import type { CommandDependencies } from './command-dependencies.js';
@@ -16,27 +15,58 @@ import type { Conversations } from './conversations.js';
 import type { ButtonActionEvent } from './inbound-event.js';
 import { createChannelSettings } from './channel-settings.js';
 import { parseSecondOpinionChoice, serverLabel, type SecondOpinionChoice } from './second-opinion-menu.js';
-import { requestOf, secondOpinionPrompt } from './second-opinion-prompt.js';
+import { secondOpinionPrompt, transcriptOfRun, type ReplyTranscript } from './second-opinion-prompt.js';
+import { STEP_KEY_SEPARATOR, stepOpinions } from './workflows/step-opinions.js';
 import type { TurnRerun } from './run-turn.js';
 
 const ACTIONS = new Set([SECOND_ASK_ACTION, SECOND_RERUN_ACTION]);
 
-/** The run a menu names, when it is a conversation turn of this very channel and thread. */
-function runHere(run: RunRecord | undefined, event: ButtonActionEvent, surface: ChatSurface): (RunRecord & { where: { threadId: ThreadRef } }) | undefined {
-  if (run?.kind !== 'ask' || !run.where.threadId) return undefined;
-  if (run.where.platform !== surface.platform || run.where.channelId !== event.channel) return undefined;
-  if (event.thread !== undefined && event.thread !== run.where.threadId) return undefined;
-  return run as RunRecord & { where: { threadId: ThreadRef } };
+/** What a menu's reply was: where, who answered, what it read and said; and, for a conversation turn, its run. */
+interface MenuReply {
+  runId: string;
+  channel: string;
+  thread: ThreadRef;
+  answeredBy: Character;
+  transcript: ReplyTranscript;
+  /** A conversation turn: where its turn starts in the thread's history (a Re-run starts there). */
+  historyFrom?: number;
 }
 
-/** The history a re-run starts from: the thread's as its run saw it, when the session still holds it. */
-async function historyBefore(deps: CommandDependencies, run: RunRecord, request: string): Promise<number | undefined> {
+/** The reply a menu names, when it is one of this very channel and thread (a conversation turn, or a /goal step). */
+async function replyHere(deps: CommandDependencies, event: ButtonActionEvent, surface: ChatSurface): Promise<MenuReply | undefined> {
+  const here = (where: { platform: string; channel: string; thread?: string }) =>
+    where.platform === surface.platform &&
+    where.channel === event.channel &&
+    where.thread !== undefined &&
+    (event.thread === undefined || event.thread === where.thread);
+  if (event.value.includes(STEP_KEY_SEPARATOR)) {
+    const step = await stepOpinions(deps.store).get(event.value);
+    const answeredBy = step ? findCharacter(deps.roster, step.character) : undefined;
+    if (!step || !answeredBy || !here(step)) return undefined;
+    return { runId: step.runId, channel: step.channel, thread: step.thread, answeredBy, transcript: step.transcript };
+  }
+  const run = await deps.runs.get(event.value);
+  if (run?.kind !== 'ask' || !here({ platform: run.where.platform, channel: run.where.channelId, thread: run.where.threadId })) return undefined;
+  const answeredBy = findCharacter(deps.roster, String(run.stats?.character ?? ''));
+  if (!answeredBy) return undefined;
   const from = run.stats?.historyFrom;
-  if (typeof from !== 'number') return undefined;
-  const history = (await deps.sessions.get(run.where.threadId!))?.history ?? [];
-  const first = history[from];
+  return {
+    runId: run.id,
+    channel: run.where.channelId,
+    thread: run.where.threadId!,
+    answeredBy,
+    transcript: transcriptOfRun(await deps.runs.events(run.id), answeredBy.name),
+    ...(typeof from === 'number' ? { historyFrom: from } : {}),
+  };
+}
+
+/** The history a re-run starts from: the thread's as its turn saw it when the session still holds it; a step starts fresh. */
+async function historyBefore(deps: CommandDependencies, reply: MenuReply, request: string): Promise<number> {
+  if (reply.historyFrom === undefined) return 0;
+  const history = (await deps.sessions.get(reply.thread))?.history ?? [];
+  const first = history[reply.historyFrom];
   // A reset since (or a history of another conversation): start fresh rather than from the wrong place.
-  return first?.role === 'user' && first.content.includes(request) ? from : 0;
+  return first?.role === 'user' && first.content.includes(request) ? reply.historyFrom : 0;
 }
 
 /** Handles the two menus; false for any other action. */
@@ -52,16 +82,15 @@ export async function handleSecondOpinion(
     await event.replyEphemeral('Pick one of the menu’s options.');
     return true;
   }
-  const run = runHere(await deps.runs.get(event.value), event, surface);
-  if (!run) {
-    await event.replyEphemeral('This reply’s run is not available here any more (unknown, too old, or of another conversation).');
+  const reply = await replyHere(deps, event, surface);
+  if (!reply) {
+    await event.replyEphemeral('This reply is not available here any more (unknown, too old, or of another conversation).');
     return true;
   }
-  const events = await deps.runs.events(run.id);
-  const request = requestOf(events);
-  const answeredBy = findCharacter(deps.roster, String(run.stats?.character ?? ''));
-  if (!request || !answeredBy) {
-    await event.replyEphemeral('This reply stored no request or character to start from: ask again.');
+  const { answeredBy, transcript } = reply;
+  const request = transcript.request;
+  if (!request) {
+    await event.replyEphemeral('This reply stored no request to start from: ask again.');
     return true;
   }
   const character = await pickCharacter(deps, event, surface, choice, answeredBy);
@@ -76,28 +105,21 @@ export async function handleSecondOpinion(
     choice.kind === 'ask'
       ? `🔁 ${asker} asked ${character.aiName} for a second opinion on ${answeredBy.aiName}'s reply.`
       : `🔁 ${asker} re-runs the request${character === answeredBy ? '' : ` as ${character.aiName}`}${server ? ` on ${serverLabel(server)}` : ''}.`;
-  await surface.post({ thread: run.where.threadId, text: line });
-  await deps.runs.appendEvent(run.id, {
+  await surface.post({ thread: reply.thread, text: line });
+  await deps.runs.appendEvent(reply.runId, {
     type: 'note',
     text: `${choice.kind === 'ask' ? 'second opinion asked of' : 're-run as'} ${character.name} by ${event.user}${server ? ` on ${serverLabel(server)}` : ''}`,
   });
-  let rerun: TurnRerun | undefined;
-  if (choice.kind === 'rerun') {
-    const historyLength = await historyBefore(deps, run, request.text);
-    rerun = { ...(server ? { server } : {}), ...(historyLength === undefined ? {} : { historyLength }) };
-  }
-  const text =
-    choice.kind === 'ask'
-      ? secondOpinionPrompt({ events, answeredBy, askedBy: event.userName ?? event.user })
-      : // The request as stored (masked): a secret in it is never sent again.
-        request.text;
-  await context.conversations.startTurn(run.where.threadId, {
+  const rerun: TurnRerun | undefined =
+    choice.kind === 'rerun' ? { ...(server ? { server } : {}), historyLength: await historyBefore(deps, reply, request.text) } : undefined;
+  await context.conversations.startTurn(reply.thread, {
     surface,
     character,
-    text,
+    // A Re-run sends the request as stored (masked): a secret in it is never sent again.
+    text: choice.kind === 'ask' ? secondOpinionPrompt({ transcript, answeredBy, askedBy: event.userName ?? event.user }) : request.text,
     user: event.user,
     ...(event.userName ? { userName: event.userName } : {}),
-    channel: run.where.channelId,
+    channel: reply.channel,
     ...(rerun ? { rerun } : {}),
   });
   return true;

@@ -240,6 +240,21 @@ describe('Slack: debates end in decisions, conflicts are merged by a character',
     expect(systemOf(rerun)).toMatch(/Scott/);
   });
 
+  it('a /goal step carries the menus too: "Ask Worf" on Geordi\'s step gets the step\'s prompt and its write in the context', async () => {
+    const { slack, model } = harness;
+    const root = rootOf('🎯')!;
+    const step = harness.botReplies('C1', root.ts).find((message) => message.username === 'Geordi' && menusOf(message).length > 0);
+    expect(step).toBeDefined();
+    const before = model.requests.length;
+    model.enqueue({ text: 'Worf on the step: the line is fine.' });
+    await pick(step!, 'tsuka_second_ask', 'Ask Worf', 'U1');
+    await slack.waitFor(() => Boolean(finishedReply(root.ts, 'Worf on the step')), { timeoutMs: 8000 });
+    expect(finishedReply(root.ts, 'Worf on the step')!.username).toBe('Worf');
+    const asked = lastUserOf(model.requests[before]!.body as Body);
+    expect(asked).toMatch(/Step \d+ of \d+ is yours/);
+    expect(asked).toContain('write_file {"path":"notes.txt","content":"notes\\ngeordi: build\\n"}');
+  });
+
   it('a menu value naming a run of another channel reaches nothing there', async () => {
     const { slack, model } = harness;
     model.enqueue({ text: 'Private answer 5521.' });

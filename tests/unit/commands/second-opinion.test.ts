@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from '../../../src/cli/main.js';
 import { SECOND_ASK_ACTION, SECOND_RERUN_ACTION } from '../../../src/commands/action-ids.js';
 import type { Button } from '../../../src/commands/chat-surface.js';
 import { parseSecondOpinionChoice, secondOpinionMenus } from '../../../src/commands/second-opinion-menu.js';
-import { SECOND_OPINION_LIMITS, secondOpinionPrompt } from '../../../src/commands/second-opinion-prompt.js';
+import { SECOND_OPINION_LIMITS, secondOpinionPrompt, transcriptOfRun } from '../../../src/commands/second-opinion-prompt.js';
 import { loadRoster } from '../../../src/core/data/load-roster.js';
 import type { Roster } from '../../../src/core/data/types.js';
 import { createScriptedModel, say } from '../../../src/core/model/scripted-model.js';
@@ -97,7 +97,7 @@ describe('the context a second opinion gets', () => {
   ];
 
   it('holds the request, the reply, each tool call with its result — never the reasoning — and cuts long results', () => {
-    const prompt = secondOpinionPrompt({ events, answeredBy: { name: 'geordi', aiName: 'Geordi' }, askedBy: 'Bob' });
+    const prompt = secondOpinionPrompt({ transcript: transcriptOfRun(events, 'geordi'), answeredBy: { name: 'geordi', aiName: 'Geordi' }, askedBy: 'Bob' });
     expect(prompt).toContain("Bob asks for your second opinion on Geordi's reply");
     expect(prompt).toContain('## The original request (from Alice)\nwhich port does the service use?');
     expect(prompt).toContain("## Geordi's reply\nPort 8417.");
