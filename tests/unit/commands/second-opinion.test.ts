@@ -191,6 +191,34 @@ describe('Re-run on another model server', () => {
     expect(JSON.stringify(second.requests[0]!.messages)).not.toContain('Answer from the queue.');
   });
 
+  it('picks in the menus count against the per-user rate limit, as messages do (the mention took one)', async () => {
+    harness = await startCommandHarness({ steps: [say('First.')], settings: { userEventsPerMinute: 3 } });
+    const h = harness;
+    await h.mention('geordi one', { message: 'root' });
+    await h.surface.waitFor(() => h.surface.inThread('thread:root').some((message) => message.menus.length > 0));
+    const reply = h.surface.inThread('thread:root').find((message) => message.menus.length > 0)!;
+    const pickBad = (id: string) =>
+      h.send({
+        type: 'button-action',
+        id,
+        platform: 'playground',
+        channel: 'playground:general',
+        user: 'playground:alice',
+        fromBot: false,
+        actionId: SECOND_ASK_ACTION,
+        value: reply.menus[0]!.value,
+        choice: 'ask:nobody',
+        message: reply.ref,
+        thread: 'thread:root',
+        replyEphemeral: async (text) => void h.surface.ephemerals.push({ user: 'playground:alice', text }),
+      });
+    await pickBad('p1');
+    await pickBad('p2');
+    expect(h.surface.ephemerals.at(-1)?.text).toMatch(/no character "nobody"/);
+    await pickBad('p3');
+    expect(h.surface.ephemerals.at(-1)?.text).toMatch(/faster than 3 a minute/);
+  });
+
   it('a menu of another thread’s run does nothing in this one', async () => {
     harness = await startCommandHarness({ steps: [say('First.'), say('Other.')] });
     const h = harness;
