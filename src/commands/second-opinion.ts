@@ -1,8 +1,9 @@
 /**
  * The menus under a finished reply (issue 28): **Ask another character** and **Re-run**. Both read
- * the reply's stored run (its request, its reply, its tool results) and start a new turn in the
- * same thread — nothing is retyped. The run must be a conversation of the very channel and thread
- * the menu was used in, so no click reaches another channel's transcript; the new turn is the
+ * the reply's stored transcript (a conversation turn's run log, or a /goal step kept by
+ * `step-opinions.ts`: its request, its reply, its tool results) and start a new turn in the same
+ * thread — nothing is retyped. The reply must be one of the very channel and thread the menu was
+ * used in, so no click reaches another channel's transcript; the new turn is the
  * clicker's (its approvals follow the approval rules with the clicker as the requester), and as a
  * new run it holds no grant of the old one: a DANGEROUS call is asked again.
  */
