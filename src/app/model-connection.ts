@@ -49,6 +49,8 @@ export interface ModelConnection {
   inUse(server: string): Promise<number>;
   /** Switches every server to `modelId` (`/tsuka model`); the queue stays the same. */
   select(modelId: string): void;
+  /** The queue over `server` alone (a re-run picked it), sharing its slots with the whole queue; undefined for an unknown server. */
+  modelOn(server: string): QueuedModel | undefined;
 }
 
 /** Probes the configured servers (alone), else the local servers; null when none answered. */
@@ -120,6 +122,16 @@ export async function connectModelServer(
     logger: options.logger,
     ...(options.measuredSpeed ? { measuredSpeed: options.measuredSpeed } : {}),
   });
+  const pinned = new Map<string, QueuedModel>();
+  const modelOn = (server: string): QueuedModel | undefined => {
+    if (!switches.has(server)) return undefined;
+    let one = pinned.get(server);
+    if (!one) {
+      one = createServerPoolModel({ servers: [server], modelFor: (name) => switches.get(name)!, slots, capacity, logger: options.logger });
+      pinned.set(server, one);
+    }
+    return one;
+  };
   options.logger.info('model selected', {
     provider: info.providerId,
     baseURL: several ? servers.join(', ') : info.baseURL,
@@ -139,6 +151,7 @@ export async function connectModelServer(
     select(next) {
       for (const [server, modelSwitch] of switches) modelSwitch.switchTo(endpoint(server, next));
     },
+    modelOn,
   };
 }
 

@@ -112,17 +112,27 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
     return (body.data ?? []).flatMap((entry) => (typeof entry.id === 'string' ? [entry.id] : []));
   };
 
+  const describeModel = (model: LanguageModel) => {
+    const textToolCalls = engine.tiers.textToolCallsFor(model.modelId);
+    return {
+      model,
+      tier: engine.tiers.tierFor(model.modelId),
+      providerName: connection?.info.displayName ?? model.providerId,
+      ...(textToolCalls === undefined ? {} : { textToolCalls }),
+    };
+  };
+
   return {
     current() {
       const model = currentModel();
-      if (!model) return undefined;
-      const textToolCalls = engine.tiers.textToolCallsFor(model.modelId);
-      return {
-        model,
-        tier: engine.tiers.tierFor(model.modelId),
-        providerName: connection?.info.displayName ?? model.providerId,
-        ...(textToolCalls === undefined ? {} : { textToolCalls }),
-      };
+      return model ? describeModel(model) : undefined;
+    },
+    serverUrls: () => connection?.servers ?? [],
+    currentOn(server) {
+      // A server marked down is not picked: the re-run says so instead of waiting on it.
+      if (connection?.health && !connection.health.isUp(server)) return undefined;
+      const model = connection?.modelOn(server);
+      return model ? describeModel(model) : undefined;
     },
     // Probes only when there is no model: with several servers, only while all of them are down.
     refresh: () => (engine.discovers && !currentModel() ? probe() : Promise.resolve()),

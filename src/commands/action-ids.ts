@@ -14,3 +14,8 @@ export const RESUME_ACTION = 'tsuka_resume';
 export const VERDICT_ADOPT_ACTION = 'tsuka_verdict_adopt';
 /** Reopen on a /call verdict card (value: the call's run id): one more round, a new verdict. */
 export const VERDICT_REOPEN_ACTION = 'tsuka_verdict_reopen';
+/** The menus under a finished reply (value: the reply's run id; the choice names a character or a server). */
+export const SECOND_ASK_ACTION = 'tsuka_second_ask';
+export const SECOND_RERUN_ACTION = 'tsuka_second_rerun';
+/** Actions that start a model turn: counted by the per-user rate limit like a message (other clicks never are). */
+export const TURN_STARTING_ACTIONS: ReadonlySet<string> = new Set([SECOND_ASK_ACTION, SECOND_RERUN_ACTION]);

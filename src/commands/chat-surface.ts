@@ -39,7 +39,26 @@ export interface Button {
   style: ButtonStyle;
   /** Routed back as `button-action.value`; ≤ 64 characters, no secrets. */
   value: string;
+  /**
+   * Makes this a menu (Slack `static_select`, Discord string select, the playground's `<select>`):
+   * `label` is its placeholder, and the option picked comes back as `button-action.choice`. At most
+   * {@link MENU_MAX_OPTIONS}. Surfaces show a menu in its own compact element after the buttons.
+   */
+  options?: MenuOption[];
 }
+
+/** One entry of a menu. */
+export interface MenuOption {
+  label: string;
+  /** Routed back as `button-action.choice`; ≤ 40 characters of `[\w:@.-]`, no secrets. */
+  choice: string;
+}
+
+/** The most options a menu carries (Discord's limit for a string select). */
+export const MENU_MAX_OPTIONS = 25;
+
+/** True for a menu (a {@link Button} with options), false for a plain button. */
+export const isMenu = (button: Button): boolean => button.options !== undefined;
 
 /** A picture for {@link ChatSurface.uploadImage}. */
 export interface ImageUpload {

@@ -41,6 +41,10 @@ export interface ModelControl {
   refresh?(): Promise<void>;
   /** Whether the current model sees images (asked when a message brings one); absent: it does not. */
   seesImages?(): Promise<boolean>;
+  /** The model servers in configured order (a Re-run may pick one when there are several); absent: one. */
+  serverUrls?(): readonly string[];
+  /** The current model on `server` alone (a Re-run on it); undefined when that server is unknown or down. */
+  currentOn?(server: string): ReturnType<ModelControl['current']>;
 }
 
 export interface CommandSettings {

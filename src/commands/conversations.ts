@@ -18,43 +18,7 @@ import { findCharacter } from '../core/data/character-lookup.js';
 import { depsInChannel } from './channel-deps.js';
 import { createChannelSettings, type ChannelSettings } from './channel-settings.js';
 import { addressesCharacter, keepSideTalk, shouldAnswer } from './thread-etiquette.js';
-import type { TurnSource } from './turn-context.js';
-
-/** A mention inside a thread or a reply reads the thread (a tag-in); every message brings its files. */
-function turnSource(event: MentionEvent | ThreadMessageEvent): TurnSource {
-  const replyTo = event.type === 'mention' ? event.replyTo : undefined;
-  return {
-    message: event.message,
-    ...(event.thread ? { thread: event.thread } : {}),
-    ...(replyTo ? { replyTo } : {}),
-    ...(event.files && event.files.length > 0 ? { files: event.files } : {}),
-    readThread: event.type === 'mention' && Boolean(event.thread || replyTo),
-  };
-}
-
-interface QueuedTurn {
-  surface: ChatSurface;
-  character: Character;
-  text: string;
-  user: UserRef;
-  userName?: string;
-  channel: string;
-  source?: TurnSource;
-  /** The schedule that started it: it waits behind people for the model. */
-  schedule?: string;
-}
-
-/** A queued turn as it waits in the coordination (another replica may answer it). */
-interface StoredTurn extends CoordinationMessage {
-  platform: Platform;
-  character: string;
-  text: string;
-  user: UserRef;
-  userName?: string;
-  channel: string;
-  source?: TurnSource;
-  schedule?: string;
-}
+import { revivedTurn, storedTurn, turnSource, type QueuedTurn, type StoredTurn } from './conversation-turn.js';
 
 /** The turn this process runs in a thread (the queue itself lives in the coordination). */
 interface RunningTurn {
@@ -79,6 +43,11 @@ export interface Conversations {
   queuedMessages(): number;
   /** Answers what is queued in `thread` when its turn is free (or held by the stopped replica `from`). */
   resume(thread: ThreadRef, from?: string): Promise<void>;
+  /**
+   * A turn nobody typed (a second opinion, a re-run: issue 28) in `thread`, taking the thread's turn
+   * or queueing behind it like a message; the caller checked the character and who asks.
+   */
+  startTurn(thread: ThreadRef, turn: QueuedTurn): Promise<void>;
 }
 
 const KEYWORDS = new Set(['stop', 'reset']);
@@ -152,17 +121,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
     const stored = item as StoredTurn;
     const surface = surfaces.get(stored.platform);
     const character = findCharacter(deps.roster, stored.character);
-    if (!surface || !character) return undefined;
-    return {
-      surface,
-      character,
-      text: stored.text,
-      user: stored.user,
-      userName: stored.userName,
-      channel: stored.channel,
-      source: stored.source,
-      ...(stored.schedule ? { schedule: stored.schedule } : {}),
-    };
+    return surface && character ? revivedTurn(stored, surface, character) : undefined;
   }
 
   /** The turn ended here: the next queued message is answered here too, or the turn is released. */
@@ -238,6 +197,17 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         if (running.get(thread) === current) running.delete(thread);
         return handOver(thread).catch((error: unknown) => deps.logger.error('could not hand over a thread turn', { thread, error }));
       });
+  }
+
+  /** One turn per thread across every replica: either it is ours now, or the turn waits its turn. */
+  async function enter(thread: ThreadRef, turn: QueuedTurn): Promise<void> {
+    const entered = await turns.enter(thread, storedTurn(turn), { replicaId: me, requester: turn.user });
+    if (!entered.run) {
+      queued.set(thread, entered.position);
+      await turn.surface.post({ thread, text: `⏳ Queued (${entered.position} waiting): ${turn.character.aiName} will answer after the current turn.` });
+      return;
+    }
+    start(thread, turn);
   }
 
   async function keyword(word: string, thread: ThreadRef, event: MentionEvent | ThreadMessageEvent, surface: ChatSurface): Promise<void> {
@@ -332,7 +302,7 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
       }
       const source = turnSource(event);
       const schedule = event.type === 'mention' && event.schedule ? { schedule: event.schedule } : {};
-      const turn: QueuedTurn = {
+      await enter(thread, {
         surface,
         character: choice.character,
         text,
@@ -341,25 +311,11 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
         channel: event.channel,
         source,
         ...schedule,
-      };
-      const stored: StoredTurn = {
-        platform: surface.platform,
-        character: choice.character.name,
-        text,
-        user: event.user,
-        ...(event.userName ? { userName: event.userName } : {}),
-        channel: event.channel,
-        source,
-        ...schedule,
-      };
-      // One turn per thread across every replica: either it is ours now, or the message waits its turn.
-      const entered = await turns.enter(thread, stored, { replicaId: me, requester: event.user });
-      if (!entered.run) {
-        queued.set(thread, entered.position);
-        await surface.post({ thread, text: `⏳ Queued (${entered.position} waiting): ${choice.character.aiName} will answer after the current turn.` });
-        return;
-      }
-      start(thread, turn);
+      });
+    },
+    startTurn: (thread, turn) => {
+      surfaces.set(turn.surface.platform, turn.surface);
+      return enter(thread, turn);
     },
     resume: (thread, from) => resume(thread, from),
     turnDone: async (thread) => {

@@ -19,6 +19,7 @@ import { createActiveRuns, type ActiveRuns } from './active-runs.js';
 import { RESUME_ACTION, STOP_ACTION } from './action-ids.js';
 import { createPlanGates } from './workflows/goal/plan-gate.js';
 import { handleResumeButton } from './resume-button.js';
+import { handleSecondOpinion } from './second-opinion.js';
 import { createMaskingSurface } from './masking-surface.js';
 import { createChannelSettings } from './channel-settings.js';
 import { escalationTooling } from './workflows/escalation-tooling.js';
@@ -74,6 +75,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
         if (await approvals.handleButton(event, surface)) return;
         if (await planGates.handleButton(event)) return;
         if (event.actionId === RESUME_ACTION) return handleResumeButton(event, surface, { deps, conversations, workflows });
+        if (await handleSecondOpinion(event, surface, { deps, conversations })) return;
         if (event.actionId === STOP_ACTION) {
           const outcome = await activeRuns.stop(event.value, event.user);
           if (outcome === 'forbidden') return event.replyEphemeral('Only the person who started this run or an admin can stop it.');

@@ -63,6 +63,8 @@ export interface ButtonActionEvent extends InboundBase {
   type: 'button-action';
   actionId: string;
   value: string;
+  /** The option picked, when the action came from a menu (see `Button.options`). */
+  choice?: string;
   message: MessageRef;
   thread?: ThreadRef;
   /** Answers only the clicking user. */

@@ -7,7 +7,15 @@ import type { Button, ChatSurface, ReplyStream, TaskUpdate } from './chat-surfac
 
 /** Button labels can quote a command ("Approve “node x.js” for this run"). */
 function maskButtons(buttons: Button[] | undefined, mask: (text: string) => string): { buttons?: Button[] } {
-  return buttons ? { buttons: buttons.map((button) => ({ ...button, label: mask(button.label) })) } : {};
+  return buttons
+    ? {
+        buttons: buttons.map((button) => ({
+          ...button,
+          label: mask(button.label),
+          ...(button.options ? { options: button.options.map((option) => ({ ...option, label: mask(option.label) })) } : {}),
+        })),
+      }
+    : {};
 }
 
 /**

@@ -34,8 +34,8 @@ export interface ReplyRenderer {
   note(text: string): void;
   /** What the reply shows while nothing has arrived yet (e.g. the place in the model queue); undefined clears it. */
   setWaiting(text: string | undefined): void;
-  /** Final text: everything visible, buttons removed, the status cleared. */
-  finish(trailer?: string): Promise<void>;
+  /** Final text: everything visible, the running buttons removed, the status cleared; `buttons` (menus) go on the last message. */
+  finish(trailer?: string, buttons?: Button[]): Promise<void>;
   /** True while the tool call `toolCallId` is one of this reply's running calls. */
   hasTool(toolCallId: string): boolean;
   /**
@@ -246,7 +246,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
       appendLine(text, false);
       push();
     },
-    async finish(trailer) {
+    async finish(trailer, buttons = []) {
       await attachOverflow();
       if (trailer) pending += `${pending && !pending.endsWith('\n') ? '\n' : ''}${trailer}`;
       finished = true;
@@ -254,7 +254,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
       openTools.clear();
       await flushing?.catch(() => undefined);
       if (pending.trim().length === 0) pending = `${EMPTY_ANSWER_NOTE} · ${Math.round((now() - startedAt) / 1000)} s`;
-      await endMessage();
+      await endMessage(buttons);
     },
     hasTool: (toolCallId) => openTools.has(toolCallId),
     async aroundCard(call, post) {
@@ -281,7 +281,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   };
 
   /** Ends the current message with all of the text given so far (complete parts first); the next text opens a new one. */
-  async function endMessage(): Promise<void> {
+  async function endMessage(buttons: Button[] = []): Promise<void> {
     if (stream === undefined && pending.trim().length === 0) return;
     const parts = splitMessage(pending, max, shownFloor());
     backlog.push(...parts.slice(0, -1));
@@ -289,7 +289,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
     await flush();
     stream ??= open();
     const ending = stream;
-    await ending.stop({ text: pending, buttons: [] });
+    await ending.stop({ text: pending, buttons });
     pending = '';
     if (stream === ending) stream = undefined;
   }

@@ -25,6 +25,7 @@ import { STOP_ACTION } from './action-ids.js';
 import { createConversationSpawner } from './conversation-spawner.js';
 import { extensionServices } from './extension-services.js';
 import { memoryAccessFor } from './memory-access-for.js';
+import { replyMenus } from './second-opinion-menu.js';
 
 const QUEUE_WATCH_INTERVAL_MS = 500;
 /** Calibrated chars-per-token per model id, shared by every turn of this process. */
@@ -50,18 +51,34 @@ export interface TurnRequest {
   source?: TurnSource;
   /** Set when a schedule started this turn (its id): it waits behind people and workflows for the model. */
   schedule?: string;
+  /** A Re-run (issue 28): serialisable, so a queued one carries it to another replica. */
+  rerun?: TurnRerun;
+}
+
+/** How a Re-run differs from a new message: the model server it asked for, and the history it starts from. */
+export interface TurnRerun {
+  /** The server's URL (one of `models.serverUrls()`); absent: the usual queue over every server. */
+  server?: string;
+  /** The thread's history as the re-run run saw it: its first `historyLength` messages. */
+  historyLength?: number;
 }
 
 export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
   const { surface, thread, character } = request;
   await deps.models.refresh?.();
-  const current = deps.models.current();
+  const server = request.rerun?.server;
+  const current = server ? deps.models.currentOn?.(server) : deps.models.current();
   if (!current) {
     // Infrastructure speaks as TSUKA, never in a character's voice.
-    await surface.post({ thread, text: `⚠️ ${deps.models.unavailableMessage()}` });
+    await surface.post({
+      thread,
+      text: `⚠️ ${server ? 'The model server picked for this re-run does not answer now; try another.' : deps.models.unavailableMessage()}`,
+    });
     return;
   }
   const session = await deps.sessions.get(thread);
+  // A Re-run starts from the history its run saw; its messages still go after everything said since.
+  const given = request.rerun?.historyLength === undefined ? (session?.history ?? []) : (session?.history ?? []).slice(0, request.rerun.historyLength);
   const run = await deps.runs.create({
     kind: 'ask',
     title: deps.maskSecrets(request.text).slice(0, 80) || character.aiName,
@@ -170,7 +187,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     const result = await runner.runTurn({
       character,
       roster: deps.roster,
-      history: session?.history ?? [],
+      history: given,
       // The thread before the bot was called in, what others said meanwhile (thread etiquette) and
       // the attached files come with this message, once.
       userMessage: withThreadContext(context.thread, withSideTalk(session?.sideTalk ?? [], withThreadContext(context.files, request.text))),
@@ -201,7 +218,9 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         effortPin: session?.effortPin,
         // Stored state never holds a secret value, even one a user pasted. Messages loaded from the
         // session were masked when stored: only this turn's are scanned (a long history is not re-masked every turn).
-        history: result.history.map((message) => (storedMessages.has(message) ? message : maskMessage(message, deps.maskSecrets))),
+        history: (given === session?.history || !session ? result.history : [...session.history, ...result.history.slice(given.length)]).map((message) =>
+          storedMessages.has(message) ? message : maskMessage(message, deps.maskSecrets),
+        ),
         updatedAt: Date.now(),
         startedBy: stored?.startedBy ?? session?.startedBy ?? request.user,
         // Side talk given to this turn is spent; what was said while it ran waits for the next one.
@@ -220,7 +239,9 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         : result.finishReason === 'aborted'
           ? 'stopped'
           : 'failed';
-    await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats: { ...result.usage, finishReason: result.finishReason } }));
+    // Who answered and where this turn starts in the thread's history: what a Re-run or a second opinion reads back.
+    const stats = { ...result.usage, finishReason: result.finishReason, character: character.name, historyFrom: session?.history.length ?? 0 };
+    await deps.runs.update(run.id, (record) => ({ ...record, status, endedAt: Date.now(), stats }));
     await deps.runs.appendEvent(run.id, { type: 'status', status });
 
     const trailer = shutdown
@@ -232,7 +253,8 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
           : result.finishReason === 'length'
             ? "⚠️ The answer reached the model's output limit and was cut."
             : undefined;
-    await renderer.finish(trailer);
+    // A finished reply offers a second opinion and a re-run; an interrupted one has its Resume button instead.
+    await renderer.finish(trailer, shutdown ? [] : await replyMenus(deps, { runId: run.id, character, channel: request.channel, surface }));
     deps.logger.info('run ended', {
       runId: run.id,
       kind: 'ask',

@@ -11,7 +11,7 @@ import { createModelControl } from '../../src/app/model-control.js';
 import { commandDependencies } from '../../src/app/command-wiring.js';
 import { createCommandLayer, type CommandLayer } from '../../src/commands/create-command-layer.js';
 import type { ChannelInfo } from '../../src/commands/chat-surface.js';
-import type { CommandSettings } from '../../src/commands/command-dependencies.js';
+import type { CommandSettings, ModelControl } from '../../src/commands/command-dependencies.js';
 import type { InboundEvent, MentionEvent, SlashCommandEvent, ThreadMessageEvent } from '../../src/commands/inbound-event.js';
 import { createScriptedModel, type ScriptedStep } from '../../src/core/model/scripted-model.js';
 import { createMemoryLogger } from '../../src/core/logger.js';
@@ -35,6 +35,8 @@ export async function startCommandHarness(
     model?: LanguageModel;
     /** What the channel is, or each channel (default: the playground's — one person and the bot). */
     channelInfo?: ChannelInfo | ((channel: string) => ChannelInfo);
+    /** Changes the model control the command layer gets (several servers, say). */
+    models?: (control: ModelControl) => ModelControl;
   } = {},
 ) {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-commands-'));
@@ -57,7 +59,8 @@ export async function startCommandHarness(
     maskSecrets: createConfigMasker(config),
     model: options.queue ? createQueuedModel(turnModel, { maxConcurrent: options.queue }) : turnModel,
   });
-  const deps = commandDependencies(engine, createModelControl(engine), options.settings);
+  const control = createModelControl(engine);
+  const deps = commandDependencies(engine, options.models?.(control) ?? control, options.settings);
   const layer: CommandLayer = createCommandLayer(deps, options.workflows ? createWorkflows(deps) : undefined);
   const surface = createMemorySurface({ editIntervalMs: 10, ...(options.channelInfo ? { channelInfo: options.channelInfo } : {}) });
   const base = { platform: 'playground' as const, channel: 'playground:general', user: 'playground:alice', fromBot: false };

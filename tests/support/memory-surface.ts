@@ -2,14 +2,17 @@
  * An in-memory ChatSurface for command-layer tests: records every message, edit, ephemeral and
  * upload, and lets a test await a condition (re-checked on every change, no polling).
  */
-import type { Button, ChannelInfo, ChatSurface, EditOptions, Identity, PostOptions } from '../../src/commands/chat-surface.js';
+import { isMenu, type Button, type ChannelInfo, type ChatSurface, type EditOptions, type Identity, type PostOptions } from '../../src/commands/chat-surface.js';
 
 export interface RecordedMessage {
   ref: string;
   thread: string;
   text: string;
   identity?: Identity;
+  /** Plain buttons (Stop, Approve…): a finished reply has none. */
   buttons: Button[];
+  /** Menus (a finished reply's Ask another character and Re-run), shown apart from its buttons. */
+  menus: Button[];
   edits: number;
   history: string[];
 }
@@ -35,6 +38,10 @@ export function createMemorySurface(
     messages.push(message);
     byRef.set(message.ref, message);
   };
+  const split = (buttons: Button[] | undefined) => ({
+    buttons: (buttons ?? []).filter((button) => !isMenu(button)),
+    menus: (buttons ?? []).filter(isMenu),
+  });
   const changed = () => {
     for (const check of [...waiters]) check();
   };
@@ -61,13 +68,13 @@ export function createMemorySurface(
     },
     async postRoot({ channel, text, identity }) {
       const ref = `msg:${++counter}`;
-      record({ ref, thread: `root:${channel}`, text, identity, buttons: [], edits: 0, history: [text] });
+      record({ ref, thread: `root:${channel}`, text, identity, buttons: [], menus: [], edits: 0, history: [text] });
       changed();
       return { message: ref, thread: `thread:${ref}` };
     },
     async post(post: PostOptions) {
       const ref = `msg:${++counter}`;
-      record({ ref, thread: post.thread, text: post.text, identity: post.identity, buttons: post.buttons ?? [], edits: 0, history: [post.text] });
+      record({ ref, thread: post.thread, text: post.text, identity: post.identity, ...split(post.buttons), edits: 0, history: [post.text] });
       changed();
       return ref;
     },
@@ -75,7 +82,7 @@ export function createMemorySurface(
       const message = byRef.get(edit.message);
       if (!message) throw new Error(`no message ${edit.message}`);
       message.text = edit.text;
-      message.buttons = edit.buttons ?? [];
+      Object.assign(message, split(edit.buttons));
       message.edits++;
       message.history.push(edit.text);
       changed();

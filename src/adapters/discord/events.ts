@@ -4,7 +4,15 @@
  * Discord's 3-second deadline, and the work goes on without being awaited.
  * https://discord.com/developers/docs/interactions/receiving-and-responding
  */
-import { Events, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type Client, type Message } from 'discord.js';
+import {
+  Events,
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Client,
+  type Message,
+  type StringSelectMenuInteraction,
+} from 'discord.js';
 import type { InboundEvent, SlashCommandName } from '../../commands/inbound-event.js';
 import type { Logger } from '../../core/logger.js';
 import { commandText, DISCORD_COMMAND_NAMES } from './application-commands.js';
@@ -53,7 +61,7 @@ export function registerDiscordListeners(options: DiscordEventOptions): void {
 
   client.on(Events.InteractionCreate, (interaction) => {
     if (interaction.isChatInputCommand()) void handleCommand(interaction, fire, logger);
-    else if (interaction.isButton()) void handleButton(interaction, fire, logger);
+    else if (interaction.isButton() || interaction.isStringSelectMenu()) void handleButton(interaction, fire, logger);
   });
 }
 
@@ -162,7 +170,8 @@ async function handleCommand(interaction: ChatInputCommandInteraction, fire: (ev
   }
 }
 
-async function handleButton(interaction: ButtonInteraction, fire: (event: InboundEvent) => void, logger: Logger): Promise<void> {
+/** A button click, or an option picked in a menu (its choice). */
+async function handleButton(interaction: ButtonInteraction | StringSelectMenuInteraction, fire: (event: InboundEvent) => void, logger: Logger): Promise<void> {
   try {
     await interaction.deferUpdate();
     // A button in a DM (an approval in a direct conversation) belongs to the DM channel.
@@ -179,6 +188,7 @@ async function handleButton(interaction: ButtonInteraction, fire: (event: Inboun
       fromBot: false,
       actionId,
       value,
+      ...(interaction.isStringSelectMenu() ? { choice: interaction.values[0] ?? '' } : {}),
       message: messageRef({
         guild: place.guild,
         parent: place.parent,

@@ -4,7 +4,7 @@
  * shortcodes (`:wrench:`) become the emoji itself, https URLs stay images, anything else an initial;
  * a character's generated picture (`/avatars/<name>.png`, from this server) is shown when given.
  */
-import type { Button, Identity } from '../../commands/chat-surface.js';
+import { isMenu, MENU_MAX_OPTIONS, type Button, type Identity } from '../../commands/chat-surface.js';
 import { fitButtonLabel } from '../../commands/button-label.js';
 import { avatarPath, BOT_PICTURE, PERSON_PICTURE } from '../../commands/avatars.js';
 
@@ -15,6 +15,14 @@ export interface ButtonView {
   label: string;
   style: Button['style'];
   value: string;
+}
+
+/** A menu (a button with options): its placeholder, and the options the page offers in a `<select>`. */
+export interface MenuView {
+  actionId: string;
+  label: string;
+  value: string;
+  options: { label: string; choice: string }[];
 }
 
 export interface AuthorView {
@@ -63,11 +71,25 @@ const EMOJI: Record<string, string> = {
 };
 
 export function buttonViews(buttons: Button[] | undefined): ButtonView[] {
-  return (buttons ?? []).map((button) => ({
-    actionId: button.actionId,
-    label: fitButtonLabel(button.label, PLAYGROUND_BUTTON_MAX_LABEL),
-    style: button.style,
-    value: button.value,
+  return (buttons ?? [])
+    .filter((button) => !isMenu(button))
+    .map((button) => ({
+      actionId: button.actionId,
+      label: fitButtonLabel(button.label, PLAYGROUND_BUTTON_MAX_LABEL),
+      style: button.style,
+      value: button.value,
+    }));
+}
+
+/** The menus among `buttons`, as the page draws them. */
+export function menuViews(buttons: Button[] | undefined): MenuView[] {
+  return (buttons ?? []).filter(isMenu).map((menu) => ({
+    actionId: menu.actionId,
+    label: fitButtonLabel(menu.label, PLAYGROUND_BUTTON_MAX_LABEL),
+    value: menu.value,
+    options: (menu.options ?? [])
+      .slice(0, MENU_MAX_OPTIONS)
+      .map((option) => ({ label: fitButtonLabel(option.label, PLAYGROUND_BUTTON_MAX_LABEL), choice: option.choice })),
   }));
 }
 

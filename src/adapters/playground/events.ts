@@ -108,22 +108,29 @@ export function createPlaygroundInput(options: PlaygroundEventOptions) {
       return { status: 202, body: { ok: true, message: posted.id, thread: thread ?? posted.id } };
     },
 
-    /** POST /api/actions `{ message, actionId, value }`: a button click on the message with that id. */
+    /** POST /api/actions `{ message, actionId, value, choice? }`: a button click (or a menu's option picked) on the message with that id. */
     action(body: unknown): InputResult {
       if (!isRecord(body) || typeof body.message !== 'string' || typeof body.actionId !== 'string' || typeof body.value !== 'string')
         return bad(400, 'expected { message, actionId, value } with strings');
-      if (body.actionId.length > PLAYGROUND_MAX_ACTION_FIELD || body.value.length > PLAYGROUND_MAX_ACTION_FIELD)
-        return bad(400, 'actionId and value are at most 64 characters');
+      if (body.choice !== undefined && typeof body.choice !== 'string') return bad(400, 'choice, when given, is a string');
+      const choice = body.choice as string | undefined;
+      if (
+        body.actionId.length > PLAYGROUND_MAX_ACTION_FIELD ||
+        body.value.length > PLAYGROUND_MAX_ACTION_FIELD ||
+        (choice?.length ?? 0) > PLAYGROUND_MAX_ACTION_FIELD
+      )
+        return bad(400, 'actionId, value and choice are at most 64 characters');
       const message = state.findMessage(body.message);
       if (!message) return bad(404, 'no such message');
-      // Only buttons that were shown on this message: a click cannot decide another message's approval.
-      if (!state.wasOffered(message.id, body.actionId, body.value)) return bad(409, 'that button is not on this message');
+      // Only buttons (and menu options) that were shown on this message: a click cannot decide another message's approval.
+      if (!state.wasOffered(message.id, body.actionId, body.value, choice)) return bad(409, 'that button is not on this message');
       const { channel } = message;
       fire({
         ...base(channel),
         type: 'button-action',
         actionId: body.actionId,
         value: body.value,
+        ...(choice === undefined ? {} : { choice }),
         message: message.ref,
         thread: message.thread ? messageRef(channel, message.thread) : undefined,
         replyEphemeral: async (replyText) => {

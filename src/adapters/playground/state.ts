@@ -5,7 +5,7 @@
  */
 import { TsukaError } from '../../core/errors.js';
 import { renderMarkdown } from './markdown.js';
-import type { AuthorView, ButtonView } from './cards.js';
+import type { AuthorView, ButtonView, MenuView } from './cards.js';
 import { DEFAULT_CHANNEL_ID, DIRECT_CHANNEL_ID, messageRef } from './ids.js';
 
 export interface PlaygroundChannel {
@@ -26,6 +26,8 @@ export interface PlaygroundMessage {
   /** `text` rendered by renderMarkdown: escaped, safe to insert. */
   html: string;
   buttons: ButtonView[];
+  /** Menus under the message (a finished reply's second opinion), apart from its buttons. */
+  menus?: MenuView[];
   createdAt: number;
   edits: number;
   /** Ids of the files the user attached to this message (shown inside it). */
@@ -113,6 +115,7 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
   const offer = (message: PlaygroundMessage) => {
     const set = offered.get(message.id) ?? new Set<string>();
     for (const button of message.buttons) set.add(`${button.actionId}\u0000${button.value}`);
+    for (const menu of message.menus ?? []) for (const option of menu.options) set.add(`${menu.actionId}\u0000${menu.value}\u0000${option.choice}`);
     offered.set(message.id, set);
   };
   function getMessage(channel: string, id: string): PlaygroundMessage {
@@ -157,6 +160,7 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
       author: AuthorView;
       text: string;
       buttons?: ButtonView[];
+      menus?: MenuView[];
       attachments?: string[];
     }): PlaygroundMessage {
       if (!channels.has(input.channel)) throw new PlaygroundNotFoundError(`The channel #${input.channel}`);
@@ -170,6 +174,7 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
         text: input.text,
         html: renderMarkdown(input.text),
         buttons: input.buttons ?? [],
+        ...(input.menus?.length ? { menus: input.menus } : {}),
         createdAt: now(),
         edits: 0,
         ...(input.attachments?.length ? { attachments: input.attachments } : {}),
@@ -179,10 +184,11 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
       announce({ kind: 'message', message });
       return message;
     },
-    editMessage(channel: string, id: string, change: { text: string; author?: AuthorView; buttons: ButtonView[] }): PlaygroundMessage {
-      const current = getMessage(channel, id);
+    editMessage(channel: string, id: string, change: { text: string; author?: AuthorView; buttons: ButtonView[]; menus?: MenuView[] }): PlaygroundMessage {
+      const { menus: _menus, ...current } = getMessage(channel, id);
       const message: PlaygroundMessage = {
         ...current,
+        ...(change.menus?.length ? { menus: change.menus } : {}),
         text: change.text,
         html: renderMarkdown(change.text),
         author: change.author ?? current.author,
@@ -194,8 +200,9 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
       announce({ kind: 'message', message });
       return message;
     },
-    /** Whether this button (action + value) was ever shown on the message: clicks on anything else are forged. */
-    wasOffered: (messageId: string, actionId: string, value: string) => offered.get(messageId)?.has(`${actionId}\u0000${value}`) ?? false,
+    /** Whether this button (action + value), or this menu option (+ choice), was ever shown on the message: clicks on anything else are forged. */
+    wasOffered: (messageId: string, actionId: string, value: string, choice?: string) =>
+      offered.get(messageId)?.has(choice === undefined ? `${actionId}\u0000${value}` : `${actionId}\u0000${value}\u0000${choice}`) ?? false,
     addEphemeral(input: { channel: string; thread?: string; text: string }): PlaygroundEphemeral {
       const ephemeral = { id: nextId('e'), channel: input.channel, thread: input.thread, text: input.text, html: renderMarkdown(input.text), createdAt: now() };
       ephemerals.push(ephemeral);

@@ -4,7 +4,7 @@
  * ephemerals and uploads are kept for the page, which is the only reader.
  */
 import type { ChatSurface, ThreadRef, UserRef } from '../../commands/chat-surface.js';
-import { authorView, buttonViews } from './cards.js';
+import { authorView, buttonViews, menuViews } from './cards.js';
 import { channelRef, decodeChannel, decodeMessage, DIRECT_CHANNEL_ID, messageRef, PLAYGROUND_USER } from './ids.js';
 import { PlaygroundNotFoundError, type PlaygroundState } from './state.js';
 import { createPlaygroundThreadHistory } from './thread-history.js';
@@ -49,11 +49,16 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
     },
     async post({ thread, text, identity, buttons }) {
       const { channel, root } = rootOf(thread);
-      return state.addMessage({ channel, thread: root, author: authorView(identity), text, buttons: buttonViews(buttons) }).ref;
+      return state.addMessage({ channel, thread: root, author: authorView(identity), text, buttons: buttonViews(buttons), menus: menuViews(buttons) }).ref;
     },
     async edit({ message, text, identity, buttons }) {
       const { channel, messageId } = decodeMessage(message);
-      state.editMessage(channel, messageId, { text, author: identity ? authorView(identity) : undefined, buttons: buttonViews(buttons) });
+      state.editMessage(channel, messageId, {
+        text,
+        author: identity ? authorView(identity) : undefined,
+        buttons: buttonViews(buttons),
+        menus: menuViews(buttons),
+      });
     },
     async postEphemeral({ channel, thread, text }) {
       state.addEphemeral({ channel: decodeChannel(channel), thread: thread ? rootOf(thread).root : undefined, text });

@@ -12,6 +12,7 @@ import { toSlackMrkdwn } from './markdown.js';
 import type { InboundFile } from '../../commands/conversation-context.js';
 import { inboundFileOf, type SlackFileObject } from './files.js';
 import type { AssistantThreads } from './assistant-threads.js';
+import { parseOptionValue } from './cards.js';
 
 export const SLACK_COMMANDS: SlashCommandName[] = ['call', 'team', 'goal', 'tsuka'];
 
@@ -146,7 +147,9 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       container?: { message_ts?: string; thread_ts?: string; channel_id?: string };
       message?: { ts: string; thread_ts?: string; text?: string; blocks?: unknown[] };
     };
-    const button = action as unknown as { action_id: string; value?: string; action_ts?: string };
+    const button = action as unknown as { action_id: string; value?: string; action_ts?: string; selected_option?: { value?: string } };
+    // A menu's option carries the value and the choice; a button its value.
+    const picked = button.selected_option?.value === undefined ? undefined : parseOptionValue(button.selected_option.value);
     const team = payload.team?.id ?? payload.user.team_id ?? 'T';
     const channel = payload.channel?.id ?? payload.container?.channel_id ?? '';
     const messageTs = payload.message?.ts ?? payload.container?.message_ts ?? '';
@@ -160,7 +163,8 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       userName: payload.user.name,
       fromBot: false,
       actionId: button.action_id,
-      value: button.value ?? '',
+      value: picked?.value ?? button.value ?? '',
+      ...(picked ? { choice: picked.choice } : {}),
       message: messageRef(team, channel, messageTs),
       thread: threadTs ? messageRef(team, channel, threadTs) : undefined,
       // Through the surface, so the reply goes through the rate limiter like every other Slack call.

@@ -1,17 +1,19 @@
 import type { Middleware } from './compose.js';
 import { replyToUser } from './reply-to-user.js';
 import type { Coordination } from '../../core/coordination/coordination.js';
+import { TURN_STARTING_ACTIONS } from '../action-ids.js';
 
 /**
  * A per-user token bucket: `perMinute` requests, refilled continuously. Button clicks are never
- * limited (approvals must always get through). With replicas the bucket is kept in Redis, so a
+ * limited (approvals must always get through), but for the menus that start a turn (Ask another
+ * character, Re-run), which count as a message does. With replicas the bucket is kept in Redis, so a
  * user's limit is the same however Slack spreads their events.
  */
 export function userRateLimit(perMinute: number, now: () => number = Date.now, coordination?: Coordination): Middleware {
   const buckets = new Map<string, { tokens: number; at: number }>();
   const refillPerMs = perMinute / 60_000;
   return async (event, context, next) => {
-    if (event.type === 'button-action') return next();
+    if (event.type === 'button-action' && !TURN_STARTING_ACTIONS.has(event.actionId)) return next();
     if (coordination?.shared) {
       const waitMs = await coordination
         .takeToken(`user:${event.user}`, { kind: 'bucket', capacity: perMinute, perSecond: perMinute / 60 })

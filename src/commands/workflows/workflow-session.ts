@@ -34,6 +34,7 @@ import type { MemoryAccess } from '../../core/scopes/memory-access.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createTranscriptWriter } from '../record-agent-event.js';
 import { createReplyRenderer, type ReplyRenderer } from '../reply-renderer.js';
+import { stepMenus } from './step-opinions.js';
 import { createStepPlan } from './step-plan.js';
 import { createRunCard, type RunCard } from './run-card.js';
 import { watchQueue } from '../queue-note.js';
@@ -220,6 +221,8 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     logger,
   });
   let activity = '';
+  /** Member turns so far: a /goal step's menus name it by its number. */
+  let memberTurns = 0;
   const runner: AgentRunner = createAgentRunner({
     model: current.model,
     tools,
@@ -367,7 +370,21 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       if (result.finishReason === 'aborted') trailer.push('⏹ Stopped.');
       if (result.finishReason === 'error') trailer.push(`⚠️ ${result.error?.message ?? 'The model failed.'}`);
       if (trailer.length > 0) await deps.runs.appendEvent(run.id, { type: 'note', text: deps.maskSecrets(`${character.name}: ${trailer.join(' | ')}`) });
-      await renderer.finish(trailer.length > 0 ? `\n${trailer.join('\n')}` : undefined);
+      // A /goal step offers a second opinion and a re-run, as a conversation's reply does (issue 28).
+      const menus =
+        options.kind === 'goal' && result.finishReason !== 'aborted'
+          ? await stepMenus(deps, {
+              runId: run.id,
+              number: ++memberTurns,
+              surface,
+              channel: event.channel,
+              thread,
+              character,
+              messages: result.history,
+              requester: event.userName ?? event.user,
+            })
+          : [];
+      await renderer.finish(trailer.length > 0 ? `\n${trailer.join('\n')}` : undefined, menus);
       return outcome;
     },
   };

@@ -119,11 +119,19 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
   };
 }
 
-/** The buttons of a stored message, from its action rows. */
+/** Every component of a stored message's action rows. */
+function componentsOf(message: RecordedMessage): { type: number }[] {
+  return (message.payload.components ?? []).flatMap((row) => ((row as { components?: unknown[] }).components ?? []) as { type: number }[]);
+}
+
+/** The buttons of a stored message, from its action rows (menus apart: `menusOf`). */
 export function buttonsOf(message: RecordedMessage): { custom_id: string; label: string; style: number }[] {
-  return (message.payload.components ?? []).flatMap(
-    (row) => ((row as { components?: unknown[] }).components ?? []) as { custom_id: string; label: string; style: number }[],
-  );
+  return componentsOf(message).filter((component) => component.type === 2) as never[];
+}
+
+/** The string selects of a stored message: a finished reply's Ask another character and Re-run. */
+export function menusOf(message: RecordedMessage): { custom_id: string; placeholder: string; options: { label: string; value: string }[] }[] {
+  return componentsOf(message).filter((component) => component.type === 3) as never[];
 }
 
 /** Whether every ``` fence in `text` is closed. */

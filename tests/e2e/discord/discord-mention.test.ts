@@ -1,6 +1,8 @@
 /** A mention on Discord, end to end: a thread from the message, streamed under the character's name through the webhook; follow-ups; hand-over; re-deliveries; fallback; long replies. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ANA, fencesBalanced, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+import { ANA, BEN, fencesBalanced, menusOf, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
 /** discord.js's default message cache per channel (`Options.DefaultMakeCacheSettings`). */
 const DISCORD_JS_MESSAGE_CACHE_SIZE = 200;
@@ -72,6 +74,30 @@ describe('Discord mentions', () => {
     expect(request.messages.map((message) => message.content)).toContain('Geordi here.');
     expect(request.messages.at(-1)!.content).toBe('is this safe?');
     expect(discord.threads()).toHaveLength(1);
+  });
+
+  it('a finished reply carries the second-opinion selects; picking "Ask Worf" gets Worf\'s answer in the thread with the request, reply and tool results', async () => {
+    harness = await startDiscordHarness();
+    const { discord, model } = harness;
+    await mkdir(harness.workspace, { recursive: true });
+    await writeFile(path.join(harness.workspace, 'limits.txt'), 'max_connections=64\n');
+    model.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'limits.txt' } }] });
+    model.enqueue({ text: 'The limit is 64 connections.' });
+    const question = harness.mention({ content: 'geordi what is the connection limit?' });
+    const reply = await harness.waitForReply(question.id, 'The limit is 64 connections.');
+    const [ask, rerun] = menusOf(reply);
+    expect(ask!.custom_id).toMatch(/^tsuka_second_ask:/);
+    expect(rerun!.custom_id).toMatch(/^tsuka_second_rerun:/);
+    expect(ask!.options.map((option) => option.label)).toContain('Ask Worf');
+    const before = model.requests.length;
+    model.enqueue({ text: 'Worf: 64 is too many for this host.' });
+    await discord.chooseOption({ messageId: reply.id, channelId: question.id, customId: ask!.custom_id, value: 'ask:worf', userId: BEN });
+    const second = await harness.waitForReply(question.id, 'Worf: 64 is too many');
+    expect(second.username).toMatch(/ Worf$/);
+    const asked = (model.requests[before]!.body as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
+    expect(asked).toContain('what is the connection limit?');
+    expect(asked).toContain('The limit is 64 connections.');
+    expect(asked).toContain('max_connections=64');
   });
 
   it('answers a MESSAGE_CREATE the gateway delivers twice only once, also when discord.js no longer caches the message', async () => {

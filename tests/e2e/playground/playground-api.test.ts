@@ -83,6 +83,31 @@ describe('playground API', () => {
     await h.waitFor(() => h.ephemerals.some((ephemeral) => /already decided/.test(ephemeral.text) && ephemeral.thread === root));
   });
 
+  it('a finished reply carries the second-opinion menus; "Re-run as Spock" through /api/actions answers the same request as Spock', async () => {
+    harness = await startPlaygroundHarness();
+    const h = harness;
+    h.model.enqueue({ text: 'Use a B-tree index.' });
+    const root = await h.say('geordi which index fits range queries?');
+    const answered = () => h.thread(root).find((message) => message.text.includes('B-tree') && (message.menus?.length ?? 0) > 0);
+    await h.waitFor(() => answered() !== undefined);
+    const reply = answered()!;
+    expect(reply.buttons).toEqual([]);
+    expect(reply.menus!.map((menu) => menu.label)).toEqual(['Ask another character…', 'Re-run…']);
+    const rerun = reply.menus![1]!;
+    expect(rerun.options.map((option) => option.label)).toContain('Re-run as Spock');
+    // A choice that was never offered on this message is refused, as a forged button is.
+    expect((await h.post('/api/actions', { message: reply.id, actionId: rerun.actionId, value: rerun.value, choice: 'rerun:nobody' })).status).toBe(409);
+    expect((await h.post('/api/actions', { message: reply.id, actionId: rerun.actionId, value: rerun.value })).status).toBe(409);
+    const before = h.model.requests.length;
+    h.model.enqueue({ text: 'Spock: a B-tree, logically.' });
+    expect((await h.post('/api/actions', { message: reply.id, actionId: rerun.actionId, value: rerun.value, choice: 'rerun:spock' })).status).toBe(202);
+    await h.waitFor(() => h.thread(root).some((message) => message.text.includes('Spock: a B-tree') && settled(message)));
+    expect(h.thread(root).find((message) => message.text.includes('Spock: a B-tree'))!.author.name).toBe('Spock');
+    const request = h.model.requests[before]!.body as { messages: { role: string; content: string }[] };
+    expect(request.messages.at(-1)!.content).toContain('which index fits range queries?');
+    expect(request.messages.some((message) => message.content.includes('Use a B-tree index.'))).toBe(false);
+  });
+
   it('answers slash commands with ephemerals, continues a thread, and offers uploaded files for download', async () => {
     harness = await startPlaygroundHarness();
     const h = harness;

@@ -3,14 +3,16 @@
  * for the file: a /call ends with a verdict card; Adopt saves a `decision` fact and, after the
  * write approval, an ADR file in the workspace; a later conversation's prompt carries the
  * decision's id; a /goal whose parallel steps conflict gets a merge from its supervisor that,
- * approved, leaves the merged file.
+ * approved, leaves the merged file; a finished reply's menus ask another character for a second
+ * opinion (with the request, the reply and its tool results) and re-run the request as another
+ * character (a DANGEROUS call asked again, of the person who clicked).
  */
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
 import { callerOf, lastUserOf, systemOf } from '../../support/scripted-callers.js';
-import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
+import { buttonsOf, menusOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
 
 // Threads of many messages: the per-channel post pacing is raised (as in slack-workflows) so the test stays fast.
 const FAST = {
@@ -36,6 +38,25 @@ const click = (message: Message, actionId: string, userId = 'U1') => {
   const button = buttonsOf(message).find((candidate) => candidate.action_id === actionId)!;
   return harness.slack.deliverBlockAction({ userId, channelId: 'C1', messageTs: message.ts, threadTs: message.thread_ts, actionId, value: button.value });
 };
+
+/** Picks the option of a reply's menu whose label is `label`, as `userId`. */
+const pick = (message: Message, actionId: string, label: string, userId = 'U1') => {
+  const menu = menusOf(message).find((candidate) => candidate.action_id === actionId)!;
+  const option = menu.options.find((candidate) => candidate.text.text === label)!;
+  return harness.slack.deliverBlockAction({
+    userId,
+    channelId: 'C1',
+    messageTs: message.ts,
+    threadTs: message.thread_ts,
+    actionId,
+    value: '',
+    selectedOption: { value: option.value, text: label },
+  });
+};
+
+/** The finished reply in a thread that says `text`: its menus are on. */
+const finishedReply = (rootTs: string, text: string) =>
+  harness.botReplies('C1', rootTs).find((message) => message.text.includes(text) && menusOf(message).length > 0);
 
 /** Approves, as U1, every approval prompt of the thread not approved yet, `count` in all; returns their texts. */
 async function approveAll(rootTs: string, count: number): Promise<string[]> {
@@ -154,5 +175,109 @@ describe('Slack: debates end in decisions, conflicts are merged by a character',
     // Today's conflict copies stay for reference; the merged file is the workspace's.
     expect(await readdir(path.join(harness.workspace, '.tsuka', 'conflicts'))).toHaveLength(2);
     expect(lastUserOf(model.requests.map((request) => request.body as Body).find((body) => callerOf(body) === 'merge:notes.txt')!)).toContain('data: docs');
+  });
+
+  it('"Ask another character" on a finished reply: Worf answers in the thread, given the request, the reply and its tool results', async () => {
+    const { slack, model } = harness;
+    await mkdir(harness.workspace, { recursive: true });
+    await writeFile(path.join(harness.workspace, 'service.json'), '{ "port": 8417 }\n');
+    model.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'service.json' } }] });
+    model.enqueue({ text: 'The service listens on port 8417.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi which port does the service use?` });
+    await slack.waitFor(() => Boolean(finishedReply(mention.ts, 'port 8417')), { timeoutMs: 8000 });
+    const reply = finishedReply(mention.ts, 'port 8417')!;
+    expect(buttonsOf(reply)).toEqual([]);
+    expect(menusOf(reply).map((menu) => menu.placeholder.text)).toEqual(['Ask another character…', 'Re-run…']);
+    expect(menusOf(reply)[0]!.options.map((option) => option.text.text)).toContain('Ask Worf');
+    expect(menusOf(reply)[0]!.options.map((option) => option.text.text)).not.toContain('Ask Geordi');
+
+    const before = model.requests.length;
+    model.enqueue({ text: 'Worf concurs: port 8417, and it should be firewalled.' });
+    await pick(reply, 'tsuka_second_ask', 'Ask Worf', 'U2');
+    await slack.waitFor(() => Boolean(finishedReply(mention.ts, 'Worf concurs')), { timeoutMs: 8000 });
+    const second = finishedReply(mention.ts, 'Worf concurs')!;
+    expect(second.username).toBe('Worf');
+    expect(harness.botReplies('C1', mention.ts).some((message) => /<@U2> asked Worf for a second opinion on Geordi's reply/.test(message.text))).toBe(true);
+    const asked = lastUserOf(model.requests[before]!.body as Body);
+    expect(asked).toContain('which port does the service use?');
+    expect(asked).toContain('The service listens on port 8417.');
+    expect(asked).toMatch(/read_file \{"path":"service\.json"\} → success:\n.*"port": 8417/s);
+    expect(systemOf(model.requests[before]!.body as Body)).toMatch(/Worf/);
+  });
+
+  it('"Re-run" as another character: the same request again, its DANGEROUS call asked again of whoever clicked', async () => {
+    const { slack, model } = harness;
+    const approvalOf = (rootTs: string, seen: Set<string>) =>
+      harness.botReplies('C1', rootTs).find((message) => !seen.has(message.ts) && buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'));
+    model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: "sh -c 'echo build-ok'" } }] });
+    model.enqueue({ text: 'The build printed build-ok.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi run the build check` });
+    const seen = new Set<string>();
+    await slack.waitFor(() => Boolean(approvalOf(mention.ts, seen)), { timeoutMs: 8000 });
+    const first = approvalOf(mention.ts, seen)!;
+    seen.add(first.ts);
+    expect(first.text).toMatch(/Someone other than <@U1> must approve/);
+    await click(first, 'tsuka_approve', 'U2');
+    await slack.waitFor(() => Boolean(finishedReply(mention.ts, 'build-ok.')), { timeoutMs: 8000 });
+    const reply = finishedReply(mention.ts, 'build-ok.')!;
+
+    const before = model.requests.length;
+    model.enqueue({ toolCalls: [{ name: 'execute_command', arguments: { command: "sh -c 'echo build-ok'" } }] });
+    model.enqueue({ text: 'Scotty confirms: build-ok.' });
+    await pick(reply, 'tsuka_second_rerun', 'Re-run as Scotty', 'U2');
+    // A new run holds no grant of the old one: the call is asked again, and U2 (who clicked) is its requester now.
+    await slack.waitFor(() => Boolean(approvalOf(mention.ts, seen)), { timeoutMs: 8000 });
+    const again = approvalOf(mention.ts, seen)!;
+    expect(again.text).toMatch(/Someone other than <@U2> must approve/);
+    await click(again, 'tsuka_approve', 'U1');
+    await slack.waitFor(() => Boolean(finishedReply(mention.ts, 'Scotty confirms')), { timeoutMs: 8000 });
+    expect(finishedReply(mention.ts, 'Scotty confirms')!.username).toBe('Scotty');
+    expect(harness.botReplies('C1', mention.ts).some((message) => /<@U2> re-runs the request as Scotty/.test(message.text))).toBe(true);
+    // The same request, from the history before the first run: the first answer is not in the prompt.
+    const rerun = model.requests[before]!.body as Body;
+    expect(lastUserOf(rerun)).toContain('run the build check');
+    expect(JSON.stringify(rerun.messages)).not.toContain('The build printed build-ok.');
+    expect(systemOf(rerun)).toMatch(/Scott/);
+  });
+
+  it('a /goal step carries the menus too: "Ask Worf" on Geordi\'s step gets the step\'s prompt and its write in the context', async () => {
+    const { slack, model } = harness;
+    const root = rootOf('🎯')!;
+    const step = harness.botReplies('C1', root.ts).find((message) => message.username === 'Geordi' && menusOf(message).length > 0);
+    expect(step).toBeDefined();
+    const before = model.requests.length;
+    model.enqueue({ text: 'Worf on the step: the line is fine.' });
+    await pick(step!, 'tsuka_second_ask', 'Ask Worf', 'U1');
+    await slack.waitFor(() => Boolean(finishedReply(root.ts, 'Worf on the step')), { timeoutMs: 8000 });
+    expect(finishedReply(root.ts, 'Worf on the step')!.username).toBe('Worf');
+    const asked = lastUserOf(model.requests[before]!.body as Body);
+    expect(asked).toMatch(/Step \d+ of \d+ is yours/);
+    expect(asked).toContain('write_file {"path":"notes.txt","content":"notes\\ngeordi: build\\n"}');
+  });
+
+  it('a menu value naming a run of another channel reaches nothing there', async () => {
+    const { slack, model } = harness;
+    model.enqueue({ text: 'Private answer 5521.' });
+    const secret = await slack.mention({ userId: 'U1', channelId: 'C_OTHER', text: `<@${slack.botUserId}> geordi the private numbers` });
+    await slack.waitFor(() => harness.botReplies('C_OTHER', secret.ts).some((message) => message.text.includes('5521') && menusOf(message).length > 0), {
+      timeoutMs: 8000,
+    });
+    const foreign = harness.botReplies('C_OTHER', secret.ts).find((message) => menusOf(message).length > 0)!;
+    const option = menusOf(foreign)[0]!.options.find((candidate) => candidate.text.text === 'Ask Worf')!;
+    // The same option (the other channel's run id) used on a message of C1.
+    const here = harness.slack.messages('C1').at(-1)!;
+    const requests = model.requests.length;
+    const ephemerals = slack.ephemerals.length;
+    await slack.deliverBlockAction({
+      userId: 'U2',
+      channelId: 'C1',
+      messageTs: here.ts,
+      actionId: 'tsuka_second_ask',
+      value: '',
+      selectedOption: { value: option.value },
+    });
+    await slack.waitFor(() => slack.ephemerals.length > ephemerals);
+    expect(slack.ephemerals.at(-1)).toMatchObject({ user: 'U2', text: expect.stringMatching(/not available here/) });
+    expect(model.requests.length).toBe(requests);
   });
 });

@@ -80,7 +80,19 @@ export async function startSlackHarness(
   };
 }
 
-/** The buttons of a stored message, as Block Kit elements. */
-export function buttonsOf(message: { blocks?: unknown[] }): { action_id: string; value: string; text: { text: string } }[] {
+/** The elements of a stored message's actions blocks. */
+function actionElements(message: { blocks?: unknown[] }): { type?: string }[] {
   return (message.blocks ?? []).flatMap((block) => ((block as { type?: string }).type === 'actions' ? ((block as { elements: never[] }).elements ?? []) : []));
+}
+
+/** The buttons of a stored message, as Block Kit elements (menus apart: `menusOf`). */
+export function buttonsOf(message: { blocks?: unknown[] }): { action_id: string; value: string; text: { text: string } }[] {
+  return actionElements(message).filter((element) => element.type === 'button') as never[];
+}
+
+/** The menus (`static_select` elements) of a stored message: a finished reply's Ask another character and Re-run. */
+export function menusOf(message: {
+  blocks?: unknown[];
+}): { action_id: string; placeholder: { text: string }; options: { text: { text: string }; value: string }[] }[] {
+  return actionElements(message).filter((element) => element.type === 'static_select') as never[];
 }

@@ -29,12 +29,19 @@ import {
 import { createRestHandler } from './rest-server.js';
 import { createRestRoutes, dmChannel } from './rest-routes.js';
 import { createEmulatorState, type MessageRevision, type RecordedFile } from './state.js';
-import { createTestActions, type ButtonClickInput, type InvokedInteraction, type SlashCommandInput, type UserMessageInput } from './test-actions.js';
+import {
+  createTestActions,
+  type ButtonClickInput,
+  type SelectOptionInput,
+  type InvokedInteraction,
+  type SlashCommandInput,
+  type UserMessageInput,
+} from './test-actions.js';
 import { createWebhookRoutes } from './webhook-routes.js';
 import { createWorld } from './world.js';
 
 export type { CommandPutRecord, FollowUpRecord, GatewayRecord, InteractionResponseRecord, RateLimitRecord, RestCallRecord, WaitForOptions };
-export type { ButtonClickInput, InvokedInteraction, SlashCommandInput, UserMessageInput, MessageRevision, RecordedFile };
+export type { ButtonClickInput, SelectOptionInput, InvokedInteraction, SlashCommandInput, UserMessageInput, MessageRevision, RecordedFile };
 
 /** Options of `startDiscordEmulator`; every field has a default. */
 export interface DiscordEmulatorOptions {
@@ -95,6 +102,8 @@ export interface DiscordEmulator {
   invokeSlashCommand(input: SlashCommandInput): Promise<InvokedInteraction>;
   /** Dispatches INTERACTION_CREATE (component type 2) for an enabled button of a stored message; throws otherwise. */
   clickButton(input: ButtonClickInput): Promise<InvokedInteraction>;
+  /** Dispatches INTERACTION_CREATE (component type 3) for an option of a string select of a stored message; throws otherwise. */
+  chooseOption(input: SelectOptionInput): Promise<InvokedInteraction>;
   /** Sends any dispatch to every session (intents applied), e.g. `dispatch('GUILD_MEMBER_ADD', data)`. */
   dispatch(eventName: string, data: unknown): void;
   /** From now on, REST calls of `method` whose path matches `path` answer HTTP `status` for `durationMs` (an outage). */
@@ -192,6 +201,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     startThread: (input) => world.createThread({ parentId: input.channelId, id: input.messageId, name: input.name, ownerId: input.userId }).id,
     invokeSlashCommand: async (input) => actions.invokeSlashCommand(input),
     clickButton: async (input) => actions.clickButton(input),
+    chooseOption: async (input) => actions.chooseOption(input),
     dispatch: (eventName, data) => gateway.dispatch(eventName, data),
     injectFaults: (window) => void faultWindows.push({ ...window, endsAt: Date.now() + window.durationMs }),
     messages: (channelId) =>

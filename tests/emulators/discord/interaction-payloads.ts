@@ -17,6 +17,7 @@ import {
   type APIInteractionGuildMember,
   type APIMessage,
   type APIMessageComponentButtonInteraction,
+  type APIMessageComponentSelectMenuInteraction,
   type ApplicationFlags,
 } from 'discord-api-types/v10';
 import { EVERYONE_PERMISSIONS, channelPayload, memberPayload, userPayload } from './payloads.js';
@@ -103,6 +104,22 @@ export function buttonInteractionPayload(
     ...direct
   } = payload as typeof payload & { guild?: unknown; guild_locale?: unknown };
   return { ...direct, user: userPayload(base.user), context: InteractionContextType.BotDM } as unknown as APIMessageComponentButtonInteraction;
+}
+
+/** INTERACTION_CREATE for an option picked in a string select of `message` (in a guild channel or thread). */
+export function selectInteractionPayload(
+  state: EmulatorState,
+  base: InteractionBase,
+  customId: string,
+  values: string[],
+  message: APIMessage,
+): APIMessageComponentSelectMenuInteraction {
+  return {
+    ...commonFields(state, base),
+    type: InteractionType.MessageComponent,
+    data: { custom_id: customId, component_type: ComponentType.StringSelect, values },
+    message,
+  } as APIMessageComponentSelectMenuInteraction;
 }
 
 /** USER options (type 6) come with the user and member in `resolved`, as Discord sends them. */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandInteractionDataOption, APIMessage, InteractionType } from 'discord-api-types/v10';
 import type { Gateway } from './gateway.js';
 import { asRecord, arrayField, stringField } from './http-kit.js';
-import { buttonInteractionPayload, slashCommandInteractionPayload, type InteractionBase } from './interaction-payloads.js';
+import { buttonInteractionPayload, selectInteractionPayload, slashCommandInteractionPayload, type InteractionBase } from './interaction-payloads.js';
 import type { ChannelInfo, EmulatorState, InteractionInfo, StoredCommand } from './state.js';
 import type { World } from './world.js';
 
@@ -43,6 +43,12 @@ export interface ButtonClickInput {
   channelId: string;
 }
 
+/** An option picked in a string select of a message. */
+export interface SelectOptionInput extends ButtonClickInput {
+  /** The option's value, as the select offered it. */
+  value: string;
+}
+
 /** A dispatched interaction; `responded` settles when the bot sends its initial response. */
 export interface InvokedInteraction {
   interactionId: string;
@@ -55,6 +61,7 @@ export interface TestActions {
   postUserMessage(input: UserMessageInput): APIMessage;
   invokeSlashCommand(input: SlashCommandInput): InvokedInteraction;
   clickButton(input: ButtonClickInput): InvokedInteraction;
+  chooseOption(input: SelectOptionInput): InvokedInteraction;
 }
 
 /** Creates the actions over the emulator's world. */
@@ -140,6 +147,18 @@ export function createTestActions(state: EmulatorState, world: World, gateway: G
       }
       const { base, invoked } = startInteraction(3, channelOf(input.channelId), input.userId, message.payload.id);
       gateway.dispatch('INTERACTION_CREATE', buttonInteractionPayload(state, base, input.customId, message.payload));
+      return invoked;
+    },
+    chooseOption(input) {
+      const message = world.findMessage(input.messageId, input.channelId);
+      if (!message) throw new Error(`discord emulator: no message ${input.messageId} in channel ${input.channelId}`);
+      const components = (message.payload.components ?? []).flatMap((row) => (arrayField(asRecord(row), 'components') ?? []).map(asRecord));
+      const select = components.find((entry) => entry['type'] === 3 && stringField(entry, 'custom_id') === input.customId);
+      const offered = (arrayField(select ?? {}, 'options') ?? []).map((option) => stringField(asRecord(option), 'value'));
+      if (!select || !offered.includes(input.value))
+        throw new Error(`discord emulator: message ${input.messageId} has no string select '${input.customId}' with option '${input.value}'`);
+      const { base, invoked } = startInteraction(3, channelOf(input.channelId), input.userId, message.payload.id);
+      gateway.dispatch('INTERACTION_CREATE', selectInteractionPayload(state, base, input.customId, [input.value], message.payload));
       return invoked;
     },
   };

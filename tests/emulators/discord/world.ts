@@ -60,6 +60,14 @@ function validateComponents(rows: unknown[]): void {
   const seen = new Set<string>();
   for (const row of rows) {
     const children = arrayField(asRecord(row), 'components') ?? [];
+    // A select fills its row alone, with 1 to 25 options.
+    const selects = children.filter((child) => asRecord(child)['type'] === 3);
+    if (selects.length > 0 && children.length > 1)
+      throw invalidFormBody('components', 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', 'A select menu must be alone in its row');
+    for (const select of selects) {
+      const options = arrayField(asRecord(select), 'options') ?? [];
+      if (options.length < 1 || options.length > 25) throw invalidFormBody('components', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 25 in length.');
+    }
     if (children.length > DISCORD_MAX_BUTTONS_PER_ROW) {
       throw invalidFormBody('components', 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${DISCORD_MAX_BUTTONS_PER_ROW} in length.`);
     }

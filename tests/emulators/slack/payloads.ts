@@ -185,6 +185,8 @@ export interface BlockActionInput {
   userName?: string;
   /** The button's label; read from the message's blocks when omitted. */
   actionText?: string;
+  /** An option picked in a `static_select` (then `value` is ignored): the option's value as the message offered it. */
+  selectedOption?: { value: string; text?: string };
 }
 
 /** A `block_actions` interaction payload for a button in a channel message. */
@@ -219,14 +221,26 @@ export function buildBlockActionsPayload(
     state: { values: {} },
     response_url: context.responseUrl,
     actions: [
-      {
-        action_id: input.actionId,
-        block_id: input.blockId ?? randomBytes(3).toString('base64url'),
-        text: { type: 'plain_text', text: input.actionText ?? input.actionId, emoji: true },
-        value: input.value,
-        type: 'button',
-        action_ts: context.actionTs,
-      },
+      input.selectedOption
+        ? {
+            // https://docs.slack.dev/reference/interaction-payloads/block_actions-payload (a select: no value, the option picked)
+            action_id: input.actionId,
+            block_id: input.blockId ?? randomBytes(3).toString('base64url'),
+            selected_option: {
+              text: { type: 'plain_text', text: input.selectedOption.text ?? input.selectedOption.value, emoji: true },
+              value: input.selectedOption.value,
+            },
+            type: 'static_select',
+            action_ts: context.actionTs,
+          }
+        : {
+            action_id: input.actionId,
+            block_id: input.blockId ?? randomBytes(3).toString('base64url'),
+            text: { type: 'plain_text', text: input.actionText ?? input.actionId, emoji: true },
+            value: input.value,
+            type: 'button',
+            action_ts: context.actionTs,
+          },
     ],
   };
 }

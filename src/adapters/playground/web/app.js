@@ -226,6 +226,7 @@ function messageElement(message, inChannel) {
     }
     content.append(row);
   }
+  if (message.menus?.length) content.append(menusElement(message));
   if (inChannel) {
     const replies = [...state.messages.values()].filter((reply) => reply.thread === message.id).length;
     if (replies > 0 || message.author.kind === 'user') {
@@ -409,6 +410,37 @@ async function send(textarea, errorLine, thread, files) {
     textarea.disabled = false;
     textarea.focus();
   }
+}
+
+/** A finished reply's menus (Ask another character, Re-run): picking an option sends it at once. */
+function menusElement(message) {
+  const row = el('div', 'menus');
+  for (const menu of message.menus) {
+    const select = el('select', 'menu');
+    select.setAttribute('aria-label', menu.label);
+    const placeholder = el('option', '', menu.label);
+    placeholder.value = '';
+    placeholder.selected = true;
+    placeholder.disabled = true;
+    select.append(placeholder);
+    for (const option of menu.options) {
+      const item = el('option', '', option.label);
+      item.value = option.choice;
+      select.append(item);
+    }
+    select.addEventListener('change', async () => {
+      const choice = select.value;
+      select.value = '';
+      try {
+        await postJson('/api/actions', { message: message.id, actionId: menu.actionId, value: menu.value, choice });
+      } catch (error) {
+        const target = message.thread ? $('thread-error') : $('composer-error');
+        target.textContent = `That choice did not go through: ${error.message}`;
+      }
+    });
+    row.append(select);
+  }
+  return row;
 }
 
 async function clickButton(message, button, control) {
