@@ -39,6 +39,12 @@ export function spendOn(state: BudgetState, time: number): void {
   else state.spent.push(time);
 }
 
+/** A call spent on the budget did not go after all (the shared budget said wait): its room comes back. */
+export function refundOn(state: BudgetState): void {
+  if (state.rule.kind === 'bucket') state.tokens = Math.min(state.rule.capacity, state.tokens + 1);
+  else state.spent.pop();
+}
+
 /** The steady time between two calls the rule allows. */
 export const periodMs = (rule: RateRule): number => (rule.kind === 'bucket' ? 1000 / rule.perSecond : rule.windowMs / rule.limit);
 

@@ -12,7 +12,7 @@
  */
 import { TsukaError } from '../../core/errors.js';
 import type { RateRule } from '../../core/coordination/coordination.js';
-import { newBudgetState, pauseState, periodMs, roomOf, spendOn, type BudgetState } from './budget-state.js';
+import { newBudgetState, pauseState, periodMs, refundOn, roomOf, spendOn, type BudgetState } from './budget-state.js';
 
 /** A token bucket (`capacity` at once, refilled at `perSecond`) or a sliding window (`limit` per `windowMs`). */
 export type BudgetRule = RateRule;
@@ -53,6 +53,12 @@ export interface CallBudget {
   expectFirst(budget: string): () => void;
   /** How long a first or final call on `budget` would wait for room now (0: it has room). */
   waitMs(budget: string): number;
+  /**
+   * Spends `budget` now if it has room here and (with replicas) in the shared budget: resolves to 0
+   * when spent, else how long it would wait, and nothing is spent. For a call that goes only if it
+   * can go at once (a stream started in a turn already given on another budget).
+   */
+  takeNow(budget: string): Promise<number>;
   /** The current spacing of intermediate edits of one message on `budget`. */
   editSpacingMs(budget: string): number;
   /** The platform answered 429 on `budget`: nothing more goes out on it for `ms`. */
@@ -77,6 +83,8 @@ export interface CallBudgetOptions {
 
 interface Job {
   budgets: readonly string[];
+  /** Budgets the shared budget already granted this call (a call waiting for another is not charged twice). */
+  granted: Set<string>;
   priority: CallPriority;
   coalesceKey?: string;
   call: () => Promise<unknown>;
@@ -161,12 +169,14 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
     for (let index = 0; index < queue.length; index++) {
       const job = queue[index]!;
       if (job.budgets.some((budget) => blocked.has(budget))) continue;
-      const at = Math.max(...job.budgets.map((budget) => readyAt(job, budget, time, blocked)));
+      // A budget the shared one already granted this call is spent: the call waits only for the others.
+      const pending = job.budgets.filter((budget) => !job.granted.has(budget));
+      const at = Math.max(time, ...pending.map((budget) => readyAt(job, budget, time, blocked)));
       if (at > time) {
         nextWake = Math.min(nextWake, at);
         continue;
       }
-      for (const budget of job.budgets) spendOn(stateOf(budget), time);
+      for (const budget of pending) spendOn(stateOf(budget), time);
       queue.splice(index, 1);
       index--;
       if (job.coalesceKey !== undefined) lastEditAt.set(job.coalesceKey, time);
@@ -182,16 +192,33 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
    */
   const sharedRule = (rule: BudgetRule): BudgetRule => (rule.kind === 'bucket' ? { ...rule, capacity: Math.max(1, rule.capacity - 1) } : rule);
 
-  /** This replica's budget let the call through; the shared one has the last word. */
+  /** One shared budget, asked once: 0 when granted, else the wait (and this replica's budget waits too). */
+  async function askOne(budget: string): Promise<number> {
+    const state = stateOf(budget);
+    // Redis unreachable: this replica's own budget still holds (the platform's 429 handling stays beneath).
+    const wait = await options.shared!(budget, sharedRule(state.rule)).catch(() => 0);
+    // Another replica spent it: the budget waits here too.
+    if (wait > 0) state.pausedUntil = Math.max(state.pausedUntil, now() + wait);
+    return wait;
+  }
+
+  /**
+   * This replica's budget let the call through; the shared one has the last word. Its budgets are
+   * asked in turn and the first that says wait ends the round: those after it are not charged for a
+   * call that does not go, those before it stay granted to this call (never asked again for it), and
+   * this replica gets back the room it spent on the ones not granted.
+   */
   async function askShared(job: Job): Promise<void> {
+    const pending = job.budgets.filter((budget) => !job.granted.has(budget));
     let waitMs = 0;
-    for (const budget of job.budgets) {
-      const state = stateOf(budget);
-      // Redis unreachable: this replica's own budget still holds (the platform's 429 handling stays beneath).
-      const wait = await options.shared!(budget, sharedRule(state.rule)).catch(() => 0);
-      // Another replica spent it: the budget waits here too.
-      if (wait > 0) state.pausedUntil = Math.max(state.pausedUntil, now() + wait);
-      waitMs = Math.max(waitMs, wait);
+    for (const [index, budget] of pending.entries()) {
+      waitMs = await askOne(budget);
+      if (waitMs <= 0) {
+        job.granted.add(budget);
+        continue;
+      }
+      for (const refunded of pending.slice(index)) refundOn(stateOf(refunded));
+      break;
     }
     if (waitMs <= 0 || stopped) {
       if (stopped) job.settle.forEach((waiter) => waiter.reject(new CallBudgetStoppedError()));
@@ -228,6 +255,7 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
         } else {
           queue.push({
             budgets,
+            granted: new Set(),
             priority: scheduled.priority,
             coalesceKey: scheduled.coalesceKey,
             call: scheduled.call,
@@ -261,6 +289,17 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
       const time = now();
       const { available, nextAt } = roomOf(stateOf(budget), time);
       return available >= 1 ? 0 : Math.max(0, nextAt - time);
+    },
+    async takeNow(budget) {
+      const state = stateOf(budget);
+      const time = now();
+      const { available, nextAt } = roomOf(state, time);
+      if (stopped || available < 1) return Math.max(1, nextAt - time);
+      spendOn(state, time);
+      if (!options.shared) return 0;
+      const wait = await askOne(budget);
+      if (wait > 0) refundOn(state);
+      return wait;
     },
     editSpacingMs,
     pause(budget, ms) {

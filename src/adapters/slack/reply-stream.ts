@@ -36,7 +36,9 @@ let streamCount = 0;
 const MAX_FAILURES_BEFORE_STOP = 3;
 /**
  * chat.startStream is Tier 2 (20 a minute per workspace): when its window is spent for longer
- * than this, the reply posts a placeholder and edits it instead of waiting for the window.
+ * than this as the first text comes, the reply posts a placeholder and edits it instead of waiting
+ * for the window; at its turn to post, it streams only if the window (as every replica spent it)
+ * has room then.
  */
 const STREAM_START_WAIT_MS = 2_000;
 
@@ -108,9 +110,9 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     if (ts === undefined) {
       if (mode === 'stream' && text.trim().length === 0 && !tasks.waiting) return;
       if (mode === 'stream' && caller.budget.waitMs('chat.startStream') > STREAM_START_WAIT_MS) switchToEdits();
-      track(
-        caller.budgeted({ method: mode === 'stream' ? 'chat.startStream' : 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }),
-      );
+      // The turn is the channel's posting budget alone: `first` spends chat.startStream's Tier 2 only
+      // when a stream really starts (a reply complete by then is one chat.postMessage).
+      track(caller.budgeted({ method: 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }));
     } else if (mode === 'stream') {
       if (tasks.waiting || (markdown(text) !== shown && markdown(text).startsWith(shown)))
         track(caller.budgeted({ method: 'chat.appendStream', channel, priority: 'edit', coalesceKey: key, call: appendNow }));
@@ -133,6 +135,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     }
     // Another reply may have learnt meanwhile that this workspace refuses streaming.
     if (mode === 'stream' && !slack.streaming.offered(team)) switchToEdits();
+    // The workspace's Tier 2 window, as every replica spent it, has no room now: a placeholder instead.
+    if (mode === 'stream' && (await caller.budget.takeNow('chat.startStream')) > 0) switchToEdits();
     if (mode === 'edit') return postPlaceholder();
     try {
       await startStream();
