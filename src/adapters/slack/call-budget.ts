@@ -15,7 +15,7 @@
  * https://docs.slack.dev/apis/web-api/rate-limits
  */
 import { createCallBudget, type BudgetRule, type CallBudget, type CallPriority, type SharedBudget } from '../shared/call-budget.js';
-import { SLACK_TIER4_PER_MINUTE, slackBudgetsOf, slackTierPerMinute } from './method-tiers.js';
+import { SLACK_TIER4_PER_MINUTE, budgetsPausedBy429, slackBudgetsOf, slackTierPerMinute } from './method-tiers.js';
 import type { SlackCallLimiter, SlackRateLimits } from './rate-limits.js';
 
 export { SLACK_TIER3_PER_MINUTE, SLACK_TIER4_PER_MINUTE, slackBudgetsOf } from './method-tiers.js';
@@ -73,8 +73,10 @@ export function createSlackCaller(limits: SlackRateLimits, limiter: SlackCallLim
     limiter.schedule(method, channel, () =>
       call().catch((error: unknown) => {
         const limited = error as { code?: string; retryAfter?: number };
-        if (limited?.code === 'slack_webapi_rate_limited_error')
-          for (const name of slackBudgetsOf(method, channel)) budget.pause(name, Math.max(1, limited.retryAfter ?? 1) * 1000);
+        if (limited?.code === 'slack_webapi_rate_limited_error') {
+          const ms = Math.max(1, limited.retryAfter ?? 1) * 1000;
+          for (const name of budgetsPausedBy429(method, channel, ms)) budget.pause(name, ms);
+        }
         throw error;
       }),
     );

@@ -78,3 +78,18 @@ export function slackBudgetsOf(method: string, channel: string | undefined): str
   if (method === 'chat.startStream') return [postBudget(channel), method];
   return [method];
 }
+
+/**
+ * A stream start is worth at most this wait: past it a reply posts a placeholder and edits it. So a
+ * 429 on chat.startStream asking for longer (its Tier 2 window is spent — after a restart, say,
+ * when this process has not counted what the last one spent) is not retried but answered that way.
+ */
+export const STREAM_START_MAX_WAIT_MS = 2_000;
+
+/** True when a 429 with this Retry-After is handed to the caller instead of waited out. */
+export const givesUpOn429 = (method: string, retryAfterMs: number): boolean => method === 'chat.startStream' && retryAfterMs > STREAM_START_MAX_WAIT_MS;
+
+/** What a 429 pauses: its method's budgets, or only the method's tier when the call gives up (its channel can still post). */
+export function budgetsPausedBy429(method: string, channel: string | undefined, retryAfterMs: number): string[] {
+  return givesUpOn429(method, retryAfterMs) ? [method] : slackBudgetsOf(method, channel);
+}

@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import { TsukaError } from '../../core/errors.js';
 import { DELIVERY_RETRY_BUDGET_MS, retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
 import { reportedCall } from '../shared/platform-calls.js';
-import { slackBudgetsOf } from './method-tiers.js';
+import { givesUpOn429, slackBudgetsOf } from './method-tiers.js';
 
 export interface SlackRateLimits {
   postBurst: number;
@@ -109,7 +109,14 @@ export function createSlackCallLimiter(limits: Pick<SlackRateLimits, 'retryBudge
         platform: 'slack',
         method,
         budgetMs: limits.retryBudgetMs,
-        classify: classifySlackError,
+        classify: (error) => {
+          const verdict = classifySlackError(error);
+          if (verdict?.retryAfterMs === undefined || !givesUpOn429(method, verdict.retryAfterMs)) return verdict;
+          // Not waited out: the caller answers another way (a stream start → a placeholder); later starts wait.
+          rateLimitedCount++;
+          pausedUntil.set(method, Math.max(pausedUntil.get(method) ?? 0, now() + verdict.retryAfterMs));
+          return undefined;
+        },
         sleep,
         onRetry: (verdict, waitMs) => {
           logger.warn('Slack call failed: trying again', { method, channel, reason: verdict.reason, waitMs });

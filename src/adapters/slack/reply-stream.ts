@@ -17,7 +17,7 @@ import { displayOf } from '../../commands/edit-reply-stream.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
-import { postBudget } from './method-tiers.js';
+import { STREAM_START_MAX_WAIT_MS, postBudget } from './method-tiers.js';
 import { createStopCompanion } from './stop-companion.js';
 import { createTaskQueue, sendWithTasks } from './task-chunks.js';
 import {
@@ -36,11 +36,12 @@ let streamCount = 0;
 const MAX_FAILURES_BEFORE_STOP = 3;
 /**
  * chat.startStream is Tier 2 (20 a minute per workspace): when its window is spent for longer
- * than this as the first text comes, the reply posts a placeholder and edits it instead of waiting
- * for the window; at its turn to post, it streams only if the window (as every replica spent it)
- * has room then.
+ * than STREAM_START_MAX_WAIT_MS as the first text comes, the reply posts a placeholder and edits
+ * it instead of waiting for the window; at its turn to post, it streams only if the window (as
+ * every replica spent it) has room then; a 429 asking for longer (Slack counted more than we did,
+ * e.g. after a restart) gets the placeholder too.
  */
-const STREAM_START_WAIT_MS = 2_000;
+const STREAM_START_WAIT_MS = STREAM_START_MAX_WAIT_MS;
 
 export function createSlackReplyStream(slack: SlackMessaging, options: SlackReplyStreamOptions): ReplyStream {
   const { caller, client } = slack;

@@ -84,6 +84,26 @@ describe('Slack pacing per method', () => {
     expect(count('conversations.info')).toBe(3);
     await stop();
   });
+
+  it('hands a stream start refused for longer than a reply waits (Tier 2 spent, e.g. after a restart) back at once; the channel still posts, later starts wait', async () => {
+    const { sent, call, count, refuseNext, stop } = slackPacing();
+    refuseNext.add('chat.startStream');
+    const refused = call('chat.startStream').then(
+      () => 'sent',
+      (error: { code?: string }) => error.code,
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    // Retry-After 5 s is more than a reply waits for its first words: the caller posts a placeholder instead.
+    expect(await refused).toBe('slack_webapi_rate_limited_error');
+    void call('chat.postMessage');
+    const later = call('chat.startStream');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent.map((entry) => entry.method)).toEqual(['chat.startStream', 'chat.postMessage']);
+    await vi.advanceTimersByTimeAsync(5_100);
+    await later;
+    expect(count('chat.startStream')).toBe(2);
+    await stop();
+  });
 });
 
 describe('sharing a short budget among streams', () => {
