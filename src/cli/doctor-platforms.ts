@@ -25,6 +25,12 @@ export const SLACK_REQUIRED_SCOPES = [
   'im:write',
 ];
 
+/** Scopes the manifest asks for whose absence costs a nicety, not a feature: doctor says so without failing. */
+export const SLACK_OPTIONAL_SCOPES = [
+  // The assistant surface of DMs with the app: suggested prompts and thread titles (issue 24).
+  'assistant:write',
+];
+
 const GATEWAY_MESSAGE_CONTENT = 1 << 18;
 const GATEWAY_MESSAGE_CONTENT_LIMITED = 1 << 19;
 
@@ -63,6 +69,9 @@ export async function checkSlack(config: NonNullable<AppConfig['slack']>, report
         `Slack scopes missing: ${missing.join(', ')}${missing.includes('chat:write.customize') ? ' (characters will post as the bot, name in bold)' : ''}`,
         'add them in "OAuth & Permissions" (or recreate the app from slack-app-manifest.yaml) and reinstall the app',
       );
+    const optional = SLACK_OPTIONAL_SCOPES.filter((scope) => !granted.has(scope));
+    if (optional.length > 0)
+      report.info(`Slack scopes not granted: ${optional.join(', ')} — DMs with the app get no suggested prompts or thread titles (add them and reinstall)`);
     if (config.appToken) {
       // Socket Mode: the app-level token must be able to open a connection.
       const socket = await fetchImplementation(new URL('apps.connections.open', config.apiUrl), {

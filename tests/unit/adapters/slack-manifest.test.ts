@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SLACK_COMMANDS } from '../../../src/adapters/slack/events.js';
-import { SLACK_REQUIRED_SCOPES } from '../../../src/cli/doctor-platforms.js';
+import { SLACK_OPTIONAL_SCOPES, SLACK_REQUIRED_SCOPES } from '../../../src/cli/doctor-platforms.js';
 
 const manifest = readFileSync(path.resolve(import.meta.dirname, '../../../slack-app-manifest.yaml'), 'utf8');
 
@@ -17,7 +17,7 @@ describe('slack-app-manifest.yaml', () => {
       ?.trim()
       .split(/\s*-\s+/)
       .filter(Boolean);
-    expect(scopes?.sort()).toEqual([...SLACK_REQUIRED_SCOPES].sort());
+    expect(scopes?.sort()).toEqual([...SLACK_REQUIRED_SCOPES, ...SLACK_OPTIONAL_SCOPES].sort());
     expect(scopes).not.toContain('reactions:write');
     expect(manifest).toMatch(/socket_mode_enabled: true/);
     expect(manifest).toMatch(/interactivity:\n\s+is_enabled: true/);
@@ -27,5 +27,11 @@ describe('slack-app-manifest.yaml', () => {
     for (const event of ['app_mention', 'message.channels', 'message.groups', 'message.im']) expect(manifest).toContain(`- ${event}\n`);
     for (const scope of ['im:history', 'files:read']) expect(manifest).toContain(`- ${scope}\n`);
     expect(manifest).toMatch(/messages_tab_enabled: true\n\s+messages_tab_read_only_enabled: false/);
+  });
+
+  it('opens DMs as assistant threads: the assistant view, its scope and its event', () => {
+    expect(manifest).toMatch(/features:[\s\S]*assistant_view:\n\s+assistant_description: \S/);
+    expect(manifest).toContain('- assistant:write\n');
+    expect(manifest).toContain('- assistant_thread_started\n');
   });
 });
