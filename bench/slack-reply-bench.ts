@@ -63,7 +63,13 @@ async function measure(scenario: Scenario, refuseStreaming: boolean): Promise<vo
       .botReplies(channelOf(index), mentions[index]!.ts)
       .some(
         (message) =>
-          message.text.includes('END') && message.stream !== 'open' && !(message.blocks ?? []).some((block) => (block as { type?: string }).type === 'actions'),
+          message.text.includes('END') &&
+          message.stream !== 'open' &&
+          !(message.blocks ?? []).some(
+            (block) =>
+              (block as { type?: string }).type === 'actions' &&
+              ((block as { elements?: { type?: string }[] }).elements ?? []).some((element) => element.type === 'button'),
+          ),
       );
   await slack.waitFor(
     () => {

@@ -47,6 +47,10 @@ const verdict = (met: boolean) => (met ? 'ok' : 'MISSED');
 const line = (label: string, value: string, goal?: { text: string; met: boolean }) =>
   `  ${label}: ${value}${goal ? ` — goal ${goal.text}: ${verdict(goal.met)}` : ''}`;
 
+type SlackBlock = { type?: string; elements?: { type?: string }[] };
+/** A running reply's Stop button (the final message keeps only its menus: Ask another character, Re-run). */
+const hasButton = (block: SlackBlock) => block.type === 'actions' && (block.elements ?? []).some((element) => element.type === 'button');
+
 async function run(streams: number, channels: number): Promise<Run> {
   const harness = await startSlackHarness({
     environment: { TSUKA_LOG_LEVEL: 'error', TSUKA_LLM_CONCURRENCY: String(streams), TSUKA_STREAM_EDIT_MS: '1000' },
@@ -71,10 +75,7 @@ async function run(streams: number, channels: number): Promise<Run> {
   const done = (index: number) =>
     harness
       .botReplies(channelOf(index), mentions[index]!.ts)
-      .some(
-        (message) =>
-          message.text.includes('END') && message.stream !== 'open' && !(message.blocks ?? []).some((block) => (block as { type?: string }).type === 'actions'),
-      );
+      .some((message) => message.text.includes('END') && message.stream !== 'open' && !(message.blocks ?? []).some((block) => hasButton(block as SlackBlock)));
   await slack.waitFor(
     () => {
       for (const { index } of replies) if (!doneAt.has(index) && done(index)) doneAt.set(index, Date.now());

@@ -20,9 +20,10 @@ interface SlackChannel {
 
 export function createSlackChannelInfo(client: WebClient, caller: SlackCaller, now: () => number = Date.now) {
   const cache = new Map<string, { info: ChannelInfo; until: number }>();
-  return async function channelInfo(channelId: string): Promise<ChannelInfo> {
-    const cached = cache.get(channelId);
-    if (cached && cached.until > now()) return cached.info;
+  // A burst of mentions in one channel asks once: conversations.info is Tier 3 (50 a minute per workspace).
+  const asking = new Map<string, Promise<ChannelInfo>>();
+
+  async function ask(channelId: string): Promise<ChannelInfo> {
     const answer = await caller({
       method: 'conversations.info',
       priority: 'first',
@@ -38,5 +39,16 @@ export function createSlackChannelInfo(client: WebClient, caller: SlackCaller, n
         };
     cache.set(channelId, { info, until: now() + CHANNEL_INFO_TTL_MS });
     return info;
+  }
+
+  return function channelInfo(channelId: string): Promise<ChannelInfo> {
+    const cached = cache.get(channelId);
+    if (cached && cached.until > now()) return Promise.resolve(cached.info);
+    let pending = asking.get(channelId);
+    if (!pending) {
+      pending = ask(channelId).finally(() => asking.delete(channelId));
+      asking.set(channelId, pending);
+    }
+    return pending;
   };
 }
