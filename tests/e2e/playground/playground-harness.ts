@@ -199,7 +199,8 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
       streamAbort.abort();
       await app.stop();
       await model.close();
-      if (!stopOptions.keepHome) await rm(home, { recursive: true, force: true });
+      // A write the stopped app had begun (an inbox file, a session save) may land while the folder goes: retried.
+      if (!stopOptions.keepHome) await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
   return harness;

@@ -75,7 +75,7 @@ export async function startSlackHarness(
       await app.stop();
       await slack.close();
       await model.close();
-      await rm(home, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
