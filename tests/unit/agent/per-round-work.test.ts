@@ -84,4 +84,32 @@ describe('work per tool round does not grow with the rounds', () => {
     const ids = result.history.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : []));
     expect(ids).toEqual(['call_0', 'call_0_r2_1']);
   });
+
+  it('offers a tool that appears in the registry mid-turn (a created tool, an MCP server now ready) from the next round', async () => {
+    const inner = createFakeToolRegistry([fakeTool('read_file', { properties: { path: { type: 'string' } }, required: ['path'] }), fakeTool('audit_code')]);
+    let ready = false;
+    const present = (name: string) => name !== 'audit_code' || ready;
+    const tools: ToolRegistry = {
+      ...inner,
+      has: (name) => present(name) && inner.has(name),
+      names: () => inner.names().filter(present),
+      definitionsFor: (names, tier) => inner.definitionsFor([...names].filter(present), tier),
+      execute: async (name, toolInput, context) => {
+        ready = true;
+        return inner.execute(name, toolInput, context);
+      },
+    };
+    const open: Role = { ...role, allowedTools: ['read_file', 'audit_code'], coreTools: undefined };
+    const roster = createRoster();
+    roster.roles.set(open.name, open);
+    const model = createScriptedModel([callTool('read_file', { path: 'a' }, 'c1'), say('done')]);
+    await createAgentRunner({ model, tools, permissions: createFakeGate() }).runTurn(turnInput({ roster, activeRole: open.name }));
+    const offered = model.requests.map((request) =>
+      (request.tools ?? [])
+        .map((tool) => tool.name)
+        .sort()
+        .join(','),
+    );
+    expect(offered).toEqual(['read_file', 'audit_code,read_file']);
+  });
 });
