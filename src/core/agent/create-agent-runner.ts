@@ -10,7 +10,7 @@ import type { AgentEvent, TurnFinishReason } from './agent-events.js';
 import type { AgentRunner, AgentRunnerOptions, TurnInput, TurnResult, TurnUsage } from './agent-runner.js';
 import { resolveEffort } from './effort.js';
 import { runModelStep } from './model-step.js';
-import { formatOnDemandSection, offeredTools, unreachableReason, type OfferedTools } from './offered-tools.js';
+import { formatOnDemandSection, unreachableReason } from './offered-tools.js';
 import { budgetAfterContextError } from './context-retry.js';
 import { buildSystemPrompt, buildUserMessage } from './prompt-builder.js';
 import { pruneHistory } from './prune-history.js';
@@ -18,9 +18,10 @@ import { firstStopCondition, hasNoToolCalls, toolRoundCountIs } from './stop-con
 import { formatTextToolCatalog } from './text-tool-calls.js';
 import { TEXT_TOOL_CALL_HINT, TIER_DEFAULTS } from './tier-defaults.js';
 import { createTokenEstimator, type TokenEstimator } from './token-estimator.js';
-import { ABORTED_TOOL_RESULT, executeToolCall, type ToolCallRequest } from './tool-executor.js';
+import { ABORTED_TOOL_RESULT, executeToolCall } from './tool-executor.js';
+import { createCallIdLedger, createOfferedToolsMemo, type OfferedRound } from './turn-memo.js';
 
-const NO_TOOLS: OfferedTools = { definitions: [], names: new Set(), onDemand: [] };
+const NO_TOOLS: OfferedRound = { definitions: [], names: new Set(), onDemand: [], onDemandNames: new Set() };
 
 /** The sentence appended when the loop hits its round limit. */
 export const maxRoundsNote = (rounds: number): string => `I stopped after ${rounds} tool rounds without finishing; say 'continue' to go on.`;
@@ -37,20 +38,6 @@ function closeOpenToolCalls(conversation: ChatMessage[]): void {
       conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: ABORTED_TOOL_RESULT });
     }
   }
-}
-
-/**
- * Some local servers number tool calls from zero on every answer (or send none); ids must be
- * unique within the conversation because results and approvals are keyed on them.
- */
-function uniqueCallIds(calls: ToolCallRequest[], conversation: readonly ChatMessage[], round: number): ToolCallRequest[] {
-  const seen = new Set(conversation.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : [])));
-  return calls.map((call, index) => {
-    let id = call.toolCall.id;
-    if (id === '' || seen.has(id)) id = `${id || 'call'}_r${round}_${index + 1}`;
-    seen.add(id);
-    return id === call.toolCall.id ? call : { ...call, toolCall: { ...call.toolCall, id } };
-  });
 }
 
 function requireRole(state: AgentSessionState): Role {
@@ -158,10 +145,12 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     let historyBudget = settings.historyBudgetTokens;
     // Once per turn: the server said the prompt does not fit its context window.
     let contextRetried = false;
+    const offeredFor = createOfferedToolsMemo();
+    const uniqueCallIds = createCallIdLedger(conversation);
     for (let round = 1; ; round++) {
       if (signal.aborted) return finish('aborted');
       const role = requireRole(state);
-      const offered = input.allowTools === false ? NO_TOOLS : offeredTools({ role, loadedTools: state.loadedTools, tools, tier: settings.tier });
+      const offered = input.allowTools === false ? NO_TOOLS : offeredFor({ role, loadedTools: state.loadedTools, tools, tier: settings.tier });
       const textMode = !settings.nativeToolCalling;
       const expectsTextCalls = settings.textToolCallsExpected ?? TIER_DEFAULTS[settings.tier].textToolCalls;
       const system: ChatMessage = {
@@ -241,7 +230,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         return finish('error', step.error);
       }
 
-      const calls = uniqueCallIds(step.toolCalls, conversation, round);
+      const calls = uniqueCallIds(step.toolCalls, round);
       conversation.push({
         role: 'assistant',
         content: textMode && calls.length > 0 ? step.rawText : step.text,
@@ -255,7 +244,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
           tools,
           permissions,
           offeredNames: offered.names,
-          onDemand: { names: new Set(offered.onDemand.map((tool) => tool.name)), load: (name) => state.loadedTools.add(name) },
+          onDemand: { names: offered.onDemandNames, load: (name) => state.loadedTools.add(name) },
           unreachableReason: (name) => unreachableReason(name, { role, tools, tier: settings.tier }),
           context: toolContext,
           requesterId: input.requesterId,

@@ -31,19 +31,25 @@ export function messageChars(message: ChatMessage): number {
   return chars;
 }
 
-/** Serialised size of each tool's parameters, by schema object: measured once, not every round. */
+/** Serialised size of each tool's parameters, by schema object, and of each whole definition, by definition object. */
 const parameterChars = new WeakMap<object, number>();
+const definitionChars = new WeakMap<ToolDefinition, number>();
 
-/** `JSON.stringify(tools).length`, without serialising every schema again on every round. */
+/** `JSON.stringify(tools).length`, without serialising every definition again on every round. */
 function toolsChars(tools: readonly ToolDefinition[]): number {
   let chars = 1 + tools.length; // brackets and commas
   for (const tool of tools) {
-    let parameters = parameterChars.get(tool.parameters);
-    if (parameters === undefined) {
-      parameters = JSON.stringify(tool.parameters).length;
-      parameterChars.set(tool.parameters, parameters);
+    let size = definitionChars.get(tool);
+    if (size === undefined) {
+      let parameters = parameterChars.get(tool.parameters);
+      if (parameters === undefined) {
+        parameters = JSON.stringify(tool.parameters).length;
+        parameterChars.set(tool.parameters, parameters);
+      }
+      size = JSON.stringify({ name: tool.name, description: tool.description, parameters: null }).length - 'null'.length + parameters;
+      definitionChars.set(tool, size);
     }
-    chars += JSON.stringify({ name: tool.name, description: tool.description, parameters: null }).length - 'null'.length + parameters;
+    chars += size;
   }
   return chars;
 }
