@@ -12,6 +12,11 @@ let peakRss = 0;
 let rssWatch;
 let profiling;
 let cpuAtStart;
+/** Stalls of the loop longer than GAP_MS, with when they ended (ms after 'start'), to find the work behind the max. */
+const GAP_MS = 40;
+let gaps = [];
+let gapWatch;
+let windowStart = 0;
 
 async function start(profileFile) {
   delay.reset();
@@ -19,6 +24,27 @@ async function start(profileFile) {
   peakRss = process.memoryUsage().rss;
   cpuAtStart = process.cpuUsage();
   rssWatch = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  gaps = [];
+  windowStart = performance.now();
+  let lastTick = windowStart;
+  let lastUsage = process.resourceUsage();
+  gapWatch = setInterval(() => {
+    const now = performance.now();
+    const usage = process.resourceUsage();
+    if (now - lastTick > GAP_MS) {
+      gaps.push({
+        atMs: Math.round(now - windowStart),
+        gapMs: Math.round(now - lastTick),
+        // CPU of the process (all its threads) over the stall: far below the stall's length means the bot was not running.
+        cpuMs: Math.round((usage.userCPUTime + usage.systemCPUTime - lastUsage.userCPUTime - lastUsage.systemCPUTime) / 1000),
+        // Times the kernel took the CPU away from the process meanwhile (a loaded machine).
+        preempted: usage.involuntaryContextSwitches - lastUsage.involuntaryContextSwitches,
+        endUs: Number(process.hrtime.bigint() / 1000n),
+      });
+    }
+    lastTick = now;
+    lastUsage = usage;
+  }, 5);
   if (profileFile) {
     const session = new Session();
     session.connect();
@@ -31,6 +57,7 @@ async function start(profileFile) {
 async function report() {
   delay.disable();
   clearInterval(rssWatch);
+  clearInterval(gapWatch);
   const cpu = process.cpuUsage(cpuAtStart);
   if (profiling) {
     const { profile } = await profiling.session.post('Profiler.stop');
@@ -46,6 +73,8 @@ async function report() {
     rssMb: Math.max(peakRss, process.memoryUsage().rss) / 1_048_576,
     // CPU time of the whole process (its threads too): unlike the delay, it barely moves with the machine's load.
     cpuS: (cpu.user + cpu.system) / 1e6,
+    gaps,
+    windowStartMs: Math.round(windowStart),
   };
 }
 

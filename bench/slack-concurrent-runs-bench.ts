@@ -11,6 +11,8 @@
  * minutes), light work that would only dilute the figures; the replies complete by then are counted.
  * Goals (issue 27): p99 ≤ 20 ms, max ≤ 50 ms. Run: `npx tsx bench/slack-concurrent-runs-bench.ts
  * [runs] [--profile=<file>]` (`--profile`: a CPU profile of the bot over the window).
+ * Every stall of the bot's loop over 40 ms is printed with when it ended, the CPU the process used
+ * meanwhile and how often the kernel preempted it (a stall with many preemptions is the machine's load).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -41,6 +43,10 @@ interface Figures {
   max: number;
   rssMb: number;
   cpuS: number;
+  /** Stalls of the bot's loop over 40 ms: when they ended (ms into the window) and how long. */
+  gaps: { atMs: number; gapMs: number; cpuMs: number; preempted: number }[];
+  /** When the window began, in ms since the bot's start (the clock of `--trace-gc` lines). */
+  windowStartMs: number;
 }
 
 /** Three read_file rounds, then the streamed reply; decided from the request alone. */
@@ -73,7 +79,11 @@ for (let index = 0; index < TOOL_ROUNDS; index += 1) await writeFile(join(worksp
 const slack = await startSlackEmulator();
 const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
 const output: string[] = [];
-const bot = spawn(process.execPath, ['--import', join(ROOT, 'bench', 'event-loop-probe.mjs'), join(ROOT, 'bin', 'tsuka.js'), 'start'], {
+// BENCH_TRACE_GC=1: the bot runs with --trace-gc and its GC pauses of 10 ms or more are printed, to
+// tell a collector's pause from our own work at a stall. BENCH_GAPS_FILE=<file>: the stalls (with
+// their end on the monotonic clock in µs, as in a CPU profile's timestamps) are written there.
+const GC_FLAGS = process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [];
+const bot = spawn(process.execPath, [...GC_FLAGS, '--import', join(ROOT, 'bench', 'event-loop-probe.mjs'), join(ROOT, 'bin', 'tsuka.js'), 'start'], {
   cwd: home,
   stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   env: {
@@ -158,3 +168,21 @@ console.log(
     `p50 ${figures!.p50.toFixed(1)} ms, p99 ${verdict(figures!.p99, GOALS.p99)} ms, max ${verdict(figures!.max, GOALS.max)} ms; ` +
     `peak RSS ${figures!.rssMb.toFixed(0)} MB; CPU of the bot over the window ${figures!.cpuS.toFixed(1)} s (load average ${loadavg()[0]!.toFixed(1)})`,
 );
+if (process.env.BENCH_GAPS_FILE) await writeFile(process.env.BENCH_GAPS_FILE, JSON.stringify(figures!.gaps));
+if (figures!.gaps.length > 0)
+  console.log(
+    `stalls over 40 ms (ms into the window: length (CPU ms of the bot's process meanwhile, involuntary context switches)): ${figures!.gaps.map((gap) => `${gap.atMs}: ${gap.gapMs} (CPU ${gap.cpuMs}, preempted ${gap.preempted}×)`).join(', ')}`,
+  );
+if (process.env.BENCH_TRACE_GC) {
+  console.log(`window began ${figures!.windowStartMs} ms after the bot's start; GC pauses ≥ 10 ms:`);
+  console.log(
+    output
+      .join('')
+      .split('\n')
+      .filter(
+        (line) =>
+          /: (Mark-Compact|Scavenge|Mark-sweep)/i.test(line) && /[\d.]+ \/ [\d.]+ ms/.test(line) && Number(/([\d.]+) \/ [\d.]+ ms/.exec(line)![1]) >= 10,
+      )
+      .join('\n'),
+  );
+}

@@ -2,6 +2,7 @@
  * One character's turn in a thread: a run record, the streamed reply, approvals in the thread,
  * the session saved afterwards. Every tool event is stored before it is shown.
  */
+import { admitTurn } from './turn-admission.js';
 import { createAgentRunner } from '../core/agent/create-agent-runner.js';
 import { createPermissionManager } from '../core/safety/permission-manager.js';
 import type { AgentEvent } from '../core/agent/agent-events.js';
@@ -65,6 +66,7 @@ export interface TurnRerun {
 
 export async function runTurnInThread(deps: CommandDependencies, approvals: ApprovalFlow, request: TurnRequest): Promise<void> {
   const { surface, thread, character } = request;
+  await admitTurn();
   await deps.models.refresh?.();
   const server = request.rerun?.server;
   const current = server ? deps.models.currentOn?.(server) : deps.models.current();
