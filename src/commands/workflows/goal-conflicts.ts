@@ -11,9 +11,9 @@ import { extractMergedFile, readConflictVersions, type ConflictVersions } from '
 import type { GoalStatsRow } from '../../core/workflows/goal/goal-stats.js';
 import { CONFLICTS_FOLDER, type MergeReport } from '../../core/workflows/goal/merge-stagings.js';
 import type { Staging } from '../../core/workflows/goal/parallel-workspace.js';
-import { WorkflowTurnError } from '../../core/workflows/workflow-turn-error.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 import { writeWithApproval } from './approved-write.js';
+import { throwIfTurnFailed, turnStats } from './goal/goal-turns.js';
 import type { WorkflowSession } from './workflow-session.js';
 
 export interface GoalConflictContext {
@@ -68,16 +68,8 @@ export async function resolveGoalConflicts(context: GoalConflictContext, report:
     }
     session.io.activity(`merge of ${conflict.path} · ${resolver.aiName}`);
     const turn = await session.io.runMember({ character: resolver, allowTools: false, prompt: mergePrompt(context.objective, read.versions) });
-    context.rows.push({
-      agent: resolver.name,
-      outputTokens: turn.usage.completionTokens,
-      peakContextTokens: turn.usage.peakContextTokens,
-      totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
-      durationMs: turn.durationMs,
-      modelTimeMs: turn.usage.modelTimeMs,
-    });
-    if (turn.finishReason === 'aborted' || session.abort.signal.aborted) throw new AbortedError();
-    if (turn.finishReason === 'error') throw new WorkflowTurnError(resolver.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
+    context.rows.push({ agent: resolver.name, ...turnStats(turn) });
+    throwIfTurnFailed(turn, resolver.aiName, session.abort.signal);
     const merged = extractMergedFile(turn.text);
     if (merged === undefined) {
       await session.io.announce(`🔀 ${conflict.path}: ${resolver.aiName} proposed no merged file; the conflict stays saved in ${CONFLICTS_FOLDER}/.`);

@@ -11,6 +11,7 @@ import type { CommandDependencies } from '../../command-dependencies.js';
 import { SUMMARIES_ROW, type ModelCallMeter } from '../goal-model-calls.js';
 import { reviewPrompt, stepPrompt } from '../goal-prompts.js';
 import type { WorkflowSession } from '../workflow-session.js';
+import type { MemberTurnOutcome } from '../../../core/workflows/workflow-io.js';
 
 export interface GoalContext {
   deps: CommandDependencies;
@@ -34,6 +35,23 @@ export interface GoalContext {
   reviewer?: string;
   /** Whether the plan text was already shown on a plan card (not announced again). */
   planCard: boolean;
+}
+
+/** A stopped run is thrown on as a stop; a failed model turn as the character's failure. */
+export function throwIfTurnFailed(turn: MemberTurnOutcome, who: string, signal: AbortSignal): void {
+  if (turn.finishReason === 'aborted' || signal.aborted) throw new AbortedError();
+  if (turn.finishReason === 'error') throw new WorkflowTurnError(who, turn.error?.message ?? 'the model failed', { cause: turn.error });
+}
+
+/** One turn's row of the goal's stats table (without its agent). */
+export function turnStats(turn: MemberTurnOutcome): Omit<GoalStatsRow, 'agent'> {
+  return {
+    outputTokens: turn.usage.completionTokens,
+    peakContextTokens: turn.usage.peakContextTokens,
+    totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
+    durationMs: turn.durationMs,
+    modelTimeMs: turn.usage.modelTimeMs,
+  };
 }
 
 export async function runStep(context: GoalContext, step: PlanStep, where: StepRunContext): Promise<StepResult> {
@@ -73,15 +91,8 @@ export async function runStep(context: GoalContext, step: PlanStep, where: StepR
       return lines;
     },
   });
-  if (turn.finishReason === 'aborted' || where.signal.aborted) throw new AbortedError();
-  if (turn.finishReason === 'error') throw new WorkflowTurnError(character.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
-  const stats = {
-    outputTokens: turn.usage.completionTokens,
-    peakContextTokens: turn.usage.peakContextTokens,
-    totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
-    durationMs: turn.durationMs,
-    modelTimeMs: turn.usage.modelTimeMs,
-  };
+  throwIfTurnFailed(turn, character.aiName, where.signal);
+  const stats = turnStats(turn);
   context.stepRows.push({ agent: step.agent, ...stats });
   const summary = needsCondensing(turn.text) ? await condense(context, step, character.name, turn.text, where.signal) : undefined;
   return { output: turn.text, ok: !failedStatus, ...(summary ? { summary } : {}), stats };
@@ -148,15 +159,7 @@ export async function review(context: GoalContext, supervisorName: string, step:
       return lines;
     },
   });
-  context.reviewRows.push({
-    agent: supervisor.name,
-    outputTokens: turn.usage.completionTokens,
-    peakContextTokens: turn.usage.peakContextTokens,
-    totalTokens: turn.usage.promptTokens + turn.usage.completionTokens,
-    durationMs: turn.durationMs,
-    modelTimeMs: turn.usage.modelTimeMs,
-  });
-  if (turn.finishReason === 'aborted' || session.abort.signal.aborted) throw new AbortedError();
-  if (turn.finishReason === 'error') throw new WorkflowTurnError(supervisor.aiName, turn.error?.message ?? 'the model failed', { cause: turn.error });
+  context.reviewRows.push({ agent: supervisor.name, ...turnStats(turn) });
+  throwIfTurnFailed(turn, supervisor.aiName, session.abort.signal);
   return verdict;
 }
