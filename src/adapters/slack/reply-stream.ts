@@ -41,7 +41,6 @@ const MAX_FAILURES_BEFORE_STOP = 3;
  * every replica spent it) has room then; a 429 asking for longer (Slack counted more than we did,
  * e.g. after a restart) gets the placeholder too.
  */
-const STREAM_START_WAIT_MS = STREAM_START_MAX_WAIT_MS;
 
 export function createSlackReplyStream(slack: SlackMessaging, options: SlackReplyStreamOptions): ReplyStream {
   const { caller, client } = slack;
@@ -110,7 +109,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     if (job || done || final || failures >= MAX_FAILURES_BEFORE_STOP) return;
     if (ts === undefined) {
       if (mode === 'stream' && text.trim().length === 0 && !tasks.waiting) return;
-      if (mode === 'stream' && caller.budget.waitMs('chat.startStream') > STREAM_START_WAIT_MS) switchToEdits();
+      if (mode === 'stream' && caller.budget.waitMs('chat.startStream') > STREAM_START_MAX_WAIT_MS) switchToEdits();
       // The turn is the channel's posting budget alone: `first` spends chat.startStream's Tier 2 only
       // when a stream really starts (a reply complete by then is one chat.postMessage).
       track(caller.budgeted({ method: 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }));
