@@ -93,6 +93,8 @@ async function goalAsSeen(page: Page, h: PlaygroundHarness): Promise<void> {
     [390, SCREENSHOT_PHONE],
   ] as const) {
     await page.setViewportSize({ width, height: 844 });
+    // The thread pane is drawn again as messages arrive (the chart, the run card): wait for the table each time.
+    await page.locator('#thread-messages pre:has(code)', { hasText: 'output tokens' }).first().waitFor();
     const pane = await boxOf(page, '#thread-messages');
     const stats = await boxOf(page, '#thread-messages pre:has(code)');
     // Wider than the pane at both sizes: it scrolls in its own box, and ends inside the pane.
