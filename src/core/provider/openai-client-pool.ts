@@ -2,9 +2,11 @@
  * One `openai` client per model server, shared by every model on it: the endpoint models of a
  * server (one per model id, a new one at each `/tsuka model` switch) and every request of each.
  * The client holds no per-request state; timeouts and signals go with each request. Connections
- * are kept alive by the fetch underneath (Node's global undici agent), one pool per origin.
+ * are kept alive by the transport underneath (`node-http-fetch.ts`: keep-alive agents, one pool per
+ * origin), which carries the few kilobytes of a tool round without `fetch`'s web-stream wrapping.
  */
 import { OpenAI } from 'openai';
+import { nodeHttpFetch } from './node-http-fetch.js';
 import { withReadableErrors } from './readable-error-fetch.js';
 
 /** Local servers ignore the key, but the client insists on one. */
@@ -33,7 +35,7 @@ export function createOpenAIClientPool(): OpenAIClientPool {
   const byFetch = new Map<typeof fetch, Map<string, OpenAI>>();
   let size = 0;
   return {
-    clientFor({ baseURL, apiKey, fetch: fetchImplementation = globalThis.fetch }) {
+    clientFor({ baseURL, apiKey, fetch: fetchImplementation = nodeHttpFetch }) {
       let clients = byFetch.get(fetchImplementation);
       if (!clients) {
         clients = new Map();
