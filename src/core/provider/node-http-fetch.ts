@@ -114,7 +114,7 @@ function bodyBytes(body: unknown): Buffer | string | undefined | false {
   return false;
 }
 
-function outgoingHeaders(init: HeadersInit | undefined): Record<string, string> {
+function outgoingHeaders(init: RequestInit['headers']): Record<string, string> {
   const headers: Record<string, string> = {};
   if (!init) return headers;
   const pairs: Iterable<[string, string]> =
