@@ -89,7 +89,7 @@ const bot = spawn(process.execPath, [...GC_FLAGS, '--import', join(ROOT, 'bench'
   env: {
     PATH: process.env.PATH,
     HOME: home,
-    TSUKA_RUN_FROM_SOURCE: '1',
+    ...(process.env.BENCH_FROM_SOURCE ? { TSUKA_RUN_FROM_SOURCE: '1' } : {}),
     TSUKA_DATA_DIR: join(home, 'data'),
     TSUKA_WORKSPACE: workspace,
     TSUKA_HTTP_PORT: '0',

@@ -5,6 +5,9 @@
 import { stripControlCharacters } from '../core/safety/control-characters.js';
 import type { Button, ChatSurface, ReplyStream, TaskUpdate } from './chat-surface.js';
 
+/** The shortest time between two texts given to a stream (see maskStream). */
+export const STREAM_APPEND_INTERVAL_MS = 100;
+
 /** Button labels can quote a command ("Approve “node x.js” for this run"). */
 function maskButtons(buttons: Button[] | undefined, mask: (text: string) => string): { buttons?: Button[] } {
   return buttons
@@ -19,10 +22,28 @@ function maskButtons(buttons: Button[] | undefined, mask: (text: string) => stri
 }
 
 /**
- * A stream's text is masked as a whole each time. The reply renderer holds back a word still being
- * written, so a secret is never shown half-typed before it can be recognised and masked.
+ * The renderer gives a stream its whole text after every token, and each text is masked whole (a
+ * secret may be cut anywhere), which grew with the square of a reply's length. What reaches the
+ * stream is therefore the newest text at most every `appendIntervalMs`: the first at once, the
+ * later ones after at most that long, and always before a task or the end, so nothing is shown out
+ * of order. No platform shows a stream faster (Slack's appends and Discord's edits are a
+ * second apart). The reply renderer holds back a word still being written, so a secret is never
+ * shown half-typed before it can be recognised and masked.
  */
-function maskStream(stream: ReplyStream, mask: (text: string) => string): ReplyStream {
+function maskStream(stream: ReplyStream, mask: (text: string) => string, appendIntervalMs: number): ReplyStream {
+  let waiting: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let sentAt = Number.NEGATIVE_INFINITY;
+  let status: { text: string; masked: string } | undefined;
+  const send = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (waiting === undefined) return;
+    const text = waiting;
+    waiting = undefined;
+    sentAt = performance.now();
+    stream.append(mask(text));
+  };
   return {
     // Read through: a stream may change its mind (Slack: streaming refused, tasks refused).
     get appendOnly() {
@@ -31,10 +52,32 @@ function maskStream(stream: ReplyStream, mask: (text: string) => string): ReplyS
     get tasks() {
       return stream.tasks;
     },
-    append: (text) => stream.append(mask(text)),
-    status: (text) => stream.status(mask(text)),
-    stop: (options) => stream.stop({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
-    ...(stream.task ? { task: (update: TaskUpdate) => stream.task!(maskTask(update, mask)) } : {}),
+    append: (text) => {
+      waiting = text;
+      if (timer) return;
+      const wait = sentAt + appendIntervalMs - performance.now();
+      if (wait <= 0) send();
+      else timer = setTimeout(send, wait).unref();
+    },
+    // A status is a transient line beside the text, in no order with it: it does not wait.
+    status: (text) => {
+      if (status?.text !== text) status = { text, masked: mask(text) };
+      stream.status(status.masked);
+    },
+    stop: (options) => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      waiting = undefined;
+      return stream.stop({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) });
+    },
+    ...(stream.task
+      ? {
+          task: (update: TaskUpdate) => {
+            send();
+            stream.task!(maskTask(update, mask));
+          },
+        }
+      : {}),
   };
 }
 
@@ -54,7 +97,11 @@ function maskTask(update: TaskUpdate, mask: (text: string) => string): TaskUpdat
  * Also strips terminal escapes, control characters and bidirectional overrides: a tool's output
  * (or a hostile repository's file) must not change what people see, nor what an approval card says.
  */
-export function createMaskingSurface(surface: ChatSurface, maskSecrets: (text: string) => string): ChatSurface {
+export function createMaskingSurface(
+  surface: ChatSurface,
+  maskSecrets: (text: string) => string,
+  { appendIntervalMs = STREAM_APPEND_INTERVAL_MS }: { appendIntervalMs?: number } = {},
+): ChatSurface {
   const mask = (text: string) => stripControlCharacters(maskSecrets(text));
   const masked: ChatSurface = {
     platform: surface.platform,
@@ -63,12 +110,12 @@ export function createMaskingSurface(surface: ChatSurface, maskSecrets: (text: s
     postRoot: (options) => surface.postRoot({ ...options, text: mask(options.text), threadTitle: mask(options.threadTitle) }),
     post: (options) => surface.post({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
     edit: (options) => surface.edit({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
-    ...(surface.startStream ? { startStream: (options) => maskStream(surface.startStream!(options), mask) } : {}),
+    ...(surface.startStream ? { startStream: (options) => maskStream(surface.startStream!(options), mask, appendIntervalMs) } : {}),
     ...(surface.startPlan
       ? {
           startPlan: (options) => {
             const plan = surface.startPlan!({ ...options, title: mask(options.title) });
-            return plan && maskStream(plan, mask);
+            return plan && maskStream(plan, mask, appendIntervalMs);
           },
         }
       : {}),

@@ -45,7 +45,16 @@ function parse(data: unknown): unknown {
 export function guardSocketModeEnvelopes(client: SocketModeClient, logger: Logger): void {
   const listeners = client.listeners('ws_message') as MessageListener[];
   client.removeAllListeners('ws_message');
-  client.on('ws_message', (data: unknown, isBinary: boolean) => {
+  // One envelope per turn of the event loop. The WebSocket parser emits every frame of a socket read
+  // at once, and each event's handling (Bolt's middleware, our intake) runs on as microtasks after
+  // them: a burst of mentions in one read was one long task that held timers and sockets back.
+  const waiting: { data: unknown; isBinary: boolean }[] = [];
+  const handleNext = (): void => {
+    const next = waiting.shift();
+    if (waiting.length > 0) setImmediate(handleNext);
+    if (next) handle(next.data, next.isBinary);
+  };
+  const handle = (data: unknown, isBinary: boolean): void => {
     const envelope = isBinary ? undefined : parse(data);
     const problem = envelope === undefined ? undefined : envelopeProblem(envelope);
     if (problem) {
@@ -63,5 +72,9 @@ export function guardSocketModeEnvelopes(client: SocketModeClient, logger: Logge
         .then(() => listener.call(client, data, isBinary))
         .catch((error: unknown) => logger.error('Slack envelope handling failed; envelope dropped', { error }));
     }
+  };
+  client.on('ws_message', (data: unknown, isBinary: boolean) => {
+    waiting.push({ data, isBinary });
+    if (waiting.length === 1) setImmediate(handleNext);
   });
 }

@@ -17,6 +17,7 @@ import { createSlackCaller } from './call-budget.js';
 import { createAssistantThreads } from './assistant-threads.js';
 import type { SuggestedPrompt } from '../../commands/assistant-prompts.js';
 import type { SharedBudget } from '../shared/call-budget.js';
+import { nodeHttpFetch } from '../../core/http/node-http-fetch.js';
 
 export interface SlackAdapterOptions {
   config: SlackConfig;
@@ -64,6 +65,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     slackApiUrl: config.apiUrl,
     rejectRateLimitedCalls: true,
     retryConfig: { retries: options.retries ?? 0 },
+    // Web API calls over node:http rather than Node's fetch: a burst of replies spent its time in
+    // undici's web streams (docs/benchmarks/slack-replies.md, event-loop section).
+    fetch: nodeHttpFetch,
   };
   const socketMode = Boolean(config.appToken);
   const receiver = socketMode
@@ -83,6 +87,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     token: config.botToken,
     ...(socketReceiver ? { receiver: socketReceiver } : { receiver }),
     clientOptions,
+    // Bolt's conversation store (context.conversation) is unused here and costs a lookup per event.
+    convoStore: false,
     logger: boltLogger(logger),
   });
   const limits = { ...SLACK_DEFAULT_RATE_LIMITS, ...options.rateLimits };

@@ -2,11 +2,11 @@
  * One `openai` client per model server, shared by every model on it: the endpoint models of a
  * server (one per model id, a new one at each `/tsuka model` switch) and every request of each.
  * The client holds no per-request state; timeouts and signals go with each request. Connections
- * are kept alive by the transport underneath (`node-http-fetch.ts`: keep-alive agents, one pool per
+ * are kept alive by the transport underneath (`core/http/node-http-fetch.ts`: keep-alive agents, one pool per
  * origin), which carries the few kilobytes of a tool round without `fetch`'s web-stream wrapping.
  */
 import { OpenAI } from 'openai';
-import { nodeHttpFetch } from './node-http-fetch.js';
+import { nodeHttpFetch } from '../http/node-http-fetch.js';
 import { withReadableErrors } from './readable-error-fetch.js';
 
 /** Local servers ignore the key, but the client insists on one. */

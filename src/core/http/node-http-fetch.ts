@@ -9,8 +9,9 @@
  * returned as a real `Response`, so nothing downstream sees a difference on the rare path.
  *
  * Kept from `fetch`: errors are `TypeError('fetch failed', { cause })` with the socket error as
- * cause; an abort rejects (or ends the body) with an `AbortError`; redirects are followed (up to 5);
- * gzip/deflate/br bodies are decoded. Bodies other than text or bytes go to the global `fetch`.
+ * cause; an abort rejects (or ends the body) with an `AbortError`; redirects are followed (up to 5),
+ * refused (`redirect: 'error'`, as Slack's WebClient asks) or returned (`'manual'`); gzip/deflate/br
+ * bodies are decoded. Bodies other than text or bytes (a file upload's form) go to the global `fetch`.
  */
 // The modules, not their named exports: `http.request` is read at each call, so interceptors that
 // patch it (nock in tests, OpenTelemetry's http instrumentation) see these requests.
@@ -182,7 +183,7 @@ export function createNodeHttpFetch(): Fetch {
 
   const nodeFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const body = bodyBytes(init.body);
-    if (input instanceof Request || body === false || init.redirect === 'manual' || init.redirect === 'error') return fetch(input, init);
+    if (input instanceof Request || body === false) return fetch(input, init);
     const signal = init.signal ?? undefined;
     if (signal?.aborted) throw abortError(signal);
     let attempt: Attempt = { url: new URL(input), method: (init.method ?? 'GET').toUpperCase(), headers: outgoingHeaders(init.headers), body };
@@ -192,8 +193,12 @@ export function createNodeHttpFetch(): Fetch {
       const message = await send(attempt, signal);
       const status = message.statusCode ?? 0;
       const location = message.headers.location;
-      if (REDIRECTS.has(status) && location && redirects < MAX_REDIRECTS) {
+      if (REDIRECTS.has(status) && location && init.redirect !== 'manual') {
         message.resume();
+        if (init.redirect === 'error' || redirects >= MAX_REDIRECTS)
+          throw new TypeError('fetch failed', {
+            cause: new Error(init.redirect === 'error' ? `unexpected redirect to ${location}` : 'redirect count exceeded'),
+          });
         attempt = redirected(attempt, status, new URL(location, attempt.url));
         continue;
       }

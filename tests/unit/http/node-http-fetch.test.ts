@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeHttpFetch } from '../../../src/core/provider/node-http-fetch.js';
+import { createNodeHttpFetch } from '../../../src/core/http/node-http-fetch.js';
 import { createOpenAIClientPool } from '../../../src/core/provider/openai-client-pool.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
@@ -75,6 +75,10 @@ describe('node-http-fetch', () => {
     const response = await createNodeHttpFetch()(`${base}/moved`, { method: 'POST', body: 'again' });
     expect(response.redirected).toBe(true);
     expect(await response.text()).toBe('POST again');
+    // Slack's WebClient asks for `redirect: 'error'`: a redirect is then a failure, not followed.
+    await expect(createNodeHttpFetch()(`${base}/moved`, { method: 'POST', body: 'x', redirect: 'error' })).rejects.toThrow(TypeError);
+    const manual = await createNodeHttpFetch()(`${base}/moved`, { redirect: 'manual' });
+    expect([manual.status, manual.headers.get('location')]).toEqual([307, '/zipped']);
   });
 
   it('returns an error status as a standard Response with its body', async () => {
