@@ -27,6 +27,41 @@ export const MASK_OVERLAP_CHARS = 8 * 1024;
 
 const PRIVATE_KEY_END = /-----END [A-Z ]*PRIVATE KEY-----/;
 
+/**
+ * Texts this long or longer are remembered with their masked form. One tool output is masked where
+ * the tool returns it, again in the run's transcript, the thread's task card and the saved session:
+ * each later pass finds it here (a text without secrets is its own masked form).
+ */
+const REMEMBERED_MIN_CHARS = 512;
+/** At most this many characters of remembered texts, the least recently used forgotten first. */
+const REMEMBERED_MAX_CHARS = 2 * 1024 * 1024;
+
+/** A small LRU of masked texts, bounded by the characters it holds. */
+function createMaskMemo(): { get(text: string): string | undefined; set(text: string, masked: string): void } {
+  const entries = new Map<string, string>();
+  let chars = 0;
+  return {
+    get(text) {
+      const masked = entries.get(text);
+      if (masked !== undefined) {
+        entries.delete(text);
+        entries.set(text, masked);
+      }
+      return masked;
+    },
+    set(text, masked) {
+      if (text.length > REMEMBERED_MAX_CHARS / 4 || entries.has(text)) return;
+      entries.set(text, masked);
+      chars += text.length + (masked === text ? 0 : masked.length);
+      for (const [oldest, value] of entries) {
+        if (chars <= REMEMBERED_MAX_CHARS) break;
+        entries.delete(oldest);
+        chars -= oldest.length + (value === oldest ? 0 : value.length);
+      }
+    },
+  };
+}
+
 function safelyDecoded(text: string): string {
   try {
     return decodeURIComponent(text);
@@ -179,10 +214,20 @@ export function createSecretMasker(env: NodeJS.ProcessEnv, extraSecrets: readonl
   const literals: LiteralMatcher = createLiteralMatcher(forms.keys());
   const shapes = new RegExp(SECRET_SHAPE_SOURCES.join('|'), 'g');
   const bearer = new RegExp(BEARER_TOKEN_SOURCE, 'g');
+  const memo = createMaskMemo();
   const mask = (text: string): string => {
     if (typeof text !== 'string' || text === '') return text;
+    const remembered = text.length >= REMEMBERED_MIN_CHARS ? memo.get(text) : undefined;
+    if (remembered !== undefined) return remembered;
     try {
-      return applyMask(text, [...literals.findAll(text), ...findUrlCredentials(text), ...findDiscordTokens(text), ...allShapeRanges(text, shapes, bearer)]);
+      const masked = applyMask(text, [
+        ...literals.findAll(text),
+        ...findUrlCredentials(text),
+        ...findDiscordTokens(text),
+        ...allShapeRanges(text, shapes, bearer),
+      ]);
+      if (text.length >= REMEMBERED_MIN_CHARS) memo.set(text, masked);
+      return masked;
     } catch {
       return `${SECRET_MASK} (this text could not be checked for secrets, so it is withheld)`;
     }

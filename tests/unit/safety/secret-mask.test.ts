@@ -96,4 +96,18 @@ describe('createSecretMasker', () => {
     const bare = createSecretMasker({});
     expect(bare('ghp_0123456789abcdefghijABCDEFGHIJ012345 and plain text')).toBe(`${SECRET_MASK} and plain text`);
   });
+
+  it('gives a long text the same masked form every time it is masked, and never a remembered one for another text', () => {
+    const output = `${'line of a tool output\n'.repeat(100)}token=plain-value-without-prefix-1\n`;
+    const first = mask(output);
+    expect(first).toContain(SECRET_MASK);
+    expect(first).not.toContain('plain-value-without-prefix-1');
+    expect(mask(output)).toBe(first);
+    // The masked form, masked again (as the transcript does), and a text one character longer.
+    expect(mask(first)).toBe(first);
+    expect(mask(`${output}x`)).toBe(`${first}x`);
+    const clean = 'no secret here\n'.repeat(100);
+    expect(mask(clean)).toBe(clean);
+    expect(mask(clean)).toBe(clean);
+  });
 });
