@@ -153,7 +153,12 @@ export function createNodeHttpFetch(): Fetch {
   const send = (attempt: Attempt, signal: AbortSignal | undefined): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
       const secure = attempt.url.protocol === 'https:';
-      const request = (secure ? https.request : http.request)(attempt.url, {
+      // Options rather than the URL: node's conversion of a URL (`urlToHttpOptions`) showed in profiles.
+      const { hostname, port, pathname, search } = attempt.url;
+      const request = (secure ? https.request : http.request)({
+        host: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+        port: port || (secure ? 443 : 80),
+        path: `${pathname}${search}`,
         method: attempt.method,
         headers: attempt.headers,
         agent: secure ? agents.https : agents.http,
