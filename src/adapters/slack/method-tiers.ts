@@ -83,6 +83,8 @@ export function slackBudgetsOf(method: string, channel: string | undefined): str
  * A stream start is worth at most this wait: past it a reply posts a placeholder and edits it. So a
  * 429 on chat.startStream asking for longer (its Tier 2 window is spent — after a restart, say,
  * when this process has not counted what the last one spent) is not retried but answered that way.
+ * It is also how long a reply's final text waits for chat.stopStream (Tier 2 too) before it goes
+ * ahead with chat.appendStream, the bare stop following at its turn.
  */
 export const STREAM_START_MAX_WAIT_MS = 2_000;
 

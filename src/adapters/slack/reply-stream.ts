@@ -115,7 +115,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
       track(caller.budgeted({ method: 'chat.postMessage', channel, priority: 'first', coalesceKey: key, call: first }));
     } else if (mode === 'stream') {
       if (tasks.waiting || (markdown(text) !== shown && markdown(text).startsWith(shown)))
-        track(caller.budgeted({ method: 'chat.appendStream', channel, priority: 'edit', coalesceKey: key, call: appendNow }));
+        track(caller.budgeted({ method: 'chat.appendStream', channel, priority: 'edit', coalesceKey: key, call: () => appendNow() }));
     } else if (displayOf(tasks.compose(text), statusText) !== shown) {
       track(caller.budgeted({ method: 'chat.update', channel, priority: 'edit', coalesceKey: key, call: editNow }));
     }
@@ -214,13 +214,16 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
     void companion?.remove();
   }
 
-  async function appendNow(): Promise<void> {
-    const next = markdown(text);
-    if (final || ts === undefined || !next.startsWith(shown) || (next === shown && !tasks.waiting)) return;
-    const appended = await withContent(text, (fields) =>
-      caller.send('chat.appendStream', channel, () =>
-        client.chat.appendStream({ channel, ts: ts!, ...fields } as Parameters<WebClient['chat']['appendStream']>[0]),
-      ),
+  /** What is new since `shown`, appended: the text so far while streaming, or the final text (`whole`) when the stop must wait. */
+  async function appendNow(whole?: string): Promise<void> {
+    const from = whole ?? text;
+    const next = markdown(from);
+    if ((final && whole === undefined) || ts === undefined || !next.startsWith(shown) || (next === shown && !tasks.waiting)) return;
+    const append = (fields: StreamContent) => client.chat.appendStream({ channel, ts: ts!, ...fields } as Parameters<WebClient['chat']['appendStream']>[0]);
+    const appended = await withContent(from, (fields) =>
+      whole === undefined
+        ? caller.send('chat.appendStream', channel, () => append(fields))
+        : caller({ method: 'chat.appendStream', channel, priority: 'final', call: () => append(fields) }),
     );
     if (appended) shown = appended.sent;
   }
@@ -245,6 +248,10 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         call: () => client.chat.stopStream({ channel, ts: ts!, ...fields, ...(blocks ? { blocks } : {}) } as Parameters<WebClient['chat']['stopStream']>[0]),
       });
     try {
+      // chat.stopStream is Tier 2 like the starts, and the stops of streams begun in different minutes
+      // can meet in one: the final text then goes at once on Tier 4 and the bare stop, with the
+      // buttons, at its turn.
+      if (next.startsWith(shown) && caller.budget.waitMs('chat.stopStream') > STREAM_START_MAX_WAIT_MS) await appendNow(last.text);
       // The text after what is shown, and the tasks still waiting, in order; nothing new: a bare stop.
       if (!next.startsWith(shown) || !(await withContent(last.text, stopWith))) await stopWith({});
     } catch (error) {

@@ -3,7 +3,7 @@
  * text at once, the fallback to placeholder + chat.update when a workspace refuses them (and that
  * it is remembered), and a reply folded into one post when it is complete before its turn.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { WebClient } from '@slack/web-api';
 import { createSlackSurface } from '../../../src/adapters/slack/surface.js';
 import { createSlackCaller } from '../../../src/adapters/slack/call-budget.js';
@@ -144,5 +144,34 @@ describe('Slack reply stream', () => {
     await until(() => methods().includes('chat.postMessage'));
     await stream.stop({ text: 'First words, then the rest.' });
     expect(methods()).toEqual(['chat.postMessage', 'chat.update']);
+  });
+
+  it("shows the final text at once with chat.appendStream when chat.stopStream's Tier 2 window is spent, and stops at its turn with the buttons", async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, calls, methods } = recordingClient();
+      const { surface, caller } = surfaceOn(client);
+      const stream = surface.startStream!({ thread: THREAD, recipient: 'slack:U7' });
+      stream.append('First words ');
+      await vi.advanceTimersByTimeAsync(50);
+      expect(methods()).toEqual(['chat.startStream']);
+      // Streams that began in different minutes end together: the stops of this minute are spent.
+      caller.budget.pause('chat.stopStream', 20_000);
+      let done = false;
+      const stopped = stream.stop({ text: 'First words and then the rest.', buttons: [{ actionId: 'b', label: 'Ask Worf', style: 'primary', value: 'v' }] });
+      void stopped.then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(50);
+      expect(methods()).toEqual(['chat.startStream', 'chat.appendStream']);
+      expect(calls.at(-1)!.args).toMatchObject({ markdown_text: 'and then the rest.' });
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(20_000);
+      await stopped;
+      expect(methods()).toEqual(['chat.startStream', 'chat.appendStream', 'chat.stopStream']);
+      const stop = calls.find((call) => call.method === 'chat.stopStream')!;
+      expect(stop.args.markdown_text).toBeUndefined();
+      expect(JSON.stringify(stop.args.blocks)).toContain('Ask Worf');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
