@@ -1,6 +1,7 @@
 /**
  * Event-loop benchmark of the real path (not a test): 200 runs in one `tsuka start` process (a
- * child: `node bin/tsuka.js start`, the TypeScript sources) through the Slack emulator (Socket Mode,
+ * child: `node bin/tsuka.js start`, the built bundle as `npm start` runs it; BENCH_FROM_SOURCE=1: the
+ * TypeScript sources) through the Slack emulator (Socket Mode,
  * the Web API with Slack's quotas on) with the scripted model server over HTTP. The emulator and the
  * model server run in this process; the delay is measured inside the bot's by a preloaded probe
  * (`event-loop-probe.mjs`, perf_hooks sampled every 1 ms). Each run makes three read_file rounds,
@@ -14,7 +15,9 @@
  * Every stall of the bot's loop over 40 ms is printed with when it ended, the CPU the process used
  * meanwhile and how often the kernel preempted it (a stall with many preemptions is the machine's load).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// @ts-expect-error: a plain JavaScript module of the launcher, without types.
+import { buildState } from '../bin/build-stamp.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -72,6 +75,10 @@ function ask<T>(child: ChildProcess, message: Record<string, unknown>, answer: s
   });
 }
 
+// The bot runs the bundle, as `npm start` does after `npm install`: build it when it is not current.
+const FROM_SOURCE = Boolean(process.env.BENCH_FROM_SOURCE);
+if (!FROM_SOURCE && !buildState(ROOT).current) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+
 const home = await mkdtemp(join(tmpdir(), 'tsuka-slack-concurrent-bench-'));
 const workspace = join(home, 'workspace');
 await mkdir(workspace, { recursive: true });
@@ -89,7 +96,7 @@ const bot = spawn(process.execPath, [...GC_FLAGS, '--import', join(ROOT, 'bench'
   env: {
     PATH: process.env.PATH,
     HOME: home,
-    ...(process.env.BENCH_FROM_SOURCE ? { TSUKA_RUN_FROM_SOURCE: '1' } : {}),
+    ...(FROM_SOURCE ? { TSUKA_RUN_FROM_SOURCE: '1' } : {}),
     TSUKA_DATA_DIR: join(home, 'data'),
     TSUKA_WORKSPACE: workspace,
     TSUKA_HTTP_PORT: '0',
@@ -168,11 +175,11 @@ try {
 
 const verdict = (value: number, goal: number) => `${value.toFixed(1)} (goal ≤ ${goal}: ${value <= goal ? 'met' : 'MISSED'})`;
 console.log(
-  `concurrent (real path: tsuka start, Slack emulator, HTTP model): ${RUNS} runs' model work done in ${elapsedS.toFixed(1)} s, ${done} replies complete by then ` +
+  `concurrent (real path: tsuka start from ${FROM_SOURCE ? 'the sources' : 'the bundle'}, Slack emulator, HTTP model): ${RUNS} runs' model work done in ${elapsedS.toFixed(1)} s, ${done} replies complete by then ` +
     `(${TOOL_ROUNDS} tool rounds + ${REPLY_PARTS}-part reply each, ${CHANNELS} channels) — event-loop delay of the bot ` +
     `p50 ${figures!.p50.toFixed(1)} ms, p99 ${verdict(figures!.p99, GOALS.p99)} ms, max ${verdict(figures!.max, GOALS.max)} ms; ` +
     `peak RSS ${figures!.rssMb.toFixed(0)} MB; CPU of the bot over the window ${figures!.cpuS.toFixed(1)} s (load average ${loadavg()[0]!.toFixed(1)}; ` +
-    `emulator and model server ${process.env.BENCH_SAME_PRIORITY ? 'at the bot\'s priority' : 'at nice 10'})`,
+    `emulator and model server ${process.env.BENCH_SAME_PRIORITY ? "at the bot's priority" : 'at nice 10'})`,
 );
 if (process.env.BENCH_GAPS_FILE) await writeFile(process.env.BENCH_GAPS_FILE, JSON.stringify(figures!.gaps));
 if (figures!.gaps.length > 0)

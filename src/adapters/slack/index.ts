@@ -66,7 +66,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     rejectRateLimitedCalls: true,
     retryConfig: { retries: options.retries ?? 0 },
     // Web API calls over node:http rather than Node's fetch: a burst of replies spent its time in
-    // undici's web streams (docs/benchmarks/slack-replies.md, event-loop section).
+    // undici's web streams (docs/benchmarks/engine-per-round.md).
     fetch: nodeHttpFetch,
   };
   const socketMode = Boolean(config.appToken);

@@ -3,7 +3,7 @@
  *
  * Node's global `fetch` (undici) wraps every response in WHATWG streams and `Headers`; a tool round
  * with a local model is a few kilobytes, and that wrapping cost more than the rest of the round
- * (profile in docs/benchmarks/agent-round.md). The `openai` client reads a response's status,
+ * (profile in docs/benchmarks/engine-per-round.md). The `openai` client reads a response's status,
  * headers, `body` (any async iterable of bytes) and `text()`/`json()`; this gives it exactly that,
  * with the socket's own chunks as the body. Error responses (status ≥ 400) are read whole and
  * returned as a real `Response`, so nothing downstream sees a difference on the rare path.
