@@ -160,10 +160,13 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
     return nextAt;
   }
 
+  let unsorted = false;
   function pump(): void {
     if (stopped) return;
     const time = now();
-    queue.sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || lastCallOf(a) - lastCallOf(b) || a.seq - b.seq);
+    // Sorted again only when the order may have changed: a call added or raised, an edit sent.
+    if (unsorted) queue.sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || lastCallOf(a) - lastCallOf(b) || a.seq - b.seq);
+    unsorted = false;
     let nextWake = Infinity;
     const blocked = new Set<string>();
     for (let index = 0; index < queue.length; index++) {
@@ -179,7 +182,10 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
       for (const budget of pending) spendOn(stateOf(budget), time);
       queue.splice(index, 1);
       index--;
-      if (job.coalesceKey !== undefined) lastEditAt.set(job.coalesceKey, time);
+      if (job.coalesceKey !== undefined) {
+        lastEditAt.set(job.coalesceKey, time);
+        unsorted = true;
+      }
       if (options.shared) void askShared(job);
       else run(job);
     }
@@ -227,6 +233,7 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
     }
     // The call keeps its place (priority, sequence).
     queue.push(job);
+    unsorted = true;
     wake(now() + waitMs);
   }
 
@@ -250,9 +257,13 @@ export function createCallBudget(options: CallBudgetOptions): CallBudget {
         if (waiting) {
           // The newest text wins; the call keeps the higher of the two priorities and its place.
           waiting.call = scheduled.call;
-          if (PRIORITY_ORDER[scheduled.priority] < PRIORITY_ORDER[waiting.priority]) waiting.priority = scheduled.priority;
+          if (PRIORITY_ORDER[scheduled.priority] < PRIORITY_ORDER[waiting.priority]) {
+            waiting.priority = scheduled.priority;
+            unsorted = true;
+          }
           waiting.settle.push(waiter);
         } else {
+          unsorted = true;
           queue.push({
             budgets,
             granted: new Set(),
