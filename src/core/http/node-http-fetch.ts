@@ -23,6 +23,8 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 type Fetch = typeof fetch;
 
 const MAX_REDIRECTS = 5;
+/** Marks a failure on a reused connection the server had closed (retried once on a new one). */
+const STALE = Symbol('stale-socket');
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Response headers as `fetch` shows them (lower-case names, repeated ones joined with ", "). */
@@ -169,7 +171,10 @@ export function createNodeHttpFetch(): Fetch {
       signal?.addEventListener('abort', onAbort, { once: true });
       request.on('error', (error) => {
         signal?.removeEventListener('abort', onAbort);
-        reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: error }));
+        const code = (error as NodeJS.ErrnoException).code;
+        // A kept-alive connection the server had just closed: the request never reached it.
+        const stale = request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');
+        reject(signal?.aborted ? abortError(signal) : Object.assign(new TypeError('fetch failed', { cause: error }), stale ? { [STALE]: true } : {}));
       });
       request.on('response', (message) => {
         // From here an abort ends the body, not the request's promise.
@@ -195,7 +200,11 @@ export function createNodeHttpFetch(): Fetch {
     if (attempt.body !== undefined && attempt.headers['content-length'] === undefined)
       attempt.headers['content-length'] = String(Buffer.byteLength(attempt.body));
     for (let redirects = 0; ; redirects += 1) {
-      const message = await send(attempt, signal);
+      // As node's documentation advises: a request lost on a stale kept-alive socket goes once more, on a new one.
+      const message = await send(attempt, signal).catch((error: unknown) => {
+        if (typeof error === 'object' && error !== null && STALE in error) return send(attempt, signal);
+        throw error;
+      });
       const status = message.statusCode ?? 0;
       const location = message.headers.location;
       if (REDIRECTS.has(status) && location && init.redirect !== 'manual') {

@@ -135,4 +135,25 @@ describe('node-http-fetch', () => {
     expect(text).toBe('Hello');
     expect(fetchHeader).toBeUndefined();
   });
+
+  it('sends a request once more on a new connection when the kept-alive one was closed by the server as it went', async () => {
+    let served = 0;
+    const requestsOn = new Map<unknown, number>();
+    handlers.set('/flaky', (request, body, response) => {
+      const count = (requestsOn.get(request.socket) ?? 0) + 1;
+      requestsOn.set(request.socket, count);
+      // The server drops an idle connection just as the second request arrives on it.
+      if (count === 2) {
+        request.socket.destroy();
+        return;
+      }
+      served += 1;
+      response.end(`ok ${body}`);
+    });
+    const fetch = createNodeHttpFetch();
+    expect(await (await fetch(`${base}/flaky`, { method: 'POST', body: 'one' })).text()).toBe('ok one');
+    expect(await (await fetch(`${base}/flaky`, { method: 'POST', body: 'two' })).text()).toBe('ok two');
+    expect(served).toBe(2);
+    expect(requestsOn.size).toBe(2);
+  });
 });
