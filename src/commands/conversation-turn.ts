@@ -21,9 +21,8 @@ export function turnSource(event: MentionEvent | ThreadMessageEvent): TurnSource
   };
 }
 
-export interface QueuedTurn {
-  surface: ChatSurface;
-  character: Character;
+/** What a turn carries wherever it waits: in this process or in the coordination. */
+interface TurnFields {
   text: string;
   user: UserRef;
   userName?: string;
@@ -35,17 +34,15 @@ export interface QueuedTurn {
   schedule?: string;
 }
 
+export interface QueuedTurn extends TurnFields {
+  surface: ChatSurface;
+  character: Character;
+}
+
 /** A queued turn as it waits in the coordination (another replica may answer it). */
-export interface StoredTurn extends CoordinationMessage {
+export interface StoredTurn extends CoordinationMessage, TurnFields {
   platform: Platform;
   character: string;
-  text: string;
-  user: UserRef;
-  userName?: string;
-  channel: string;
-  source?: TurnSource;
-  rerun?: TurnRerun;
-  schedule?: string;
 }
 
 export function storedTurn(turn: QueuedTurn): StoredTurn {
