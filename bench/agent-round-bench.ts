@@ -16,11 +16,12 @@ import { createOpenAICompatibleModel } from '../src/core/provider/openai-compati
 import { startScriptedModelServer } from '../tests/support/scripted-model-server.js';
 import { startCommandHarness } from '../tests/support/command-harness.js';
 import { profileFileArgument, startWindowProfile } from './cpu-profile-window.js';
+import { benchSize } from './bench-size.js';
 
 const ROUNDS = 15;
 const GOAL_MS = 3;
 const positional = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
-const TURNS = Number(positional[0] ?? 5);
+const TURNS = Number(positional[0] ?? benchSize(5, 1));
 /** `--profile=<file>`: a CPU profile of the HTTP model's measured turns. */
 const PROFILE_FILE = profileFileArgument();
 /** `--only=http` or `--only=in-process`: one mode alone. */

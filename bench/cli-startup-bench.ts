@@ -15,11 +15,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startScriptedModelServer } from '../tests/support/scripted-model-server.js';
+import { benchSize } from './bench-size.js';
 
 const GOAL_MS = 400;
 const FRESH = process.argv.includes('--fresh');
 const VIA_NODE = process.argv.includes('--via=node');
-const RUNS = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 7);
+const RUNS = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? benchSize(7, 1));
 const ROOT = resolve(import.meta.dirname, '..');
 const ARGUMENTS = ['ask', 'geordi', 'say hello'];
 const [PROGRAM, COMMAND, SHOWN] = VIA_NODE

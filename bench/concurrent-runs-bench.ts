@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatMessage, LanguageModel, ModelStreamPart } from '../src/core/model/language-model.js';
+import { STOP_ACTION } from '../src/commands/action-ids.js';
 import { startCommandHarness } from '../tests/support/command-harness.js';
+import { benchSize } from './bench-size.js';
 
-const RUNS = Number(process.argv[2] ?? 200);
+const RUNS = Number(process.argv[2] ?? benchSize(200, 4));
 const TOOL_ROUNDS = 3;
 const REPLY_PARTS = 120;
 const PART_INTERVAL_MS = 15;
@@ -72,14 +74,15 @@ await Promise.all(
 
 // The platform's pace (one edit per message per second), not the tests' fast one.
 harness.surface.limits.editIntervalMs = 1_000;
-// A run is over when its reply's last edit (the whole text, no Stop button) lands.
+// A run is over when its reply's last edit lands: the whole text and no Stop button (the finished reply's
+// second-opinion menus stay, so "no buttons at all" never came and the bench hung).
 let completed = 0;
 let allDone: () => void = () => undefined;
 const done = new Promise<void>((resolve) => (allDone = resolve));
 const edit = harness.surface.edit.bind(harness.surface);
 harness.surface.edit = async (options) => {
   await edit(options);
-  if (options.text.includes(FINAL_MARK) && (options.buttons ?? []).length === 0 && ++completed === RUNS) allDone();
+  if (options.text.includes(FINAL_MARK) && !(options.buttons ?? []).some((button) => button.actionId === STOP_ACTION) && ++completed === RUNS) allDone();
 };
 
 // One run first: what is loaded and compiled at the first mention is not the steady state under load.

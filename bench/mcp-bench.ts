@@ -10,8 +10,9 @@ import { silentLogger } from '../src/core/logger.js';
 import type { ToolContext } from '../src/core/tools/tool.js';
 import { demoHttpEntry, demoStdioEntry } from '../tests/support/mcp/demo-mcp-entries.js';
 import { startDemoMcpHttpServer } from '../tests/support/mcp/demo-mcp-http.js';
+import { benchSize } from './bench-size.js';
 
-const CALLS = 300;
+const CALLS = benchSize(300, 5);
 const START_TARGET_MS = 1500;
 const STDIO_P95_TARGET_MS = 20;
 const HTTP_P95_TARGET_MS = 30;

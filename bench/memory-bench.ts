@@ -17,6 +17,7 @@ import { scopeTag } from '../src/core/memory/memory-scope-cache.js';
 import { snapshotAfterChanges } from '../src/core/memory/persisted-scopes.js';
 import { openMemoryIndexFor } from '../src/core/memory/sqlite-memory-index.js';
 import { openStore } from '../src/core/store/open-store.js';
+import { SMOKE } from './bench-size.js';
 
 const SCOPE = '/bench/workspace';
 const SAVES = 200;
@@ -186,7 +187,7 @@ const root = await mkdtemp(join(tmpdir(), 'tsuka-memory-bench-'));
 try {
   // On a shared machine wall times stretch with the load: say what it was.
   console.log(`memory bench in ${root} (node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);
-  for (const size of SIZES.length > 0 ? SIZES : [1_000, 10_000, 50_000]) await benchSize(root, size);
+  for (const size of SIZES.length > 0 ? SIZES : SMOKE ? [200] : [1_000, 10_000, 50_000]) await benchSize(root, size);
 } finally {
   await rm(root, { recursive: true, force: true });
 }

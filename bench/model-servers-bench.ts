@@ -14,8 +14,9 @@ import { createLocalCoordination } from '../src/core/coordination/local-coordina
 import { silentLogger } from '../src/core/logger.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../tests/support/scripted-model-server.js';
 import { testAppConfig } from '../tests/support/test-app-config.js';
+import { benchSize } from './bench-size.js';
 
-const GENERATIONS = Number(process.argv[2] ?? 8);
+const GENERATIONS = Number(process.argv[2] ?? benchSize(8, 2));
 const TOKENS = 50;
 const TOKEN_INTERVAL_MS = 10;
 const GOAL_RATIO = 0.55;

@@ -10,8 +10,9 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as tick } from 'node:timers/promises';
 import { extractPdfText } from '../src/commands/pdf-text.js';
 import { minimalPdf } from '../tests/support/minimal-pdf.js';
+import { benchSize } from './bench-size.js';
 
-const RUNS = 5;
+const RUNS = benchSize(5, 3);
 const BLOCK_GOAL_MS = 50;
 const TIME_GOAL_MS = 2_000;
 const pages = Array.from({ length: 20 }, (_, page) =>

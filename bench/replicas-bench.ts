@@ -23,10 +23,11 @@ import { startSlackEmulator, type SlackEmulator } from '../tests/emulators/slack
 import { cliEnvironment, TSUKA_BIN } from '../tests/support/cli-process.js';
 import { startRedisServer } from '../tests/support/redis-server.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../tests/support/scripted-model-server.js';
+import { benchSize } from './bench-size.js';
 
-const TURNS = 200;
+const TURNS = benchSize(200, 5);
 const EVENTS_PER_TURN = 12;
-const MENTIONS = 20;
+const MENTIONS = benchSize(20, 2);
 const REDIS_EXTRA_GOAL_MS = 20;
 
 const percentile = (values: number[], fraction: number) => {

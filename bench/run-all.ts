@@ -13,3 +13,4 @@ await import('./mcp-bench.js');
 await import('./model-servers-bench.js');
 await import('./replicas-bench.js');
 await import('./pdf-text-bench.js');
+await import('./mcp-mute-ask-bench.js');

@@ -13,8 +13,9 @@ import type { CommandSandbox } from '../src/core/safety/command-sandbox.js';
 import { createFallbackSandbox } from '../src/core/safety/fallback-sandbox.js';
 import { runCommand } from '../src/core/safety/process-runner.js';
 import { probeSandbox } from '../src/core/safety/select-sandbox.js';
+import { benchSize } from './bench-size.js';
 
-const RUNS = 50;
+const RUNS = benchSize(50, 2);
 const OVERHEAD_TARGET_MS = 50;
 
 function percentile(values: number[], p: number): number {

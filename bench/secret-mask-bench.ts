@@ -6,10 +6,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createSecretMasker } from '../src/core/safety/secret-mask.js';
+import { benchSize } from './bench-size.js';
 
 const MB = 1024 * 1024;
 const TARGET_MB_PER_S = 5;
-const SIZE = 10 * MB;
+const SIZE = benchSize(10, 1) * MB;
 
 const env: NodeJS.ProcessEnv = {
   SLACK_BOT_TOKEN: 'xoxb-1111111111-2222222222-AbCdEfGhIjKlMnOpQrSt',

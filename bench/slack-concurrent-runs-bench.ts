@@ -25,8 +25,9 @@ import { startSlackEmulator } from '../tests/emulators/slack/slack-emulator.js';
 import { startScriptedModelServer, type ScriptedReplySpec } from '../tests/support/scripted-model-server.js';
 import { TEST_SANDBOX_ENVIRONMENT } from '../tests/support/test-sandbox.js';
 import { profileFileArgument } from './cpu-profile-window.js';
+import { benchSize } from './bench-size.js';
 
-const RUNS = Number(process.argv.slice(2).find((argument) => !argument.startsWith('--')) ?? 200);
+const RUNS = Number(process.argv.slice(2).find((argument) => !argument.startsWith('--')) ?? benchSize(200, 4));
 const PROFILE_FILE = profileFileArgument();
 const TOOL_ROUNDS = 3;
 const REPLY_PARTS = 60;

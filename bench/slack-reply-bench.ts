@@ -5,8 +5,9 @@
  * (issue 14); never asserts. Run: npx tsx bench/slack-reply-bench.ts [streaming|edits]
  */
 import { startSlackHarness } from '../tests/e2e/slack/slack-harness.js';
+import { benchSize } from './bench-size.js';
 
-const TOKENS = 300;
+const TOKENS = benchSize(300, 30);
 const TOKEN_DELAY_MS = 20; // ~50 tokens/s
 /** Five characters a token: four letters and a space. */
 const token = (index: number) => `${String.fromCharCode(97 + (index % 26))}${'bcd'} `;

@@ -9,8 +9,9 @@
  */
 import type { RecordedCall } from '../tests/emulators/slack/http-routes.js';
 import { startSlackHarness } from '../tests/e2e/slack/slack-harness.js';
+import { benchSize } from './bench-size.js';
 
-const TOKENS = 300;
+const TOKENS = benchSize(300, 30);
 const TOKEN_DELAY_MS = 20; // ≈ 50 tokens/s for 6 s
 /** Five characters a token: four letters and a space. */
 const token = (index: number) => `${String.fromCharCode(97 + (index % 26))}bcd `;

@@ -12,12 +12,13 @@ import { createApprovalSigner } from '../src/core/store/approval-signature.js';
 import { openStore } from '../src/core/store/open-store.js';
 import { recoverAfterRestart } from '../src/core/store/recover-after-restart.js';
 import { createRunStore } from '../src/core/store/run-store.js';
+import { benchSize } from './bench-size.js';
 
-const FACTS = 10_000;
-const QUERIES = 500;
-const EVENTS = 10_000;
-const RUNS = 100;
-const EVENTS_PER_RUN = 1_000;
+const FACTS = benchSize(10_000, 200);
+const QUERIES = benchSize(500, 10);
+const EVENTS = benchSize(10_000, 200);
+const RUNS = benchSize(100, 4);
+const EVENTS_PER_RUN = benchSize(1_000, 20);
 const RECALL_P95_TARGET_MS = 10;
 const APPEND_TARGET_PER_S = 2_000;
 const SCOPE = '/bench/workspace';
