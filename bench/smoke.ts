@@ -40,20 +40,29 @@ function runBench(name: string): Promise<Outcome> {
       clearTimeout(timer);
       const ms = performance.now() - started;
       if (code === 0) resolve({ name, ok: true, ms });
-      else resolve({ name, ok: false, ms, why: signal === 'SIGKILL' ? `did not finish in ${LIMIT_MS / 1000} s` : `exit ${code ?? signal}: ${tail.trim().split('\n').at(-1) ?? ''}` });
+      else
+        resolve({
+          name,
+          ok: false,
+          ms,
+          why: signal === 'SIGKILL' ? `did not finish in ${LIMIT_MS / 1000} s` : `exit ${code ?? signal}: ${tail.trim().split('\n').at(-1) ?? ''}`,
+        });
     });
   });
 }
 
 const only = process.argv.slice(2);
-const names = (await readdir(BENCH_DIR)).filter((name) => name.endsWith('-bench.ts') && !NOT_BENCHES.has(name)).filter((name) => only.length === 0 || only.some((part) => name.includes(part)));
+const names = (await readdir(BENCH_DIR))
+  .filter((name) => name.endsWith('-bench.ts') && !NOT_BENCHES.has(name))
+  .filter((name) => only.length === 0 || only.some((part) => name.includes(part)));
 const outcomes: Outcome[] = [];
 for (const name of names.sort()) {
   process.stdout.write(`\n── ${name} (smoke) ──\n`);
   outcomes.push(await runBench(name));
 }
 process.stdout.write('\nbench smoke:\n');
-for (const outcome of outcomes) process.stdout.write(`  ${outcome.ok ? 'ok  ' : 'FAIL'} ${outcome.name} ${(outcome.ms / 1000).toFixed(1)} s${outcome.why ? ` — ${outcome.why}` : ''}\n`);
+for (const outcome of outcomes)
+  process.stdout.write(`  ${outcome.ok ? 'ok  ' : 'FAIL'} ${outcome.name} ${(outcome.ms / 1000).toFixed(1)} s${outcome.why ? ` — ${outcome.why}` : ''}\n`);
 const failed = outcomes.filter((outcome) => !outcome.ok).length;
 process.stdout.write(`${outcomes.length - failed} of ${outcomes.length} benches finished\n`);
 process.exitCode = failed === 0 ? 0 : 1;
