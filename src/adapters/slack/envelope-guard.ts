@@ -4,6 +4,11 @@
  * envelope without `payload` (or without its `event`) becomes an unhandled rejection, and Node
  * ends the process. A malformed envelope is logged, acknowledged (so Slack does not re-deliver
  * it) and dropped; a handler that fails later is logged, never fatal.
+ * Events API envelopes are acknowledged the moment they arrive (issue 42), before Bolt, the store or
+ * any Slack call sees them: their ack carries nothing, and Slack re-delivers an envelope not
+ * acknowledged within 3 s, so the ack must not wait behind a burst. Bolt's own later ack of the
+ * same envelope is then not sent twice. Slash commands and interactions keep Bolt's ack (it may
+ * carry a response).
  * https://docs.slack.dev/apis/events-api/using-socket-mode
  */
 import type { SocketModeReceiver } from '@slack/bolt';
@@ -13,6 +18,10 @@ type SocketModeClient = SocketModeReceiver['client'];
 type MessageListener = (data: unknown, isBinary: boolean) => unknown;
 
 const CONTROL_TYPES = new Set(['hello', 'disconnect']);
+/** Early-acknowledged envelopes whose Bolt ack has not come yet, kept at most this many (oldest dropped). */
+const EARLY_ACKS_KEPT = 10_000;
+
+type EnvelopeSender = { send(id: string, body?: Record<string, unknown>): Promise<void> };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -41,10 +50,27 @@ function parse(data: unknown): unknown {
   }
 }
 
+/**
+ * Acknowledges Events API envelopes at once and swallows Bolt's second ack of them; returns the
+ * function that acknowledges one envelope early (`send` is typed private: it is the client's own ack).
+ */
+function acknowledgeEventsEarly(client: SocketModeClient, logger: Logger): (envelopeId: string) => void {
+  const sender = client as unknown as EnvelopeSender;
+  const send = sender.send.bind(sender);
+  const early = new Set<string>();
+  sender.send = (id, body) => (early.delete(id) ? Promise.resolve() : send(id, body));
+  return (envelopeId) => {
+    early.add(envelopeId);
+    if (early.size > EARLY_ACKS_KEPT) early.delete(early.values().next().value as string);
+    send(envelopeId).catch((error: unknown) => logger.warn('could not acknowledge a Slack envelope', { envelopeId, error }));
+  };
+}
+
 /** Puts the check in front of the client's own `ws_message` listeners. Call once, before start. */
 export function guardSocketModeEnvelopes(client: SocketModeClient, logger: Logger): void {
   const listeners = client.listeners('ws_message') as MessageListener[];
   client.removeAllListeners('ws_message');
+  const acknowledge = acknowledgeEventsEarly(client, logger);
   // One envelope per turn of the event loop. The WebSocket parser emits every frame of a socket read
   // at once, and each event's handling (Bolt's middleware, our intake) runs on as microtasks after
   // them: a burst of mentions in one read was one long task that held timers and sockets back.
@@ -74,6 +100,8 @@ export function guardSocketModeEnvelopes(client: SocketModeClient, logger: Logge
     }
   };
   client.on('ws_message', (data: unknown, isBinary: boolean) => {
+    const envelope = isBinary ? undefined : parse(data);
+    if (isRecord(envelope) && envelope.type === 'events_api' && envelopeProblem(envelope) === undefined) acknowledge(envelope.envelope_id as string);
     waiting.push({ data, isBinary });
     if (waiting.length === 1) setImmediate(handleNext);
   });
