@@ -59,6 +59,8 @@ export interface AppConfig {
   /** With Redis: how often a replica renews its lease, and when a silent replica's lease expires. */
   replicaHeartbeatMs: number;
   replicaLeaseMs: number;
+  /** The `replica` label of every metric (`TSUKA_REPLICA_NAME`): stable across restarts; the host name when unset. */
+  replicaName: string;
   /** Runs (with their events) and sessions older than this are pruned hourly; 0 keeps everything. */
   retentionDays: number;
   /** Audit log entries older than this are pruned hourly (longer than runs by default); 0 keeps them all. */

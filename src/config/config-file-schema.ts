@@ -29,6 +29,7 @@ export const configFileSchema = {
     auditRetentionDays: { type: 'integer', minimum: 0 },
     replicaHeartbeatMs: { type: 'integer', minimum: 100 },
     replicaLeaseMs: { type: 'integer', minimum: 300 },
+    replicaName: { type: 'string', minLength: 1 },
     admins: { type: 'string' },
     // A string: the allowlist (as TSUKA_CHANNELS). An object: per-channel settings (channel-policies.ts).
     channels: { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: channelPolicySchema }] },

@@ -3,6 +3,7 @@
  * Every problem is collected and reported as one line naming the setting and the fix.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import type { AppConfig, LogFormat, LogLevel } from './app-config.js';
@@ -183,6 +184,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     auditRetentionDays: integer('TSUKA_AUDIT_RETENTION_DAYS', 'auditRetentionDays', 365, 0, 36_500),
     replicaHeartbeatMs: integer('TSUKA_REPLICA_HEARTBEAT_MS', 'replicaHeartbeatMs', 10_000, 100, 600_000),
     replicaLeaseMs: integer('TSUKA_REPLICA_LEASE_MS', 'replicaLeaseMs', 30_000, 300, 3_600_000),
+    replicaName: setting('TSUKA_REPLICA_NAME', 'replicaName') ?? hostname(),
     admins,
     // `channels` in the file is the allowlist when a string, per-channel settings when an object.
     channels: typeof file.channels === 'object' && file.channels !== null ? list('TSUKA_CHANNELS', '') : list('TSUKA_CHANNELS', 'channels'),

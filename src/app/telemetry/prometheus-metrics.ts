@@ -2,6 +2,9 @@
  * The Prometheus metrics of one replica (prom-client, its own registry, every series labelled
  * `replica`): counters and histograms fed by the telemetry sink, gauges read when scraped, plus
  * the process defaults (CPU, memory, event loop, handles). Loaded only by `tsuka start`.
+ * The `replica` label is stable across restarts (`TSUKA_REPLICA_NAME`, else the host name), so a
+ * restart continues its series instead of starting dead ones; the random id this start has in Redis
+ * is an info metric (`tsuka_replica_info{instance}`).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TelemetrySink } from './telemetry-sink.js';
@@ -10,8 +13,8 @@ import type { TelemetrySink } from './telemetry-sink.js';
 export interface MetricsProbes {
   /** Model requests of this process waiting for a generation slot. */
   queueWaiting(): number;
-  /** Model servers answering (of those configured); an injected model counts as one. */
-  serversUp(): Promise<number>;
+  /** Each configured model server and whether it answers; an injected model is one server, up. */
+  servers(): Promise<{ url: string; up: boolean }[]>;
   /** Approvals this replica waits for. */
   approvalsPending(): number;
   /** Replicas whose lease is alive (1 without Redis). */
@@ -27,12 +30,30 @@ export interface PrometheusMetrics {
 
 const seconds = (startedAt: number, endedAt: number) => Math.max(0, endedAt - startedAt) / 1000;
 
-export function createPrometheusMetrics(options: { replicaId: string; probes: MetricsProbes }): PrometheusMetrics {
+/** A server's label: its URL without any user or password in it. */
+function serverLabel(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+export function createPrometheusMetrics(options: { replica: string; instanceId: string; probes: MetricsProbes }): PrometheusMetrics {
   const registry = new Registry();
-  registry.setDefaultLabels({ replica: options.replicaId });
+  registry.setDefaultLabels({ replica: options.replica });
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
   const { probes } = options;
+  new Gauge({
+    name: 'tsuka_replica_info',
+    help: "This start of the replica: its id in Redis's leases (new at each start).",
+    labelNames: ['instance'],
+    registers,
+  }).set({ instance: options.instanceId }, 1);
 
   const runs = new Counter({
     name: 'tsuka_runs_total',
@@ -73,7 +94,18 @@ export function createPrometheusMetrics(options: { replicaId: string; probes: Me
     help: 'Model servers answering.',
     registers,
     async collect() {
-      this.set(await probes.serversUp());
+      this.set((await probes.servers()).filter((server) => server.up).length);
+    },
+  });
+  new Gauge({
+    name: 'tsuka_model_server_up',
+    help: 'Whether each model server answers (1) or not (0).',
+    labelNames: ['server'],
+    registers,
+    async collect() {
+      const servers = await probes.servers();
+      this.reset();
+      for (const server of servers) this.set({ server: serverLabel(server.url) }, server.up ? 1 : 0);
     },
   });
   new Gauge({

@@ -37,16 +37,17 @@ export async function startTelemetry(options: { config: AppConfig; engine: Engin
     config.telemetry.otlp ? import('./otel-traces.js').then(({ startOtelTraces }) => startOtelTraces(config.telemetry.otlp!, activeRunId)) : undefined,
   ]);
   const metrics = createPrometheusMetrics({
-    replicaId: engine.coordination.replicaId,
+    replica: config.replicaName,
+    instanceId: engine.coordination.replicaId,
     probes: {
       queueWaiting: () => {
         const model = models.current()?.model as Partial<QueuedModel> | undefined;
         return typeof model?.waiting === 'function' ? model.waiting() : 0;
       },
-      serversUp: async () => {
+      servers: async () => {
         const servers = await models.servers();
-        if (servers.length === 0) return models.current() ? 1 : 0;
-        return servers.filter((server) => server.up).length;
+        if (servers.length === 0) return models.current() ? [{ url: 'injected', up: true }] : [];
+        return servers;
       },
       approvalsPending: () => approvals.pending(),
       replicas: replicaCounter(config, engine),

@@ -11,8 +11,14 @@ const dashboard = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../
 describe('the Grafana dashboard', () => {
   it('names only metrics the registry has', async () => {
     const metrics = createPrometheusMetrics({
-      replicaId: 'r1',
-      probes: { queueWaiting: () => 0, serversUp: async () => 1, approvalsPending: () => 0, replicas: async () => 1 },
+      replica: 'r1',
+      instanceId: 'i1',
+      probes: {
+        queueWaiting: () => 0,
+        servers: async () => [{ url: 'http://127.0.0.1:11434/v1', up: true }],
+        approvalsPending: () => 0,
+        replicas: async () => 1,
+      },
     });
     const known = new Set((await metrics.registry.getMetricsAsJSON()).map((metric) => metric.name));
     const used = new Set(

@@ -17,8 +17,14 @@ async function setUp() {
   const store = await openStore({ url: 'memory', dataDirectory: '/unused' });
   const approvals = { pending: () => 0 };
   const metrics = createPrometheusMetrics({
-    replicaId: 'r1',
-    probes: { queueWaiting: () => 0, serversUp: async () => 1, approvalsPending: () => approvals.pending(), replicas: async () => 1 },
+    replica: 'r1',
+    instanceId: 'i1',
+    probes: {
+      queueWaiting: () => 0,
+      servers: async () => [{ url: 'http://127.0.0.1:11434/v1', up: true }],
+      approvalsPending: () => approvals.pending(),
+      replicas: async () => 1,
+    },
   });
   const runs = observeRunStore(createRunStore(store), metrics.sink, (tool) => (tool === 'run_command' ? 'DANGEROUS' : 'SAFE'));
   const observed = observeApprovalStore(createApprovalStore(store, { signer: testApprovalSigner }), metrics.sink);

@@ -14,8 +14,14 @@ describe('run marks', () => {
   it('leaves the async context alone when traces do not need the run id', async () => {
     const store = await openStore({ url: 'memory', dataDirectory: '/unused' });
     const metrics = createPrometheusMetrics({
-      replicaId: 'r1',
-      probes: { queueWaiting: () => 0, serversUp: async () => 1, approvalsPending: () => 0, replicas: async () => 1 },
+      replica: 'r1',
+      instanceId: 'i1',
+      probes: {
+        queueWaiting: () => 0,
+        servers: async () => [{ url: 'http://127.0.0.1:11434/v1', up: true }],
+        approvalsPending: () => 0,
+        replicas: async () => 1,
+      },
     });
     const runs = observeRunStore(createRunStore(store), metrics.sink, () => 'SAFE', { markRuns: false });
     const run = await runs.create({ kind: 'ask', title: 't', startedBy: 'slack:U1', where: { platform: 'slack', channelId: 'slack:T/C1' } });
