@@ -94,7 +94,7 @@ export function createModelControl(engine: Engine, options: ModelControlOptions 
     if (config.llm.baseURLs.length > 1) return `Model: none — no server of TSUKA_LLM_BASE_URL ${config.llm.baseURLs.join(', ')} answers; ${every}.`;
     return config.llm.baseURL
       ? `Model: none — TSUKA_LLM_BASE_URL ${config.llm.baseURL} does not answer; ${every}.`
-      : `Model: none — no local model server answered; ${every} (see \`npx tsuka doctor\`).`;
+      : `Model: none — no local model server answered; ${every} (see \`./tsuka doctor\`).`;
   };
 
   // While nothing answers, and for as long as several servers may go down, look again on a schedule.

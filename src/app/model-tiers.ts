@@ -17,6 +17,8 @@ export interface ModelTiers {
   load(modelId: string): Promise<ModelProfile | undefined>;
   /** Stores a new profile and uses it from now on. */
   save(profile: ModelProfile): Promise<void>;
+  /** Forgets the measured profile (`tsuka benchmark --reset`): the tier comes from the setting or the name again. */
+  reset(modelId: string): Promise<boolean>;
 }
 
 export function createModelTiers(options: { configured?: ModelTier; profiles: ModelProfileStore; logger: Logger }): ModelTiers {
@@ -41,6 +43,11 @@ export function createModelTiers(options: { configured?: ModelTier; profiles: Mo
     async save(profile) {
       await options.profiles.save(profile);
       cache.set(profile.modelId, profile);
+    },
+    async reset(modelId) {
+      const removed = await options.profiles.remove(modelId);
+      cache.set(modelId, undefined);
+      return removed;
     },
   };
 }

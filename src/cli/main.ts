@@ -22,7 +22,8 @@ const USAGE = `Usage:
                                                 one headless run; reply on stdout, tool lines on stderr
   tsuka doctor                                  check configuration, data files and model servers
   tsuka backup FILE                             a consistent copy of the store, safe while TSUKA runs
-  tsuka benchmark                               measure the model (speed, quality) and store its profile and tier
+  tsuka benchmark [--reset]                     measure the model (speed, quality) and store its profile and tier;
+                                                --reset forgets the stored profile (the tier comes from the name again)
   tsuka --version                               print the version
   tsuka runs [N]                                recent runs: id, when, where, kind, outcome
   tsuka export [RUN_ID] [--json]                one run's transcript on stdout (default: the latest)
@@ -95,7 +96,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (command === 'ask') return (await import('./ask-command.js')).runAsk(rest, config, io);
   if (command === 'doctor') return (await import('./doctor-command.js')).runDoctor({ io, config });
   if (command === 'backup') return (await import('./backup-command.js')).runBackup(rest, config, io);
-  if (command === 'benchmark') return (await import('./benchmark-command.js')).runBenchmarkCommand(config, io);
+  if (command === 'benchmark') return (await import('./benchmark-command.js')).runBenchmarkCommand(config, io, { argv: rest });
   if (command === 'runs') return (await import('./runs-command.js')).runRuns(rest, config, io);
   if (command === 'export') return (await import('./export-command.js')).runExport(rest, config, io);
   if (command === 'audit') return (await import('./audit-command.js')).runAudit(rest, config, io);

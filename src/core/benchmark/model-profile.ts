@@ -37,6 +37,8 @@ const NAMESPACE = 'model-profiles';
 export interface ModelProfileStore {
   get(modelId: string): Promise<ModelProfile | undefined>;
   save(profile: ModelProfile): Promise<void>;
+  /** Forgets the stored profile of `modelId`; false when there was none. */
+  remove(modelId: string): Promise<boolean>;
 }
 
 export function createModelProfileStore(store: Store): ModelProfileStore {
@@ -44,5 +46,6 @@ export function createModelProfileStore(store: Store): ModelProfileStore {
   return {
     get: (modelId) => namespace.get(modelId),
     save: (profile) => namespace.set(profile.modelId, profile),
+    remove: (modelId) => namespace.delete(modelId),
   };
 }

@@ -134,4 +134,39 @@ describe('tsuka benchmark and the stored profile', () => {
     await main(['doctor'], io);
     expect(stdout).toMatch(new RegExp(`profile of scripted-model-7b: measured ${new Date().toISOString().slice(0, 10)}: tier LARGE, quality 14/14`));
   });
+
+  it('`tsuka benchmark --reset` forgets the measured tier: the next start takes it from the name again', async () => {
+    const target = await serverAnswering(largeModelReply, 'scripted-model-7b');
+    home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-bench-'));
+    const environment = {
+      PATH: process.env.PATH,
+      HOME: home,
+      TSUKA_LLM_BASE_URL: target.baseURL,
+      TSUKA_DATA_DIR: path.join(home, 'data'),
+      TSUKA_LOG_LEVEL: 'warn',
+    };
+    let stdout = '';
+    let stderr = '';
+    const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), environment, workingDirectory: home };
+    expect(await main(['benchmark'], io)).toBe(0);
+    const maskSecrets = (text: string) => text;
+    const tierAtStart = async () => {
+      const engine = await createEngine({ config: testAppConfig(home!, target.baseURL), logger: silentLogger, maskSecrets });
+      const tier = engine.tier;
+      await engine.close();
+      return tier;
+    };
+    expect(await tierAtStart()).toBe('LARGE');
+    stdout = '';
+    expect(await main(['benchmark', '--reset'], io)).toBe(0);
+    expect(stdout).toBe(
+      'Profile of scripted-model-7b removed: it runs as tier SMALL (from its name) from the next start. `tsuka benchmark` measures it again.\n',
+    );
+    expect(await tierAtStart()).toBe('SMALL');
+    stdout = '';
+    expect(await main(['benchmark', '--reset'], io)).toBe(0);
+    expect(stdout).toBe('No stored profile for scripted-model-7b: its tier is SMALL (from its name).\n');
+    expect(await main(['benchmark', '--forget'], io)).toBe(2);
+    expect(stderr).toMatch(/unknown argument --forget \(usage: tsuka benchmark \[--reset\]\)/);
+  });
 });
