@@ -17,15 +17,9 @@ import { handleRunSubcommand, isRunSubcommand } from './run-subcommands.js';
 import { handleScheduleSubcommand, isScheduleSubcommand } from './schedule-subcommands.js';
 import { handleDecisionsSubcommand } from './decisions-subcommand.js';
 import { handleQueueSubcommand } from './queue-subcommand.js';
+import { TSUKA_HELP } from './tsuka-help.js';
 
-export const TSUKA_HELP = [
-  '**TSUKA** — talk to a character: `@TSUKA geordi why does npm test fail?` (the reply comes in a thread; follow up there).',
-  'In a thread: `stop` cancels the running turn, `reset` starts fresh, mentioning another character hands over.',
-  '`/call spock worf "topic"` — a debate · `/team <team> <task>` — a squad at work · `/goal <objective>` — planned team work',
-  '`/tsuka characters | teams | status | queue | model [id] | effort [none|low|medium|xhigh|auto] | memory [query] | memory share <id> | decisions | forget <id> | pin <id> | unpin <id> | runs | export [run] [md|json] | trace [run] | tools [remove <name>] | roles | stop [run] | default <character> | reset | benchmark`',
-  '`/tsuka queue` — who waits for the model (people first, then running workflows, then schedules) and for about how long',
-  '`/tsuka schedule <every 30m | daily 07:30 | cron fields> <@character text | /team … | /goal …>` · `/tsuka schedules` · `/tsuka unschedule <id>` — standing jobs of this channel',
-].join('\n');
+export { TSUKA_HELP } from './tsuka-help.js';
 
 const EFFORTS = ['none', 'low', 'medium', 'xhigh', 'auto'];
 

@@ -71,6 +71,6 @@ describe('/tsuka queue', () => {
   });
 
   it('is in the help of /tsuka', () => {
-    expect(TSUKA_HELP).toContain('`/tsuka queue`');
+    expect(TSUKA_HELP).toContain('• `queue` — who waits for the model');
   });
 });
