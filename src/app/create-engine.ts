@@ -183,8 +183,9 @@ export async function createEngine(options: CreateEngineOptions): Promise<Engine
     await coordination.close();
     throw error;
   });
-  logger.info('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
-  logger.info('approvals signed', { key: approvalKey.source });
+  // Debug only: `tsuka start` says the sandbox's summary once in its own words, and `doctor` says both.
+  logger.debug('command sandbox', { isolation: sandbox.isolation, summary: sandbox.summary });
+  logger.debug('approvals signed', { key: approvalKey.source });
   logger.info('coordination', { replica: coordination.replicaId, location: coordination.location });
   const childEnv = createChildEnv(config.environment);
   // The MCP client (and its SDK) is loaded only when servers are configured: `ask` stays quick without.

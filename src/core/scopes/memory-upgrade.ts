@@ -78,6 +78,8 @@ export async function upgradeMemoryToConversationScopes(options: MemoryUpgradeOp
   if (options.index?.location === options.store.location) await options.index.dropSnapshots?.([...rewrittenScopes]);
   const record: MemoryUpgradeRecord = { legacyScopes: [...legacyScopes].sort(), masked, at: (options.now ?? Date.now)() };
   await records.set(CONVERSATION_SCOPES_UPGRADE, record);
-  options.logger.info('memory upgraded to conversation scopes', { legacyScopes: record.legacyScopes.length, masked });
+  // A fresh install has nothing to upgrade: that is no news at a start (issue 40).
+  const log = record.legacyScopes.length === 0 && masked === 0 ? options.logger.debug : options.logger.info;
+  log.call(options.logger, 'memory upgraded to conversation scopes', { legacyScopes: record.legacyScopes.length, masked });
   return record;
 }
