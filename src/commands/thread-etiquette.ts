@@ -10,6 +10,7 @@ import type { Roster } from '../core/data/types.js';
 import type { SessionStore, SideTalk } from '../core/store/session-store.js';
 import type { ThreadRef, UserRef } from './chat-surface.js';
 import { takeLeadingCharacter } from './character-selection.js';
+import { fenceUntrusted } from '../core/safety/untrusted-content.js';
 
 /** Side talk kept per thread: the newest this many messages, each cut to this many characters. */
 export const SIDE_TALK_MAX_MESSAGES = 20;
@@ -65,9 +66,16 @@ export async function keepSideTalk(
   }));
 }
 
-/** The user message of the next turn with what was said meanwhile in front of it. */
-export function withSideTalk(sideTalk: readonly SideTalk[], text: string): string {
+export const SIDE_TALK_FROM_OTHERS = 'side talk from other people in the thread';
+
+/** Whether side talk holds words of someone other than `requester` (untrusted text: issue 41). */
+export const sideTalkFromOthers = (sideTalk: readonly SideTalk[], requester: UserRef | undefined): boolean =>
+  sideTalk.some((entry) => entry.user !== requester);
+
+/** The user message of the next turn with what was said meanwhile in front of it, fenced when others said it. */
+export function withSideTalk(sideTalk: readonly SideTalk[], text: string, requester?: UserRef): string {
   if (sideTalk.length === 0) return text;
   const lines = sideTalk.map((entry) => `- ${entry.userName ?? entry.user}: ${entry.text.replace(/\s*\n\s*/g, ' ')}`);
-  return `Meanwhile in this thread (said between people, not to you):\n${lines.join('\n')}\n\n${text}`;
+  const block = `Meanwhile in this thread (said between people, not to you):\n${lines.join('\n')}`;
+  return `${sideTalkFromOthers(sideTalk, requester) ? fenceUntrusted(SIDE_TALK_FROM_OTHERS, block) : block}\n\n${text}`;
 }
