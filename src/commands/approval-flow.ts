@@ -14,7 +14,7 @@ import { isShutdown } from './active-runs.js';
 import { approveForRunLabel } from './button-label.js';
 import { clock, decidedBanner, describeRequest } from './approval-text.js';
 import type { Coordination } from '../core/coordination/coordination.js';
-import { mayDecide, type Approvers } from '../core/scopes/approval-rule.js';
+import { mayDecide, type DangerousRule } from '../core/scopes/approval-rule.js';
 import type { AuditLog } from '../core/audit/audit-log.js';
 import { auditApprovalDecision } from './approval-audit.js';
 
@@ -37,7 +37,7 @@ export interface ApprovalFlowOptions {
   /** With replicas: a click on another replica reaches the run waiting here through it (pub/sub). */
   coordination?: Coordination;
   /** Who may decide a DANGEROUS call asked in this thread (the channel's rule and who is in it); default: the requester or an admin. */
-  dangerousApprovers?: (context: { surface: ChatSurface; thread: ThreadRef }) => Promise<Approvers>;
+  dangerousApprovers?: (context: { surface: ChatSurface; thread: ThreadRef }) => Promise<DangerousRule>;
   /** Every decision (click, timeout, stop) is appended to it. */
   audit?: AuditLog;
 }
@@ -74,13 +74,15 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   const waiters = new Map<string, Waiter>();
 
   /** Fixed when asked: the channel's rule for DANGEROUS calls; a failure to tell falls back to the strictest sensible rule. */
-  async function approversOf(request: PermissionRequest, surface: ChatSurface, thread: ThreadRef): Promise<Approvers> {
-    if (request.riskLevel !== 'DANGEROUS' || !options.dangerousApprovers) return 'requester';
+  async function approversOf(request: PermissionRequest, surface: ChatSurface, thread: ThreadRef): Promise<DangerousRule> {
+    if (request.riskLevel !== 'DANGEROUS' || !options.dangerousApprovers) return { approvers: 'requester', alone: false };
     return options.dangerousApprovers({ surface, thread }).catch((error: unknown) => {
       options.logger.warn('could not tell who may approve in this channel: someone other than the requester must', { error });
-      return 'other' as const;
+      return { approvers: 'other' as const, alone: false };
     });
   }
+  /** The admins of the surface's platform, named on the card. */
+  const adminsOn = (surface: ChatSurface) => options.admins.filter((admin) => admin.startsWith(`${surface.platform}:`));
 
   const inFlight = new Set<Promise<unknown>>();
   /** Settles and shows a decision, tracked so that shutdown can wait for the message edit. */
@@ -189,8 +191,9 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       return {
         async ask(request, signal) {
           const id = randomBytes(6).toString('hex');
-          const approvers = await approversOf(request, surface, thread);
-          const text = describeRequest({ ...request, requesterId: requester }, surface, approvers);
+          const rule = await approversOf(request, surface, thread);
+          const approvers = rule.approvers;
+          const text = describeRequest({ ...request, requesterId: requester }, surface, approvers, { admins: adminsOn(surface), alone: rule.alone });
           const buttons: Button[] = [
             { actionId: APPROVE_ACTION, label: 'Approve', style: 'success', value: id },
             ...(request.allowForRun && request.riskLevel === 'RESTRICTED'

@@ -51,7 +51,12 @@ function detailLines(details: string[]): string[] {
   return out;
 }
 
-export function describeRequest(request: PermissionRequest, surface: ChatSurface, approvers: Approvers = 'requester'): string {
+export function describeRequest(
+  request: PermissionRequest,
+  surface: ChatSurface,
+  approvers: Approvers = 'requester',
+  room: { admins?: readonly string[]; alone?: boolean } = {},
+): string {
   const icon = request.riskLevel === 'DANGEROUS' ? '🛑' : '⚠️';
   const lines = [
     `${icon} **${request.agentName}** wants to run \`${request.toolName}\` (${request.riskLevel})`,
@@ -63,7 +68,7 @@ export function describeRequest(request: PermissionRequest, surface: ChatSurface
           `"Approve for this run" covers later ${request.grantScope === undefined ? `\`${request.toolName}\` calls` : `\`${request.grantScope}\` commands`} in this run, nothing else.`,
         ]
       : []),
-    whoDecidesLine(approvers, request.requesterId, (user) => surface.mention(user)),
+    whoDecidesLine(approvers, request.requesterId, (user) => surface.mention(user), room),
   ];
   return lines.join('\n');
 }

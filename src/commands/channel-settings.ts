@@ -5,6 +5,7 @@
  * opened once per folder.
  */
 import { approversFor } from '../core/scopes/approval-rule.js';
+import { createWorkspaceSharing } from './workspace-sharing.js';
 import { findChannelPolicy } from '../core/scopes/channel-policy.js';
 import { createWorkspace } from '../core/safety/workspace-jail.js';
 import type { Workspace } from '../core/tools/tool.js';
@@ -18,6 +19,7 @@ export const othersPresent = (info: ChannelInfo | undefined): boolean => info ==
 
 export function createChannelSettings(deps: Pick<CommandDependencies, 'settings' | 'workspace' | 'logger'>): ChannelSettingsLookup {
   const policies = deps.settings.channelPolicies ?? [];
+  const shared = createWorkspaceSharing(policies, deps.workspace.root);
   const workspaces = new Map<string, Promise<Workspace>>();
   const workspaceAt = (folder: string): Promise<Workspace> => {
     let opened = workspaces.get(folder);
@@ -46,11 +48,14 @@ export function createChannelSettings(deps: Pick<CommandDependencies, 'settings'
       dangerousApproval: policy?.dangerousApproval ?? deps.settings.dangerousApproval ?? 'other',
       threadReplies: policy?.threadReplies ?? deps.settings.threadReplies ?? 'starter',
       ...(described ? { info: described } : {}),
+      policy,
     };
   }) as ChannelSettingsLookup;
   lookup.dangerousApprovers = async ({ surface, thread }) => {
     const settings = await lookup(surface.channelOf(thread), surface);
-    return approversFor('DANGEROUS', settings.dangerousApproval, othersPresent(settings.info));
+    const others = othersPresent(settings.info);
+    const room = { othersPresent: others, sharedWorkspace: await shared(settings.policy, settings.workspace.root), operator: settings.info?.operator === true };
+    return { approvers: approversFor('DANGEROUS', settings.dangerousApproval, room), alone: !others };
   };
   return lookup;
 }

@@ -79,6 +79,8 @@ export interface ChannelInfo {
   name?: string;
   /** Members, the bot included, when the platform says (undefined: unknown — treat as several people). */
   members?: number;
+  /** The one person here is the host's operator (the local playground): a DANGEROUS call is theirs to decide. */
+  operator?: true;
 }
 
 export interface SurfaceLimits {

@@ -26,7 +26,7 @@ export interface BenchmarkControl {
 }
 import type { CreatedToolCatalog } from '../core/tools/created-tools.js';
 import type { ChannelPolicy, DangerousApproval, ThreadReplies } from '../core/scopes/channel-policy.js';
-import type { Approvers } from '../core/scopes/approval-rule.js';
+import type { DangerousRule } from '../core/scopes/approval-rule.js';
 import type { ChannelInfo, ChannelRef, ChatSurface } from './chat-surface.js';
 
 /** The model currently in use, switchable with `/tsuka model`. */
@@ -117,10 +117,12 @@ export interface ChannelSettings {
   threadReplies: ThreadReplies;
   /** Undefined when the platform could not tell (then treated as a shared channel). */
   info?: ChannelInfo;
+  /** The channel's entry in the `channels` section, when it has one. */
+  policy?: ChannelPolicy;
 }
 
 export interface ChannelSettingsLookup {
   (channel: ChannelRef, surface: ChatSurface): Promise<ChannelSettings>;
   /** Who may decide a DANGEROUS call in the thread's channel. */
-  dangerousApprovers(context: { surface: ChatSurface; thread: string }): Promise<Approvers>;
+  dangerousApprovers(context: { surface: ChatSurface; thread: string }): Promise<DangerousRule>;
 }

@@ -17,7 +17,7 @@ import type { ToolRegistry } from '../core/tools/tool.js';
 import { findCharacter } from '../core/data/character-lookup.js';
 import { depsInChannel } from './channel-deps.js';
 import { createChannelSettings, type ChannelSettings } from './channel-settings.js';
-import { addressesCharacter, keepSideTalk, shouldAnswer } from './thread-etiquette.js';
+import { addressesCharacter, addressesPerson, keepSideTalk, shouldAnswer } from './thread-etiquette.js';
 import { revivedTurn, storedTurn, turnSource, type QueuedTurn, type StoredTurn } from './conversation-turn.js';
 
 /** The turn this process runs in a thread (the queue itself lives in the coordination). */
@@ -74,12 +74,13 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
   const forget = (thread: ThreadRef) => queued.delete(thread);
   const channelSettings = deps.channelSettings ?? createChannelSettings(deps);
 
-  /** A message in the thread from someone other than its starter, not addressed to a character: kept, not answered. */
+  /** A message in the thread addressed to a person, or from someone other than its starter, and not to a character: kept, not answered. */
   async function keptAsSideTalk(event: ThreadMessageEvent, channel: ChannelSettings): Promise<boolean> {
     const session = await deps.sessions.get(event.thread);
     const holder = running.get(event.thread)?.requester || (await turns.holder(event.thread))?.requester || undefined;
     const starter = session?.startedBy ?? holder;
-    if (shouldAnswer({ rule: channel.threadReplies, starter, user: event.user, addressed: addressesCharacter(deps.roster, event.text) })) return false;
+    const addressed = addressesCharacter(deps.roster, event.text);
+    if (shouldAnswer({ rule: channel.threadReplies, starter, user: event.user, addressed, toPerson: addressesPerson(event.text) })) return false;
     await keepSideTalk(
       deps.sessions,
       event.thread,

@@ -13,9 +13,8 @@ import type { ChatSurface, ThreadRef, UserRef } from './chat-surface.js';
 import type { CommandDependencies } from './command-dependencies.js';
 import type { ApprovalFlow } from './approval-flow.js';
 import { createReplyRenderer } from './reply-renderer.js';
-import { withSideTalk } from './thread-etiquette.js';
 import { gatherTurnContext, type TurnSource } from './turn-context.js';
-import { withThreadContext } from './thread-context.js';
+import { firstMessage, saveSession, trackUntrusted } from './turn-start.js';
 import { identityOf } from './character-selection.js';
 import { readEffortPin } from './settings-store.js';
 import { createTranscriptWriter } from './record-agent-event.js';
@@ -152,7 +151,10 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     const onEvent = (event: AgentEvent) => record(character.name, event, (shown) => renderer.handle(shown));
     // What is said in a channel stays in it: the turn reads and saves the channel's (or DM's) memory.
     const memoryAccess = memoryAccessFor(deps.settings, { channel: request.channel, user: request.user });
+    // Untrusted text the turn has read (issue 41), shared with its sub-agents and kept in the session.
+    const untrusted = trackUntrusted(session, request.user);
     const toolContext = {
+      untrusted,
       workspace: deps.workspace,
       childEnv: deps.childEnv,
       sandbox: deps.sandbox,
@@ -178,21 +180,14 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
       modelId: current.model.modelId,
       session,
       signal: request.abort.signal,
+      requester: request.user,
     });
-    if (context.thread || context.files) {
-      // The transcript says what else the model was given (the texts themselves are in the turn's message).
-      const given = [context.thread ? 'the thread’s earlier messages' : '', context.files ? 'attached files (saved in .tsuka/inbox/)' : ''].filter(Boolean);
-      await deps.runs.appendEvent(run.id, { type: 'note', text: `Started with ${given.join(' and ')}.` });
-    }
     const sameCharacter = session?.character === character.name;
-    const storedMessages = new Set<ChatMessage>(session?.history ?? []);
     const result = await runner.runTurn({
       character,
       roster: deps.roster,
       history: given,
-      // The thread before the bot was called in, what others said meanwhile (thread etiquette) and
-      // the attached files come with this message, once.
-      userMessage: withThreadContext(context.thread, withSideTalk(session?.sideTalk ?? [], withThreadContext(context.files, request.text))),
+      userMessage: await firstMessage(deps, { runId: run.id, context, session, text: request.text, requester: request.user, untrusted }),
       userName: request.userName,
       images: context.images,
       // A stored role the roster no longer gives this character is dropped, not an error.
@@ -212,22 +207,15 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
 
     // A reset during the turn wins: its history is not saved back.
     if (request.abort.signal.reason !== RESET_REASON) {
-      const heard = new Set((session?.sideTalk ?? []).map((entry) => entry.at));
-      await deps.sessions.update(thread, (stored) => ({
-        threadId: thread,
+      await saveSession(deps.sessions, thread, {
+        ...(session ? { session } : {}),
+        given,
+        result,
         character: character.name,
-        activeRole: result.activeRole,
-        effortPin: session?.effortPin,
-        // Stored state never holds a secret value, even one a user pasted. Messages loaded from the
-        // session were masked when stored: only this turn's are scanned (a long history is not re-masked every turn).
-        history: (given === session?.history || !session ? result.history : [...session.history, ...result.history.slice(given.length)]).map((message) =>
-          storedMessages.has(message) ? message : maskMessage(message, deps.maskSecrets),
-        ),
-        updatedAt: Date.now(),
-        startedBy: stored?.startedBy ?? session?.startedBy ?? request.user,
-        // Side talk given to this turn is spent; what was said while it ran waits for the next one.
-        ...(stored?.sideTalk?.some((entry) => !heard.has(entry.at)) ? { sideTalk: stored.sideTalk.filter((entry) => !heard.has(entry.at)) } : {}),
-      }));
+        requester: request.user,
+        untrusted,
+        mask: (message) => maskMessage(message, deps.maskSecrets),
+      });
     }
     if (result.finishReason === 'stop' && result.text.trim() === '') {
       deps.logger.warn('the model returned an empty answer', { runId: run.id, model: current.model.modelId });

@@ -7,9 +7,10 @@
 import type { ImagePart } from '../core/model/language-model.js';
 import type { Session } from '../core/store/session-store.js';
 import type { ModelTier } from '../core/tools/tool.js';
-import type { ChatSurface, MessageRef, ThreadRef } from './chat-surface.js';
+import type { ChatSurface, MessageRef, ThreadRef, UserRef } from './chat-surface.js';
+import { fenceUntrusted } from '../core/safety/untrusted-content.js';
 import type { CommandDependencies } from './command-dependencies.js';
-import type { InboundFile } from './conversation-context.js';
+import type { ContextMessage, InboundFile } from './conversation-context.js';
 import { prepareFiles, type PreparedFiles, type PrepareFilesOptions } from './inbound-files.js';
 import { formatThreadContext, readUnseenThreadMessages, THREAD_CONTEXT_BUDGET_CHARS } from './thread-context.js';
 import { earlierFiles, THREAD_FILES_MAX_TOTAL_BYTES } from './thread-files.js';
@@ -26,21 +27,45 @@ export interface TurnSource {
 }
 
 export interface TurnContext {
-  /** The thread's earlier messages ('' when none). */
+  /** The thread's earlier messages ('' when none); fenced as untrusted when others wrote some of them. */
   thread: string;
-  /** The attached files ('' when none). */
+  /** The attached files ('' when none), fenced as untrusted. */
   files: string;
   images: ImagePart[];
+  /** What untrusted text came with the turn (issue 41): attached files, other people's or bots' messages. */
+  untrusted: string[];
 }
+
+/** The kinds of untrusted text in the thread's earlier messages, read as `requester`. */
+function untrustedInThread(messages: readonly ContextMessage[], requester: UserRef | undefined): string[] {
+  return [
+    ...(messages.some((message) => !message.fromOtherBot && message.user !== requester) ? [THREAD_FROM_OTHERS] : []),
+    ...(messages.some((message) => message.fromOtherBot) ? [OTHER_BOT] : []),
+  ];
+}
+
+export const THREAD_FROM_OTHERS = 'thread messages from other people';
+export const OTHER_BOT = 'another bot’s messages';
+export const ATTACHED_FILES = 'attached files';
 
 const NOTICES = 'notices';
 
 export async function gatherTurnContext(
   deps: CommandDependencies,
-  turn: { surface: ChatSurface; thread: ThreadRef; source?: TurnSource; tier: ModelTier; modelId: string; session?: Session; signal: AbortSignal },
+  turn: {
+    surface: ChatSurface;
+    thread: ThreadRef;
+    source?: TurnSource;
+    tier: ModelTier;
+    modelId: string;
+    session?: Session;
+    signal: AbortSignal;
+    /** Who asks: their own earlier messages are not untrusted text. */
+    requester?: UserRef;
+  },
 ): Promise<TurnContext> {
   const { source, surface } = turn;
-  if (!source) return { thread: '', files: '', images: [] };
+  if (!source) return { thread: '', files: '', images: [], untrusted: [] };
   const messages = source.readThread
     ? await readUnseenThreadMessages({
         surface,
@@ -51,7 +76,8 @@ export async function gatherTurnContext(
         ...(turn.session ? { after: turn.session.updatedAt, known: (turn.session.sideTalk ?? []).map((entry) => entry.text) } : {}),
       })
     : [];
-  const thread = formatThreadContext(messages, THREAD_CONTEXT_BUDGET_CHARS[turn.tier], deps.maskSecrets);
+  const inThread = untrustedInThread(messages, turn.requester);
+  const thread = fenced(inThread, formatThreadContext(messages, THREAD_CONTEXT_BUDGET_CHARS[turn.tier], deps.maskSecrets));
   const common: Omit<PrepareFilesOptions, 'files'> = {
     surface,
     workspace: deps.workspace,
@@ -77,15 +103,16 @@ export async function gatherTurnContext(
   if (unseen.length > 0) await tellOnceNoVision(deps, surface, turn.thread, turn.modelId, unseen);
   const unreadable = parts.flatMap((part) => part.unreadable);
   if (unreadable.length > 0) await tellUnreadable(deps, surface, turn.thread, unreadable);
-  return {
-    thread,
-    files: parts
-      .map((part) => part.prompt)
-      .filter(Boolean)
-      .join('\n\n'),
-    images: parts.flatMap((part) => part.images),
-  };
+  const files = parts
+    .map((part) => part.prompt)
+    .filter(Boolean)
+    .join('\n\n');
+  const attached = earlier.files.length > 0 || (source.files ?? []).length > 0 ? [ATTACHED_FILES] : [];
+  return { thread, files: fenced(attached, files), images: parts.flatMap((part) => part.images), untrusted: [...inThread, ...attached] };
 }
+
+/** `text` fenced and labelled when it carries untrusted text; '' stays ''. */
+const fenced = (sources: readonly string[], text: string): string => (text === '' || sources.length === 0 ? text : fenceUntrusted(sources.join('; '), text));
 
 /** Tells the thread which files were saved but could not be read, and why (an encrypted or broken PDF). */
 async function tellUnreadable(deps: CommandDependencies, surface: ChatSurface, thread: ThreadRef, files: PreparedFiles['unreadable']): Promise<void> {

@@ -82,10 +82,11 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
     channelOf(thread) {
       return channelRef(decodeMessage(thread).channel);
     },
-    // One person at a time uses the playground: like a DM, the requester decides (channels stay separate scopes).
+    // One person at a time uses the playground, the host's operator (it answers loopback clients with the
+    // key printed at start): the requester decides, even DANGEROUS calls (channels stay separate scopes).
     channelInfo: async (channel) => {
       const id = decodeChannel(channel);
-      return id === DIRECT_CHANNEL_ID ? { kind: 'dm', members: 2 } : { kind: 'private', name: id, members: 2 };
+      return id === DIRECT_CHANNEL_ID ? { kind: 'dm', members: 2, operator: true } : { kind: 'private', name: id, members: 2, operator: true };
     },
     // What the person wrote in the thread before calling a character in (the characters' own posts left out).
     threadHistory: createPlaygroundThreadHistory(state),

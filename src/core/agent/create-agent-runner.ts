@@ -1,6 +1,7 @@
 import { AbortedError, TsukaError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import type { ChatMessage } from '../model/language-model.js';
+import type { ChatMessage, ToolDefinition } from '../model/language-model.js';
+import { createUntrustedContent } from '../safety/untrusted-content.js';
 import type { Role } from '../data/types.js';
 import type { ToolContext } from '../tools/tool.js';
 import { raceWithAbort } from './abortable.js';
@@ -12,7 +13,7 @@ import { resolveEffort } from './effort.js';
 import { runModelStep } from './model-step.js';
 import { formatOnDemandSection, unreachableReason } from './offered-tools.js';
 import { budgetAfterContextError } from './context-retry.js';
-import { buildSystemPrompt, buildUserMessage } from './prompt-builder.js';
+import { buildSystemPrompt, buildUserMessage, type SystemPromptParts } from './prompt-builder.js';
 import { pruneHistory } from './prune-history.js';
 import { firstStopCondition, hasNoToolCalls, toolRoundCountIs } from './stop-conditions.js';
 import { formatTextToolCatalog } from './text-tool-calls.js';
@@ -52,6 +53,29 @@ function requireRole(state: AgentSessionState): Role {
  * The agent loop: builds the prompt, streams the model, runs tool calls (asking permission for
  * risky ones), feeds results back, and stops on a final answer, the round limit, an error or Stop.
  */
+/** The system message of one round: the prompt's parts, the tools as this round offers them, the untrusted-text section. */
+function roundSystemMessage(round: {
+  parts: Omit<SystemPromptParts, 'toolCatalog' | 'onDemandTools' | 'untrusted'>;
+  offered: { definitions: ToolDefinition[]; onDemand: Parameters<typeof formatOnDemandSection>[0] };
+  textMode: boolean;
+  expectsTextCalls: boolean;
+  untrusted: readonly string[];
+}): ChatMessage {
+  const { offered } = round;
+  const toolCatalog =
+    offered.definitions.length === 0
+      ? undefined
+      : round.textMode
+        ? formatTextToolCatalog(offered.definitions)
+        : round.expectsTextCalls
+          ? TEXT_TOOL_CALL_HINT
+          : undefined;
+  return {
+    role: 'system',
+    content: buildSystemPrompt({ ...round.parts, toolCatalog, onDemandTools: formatOnDemandSection(offered.onDemand), untrusted: round.untrusted }),
+  };
+}
+
 export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
   const { model, tools, permissions, memory } = options;
   const logger = options.logger ?? silentLogger;
@@ -96,6 +120,8 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       ...input.history.filter((message) => message.role !== 'system'),
       buildUserMessage(input.userMessage, input.userName, input.images),
     ];
+    // What the turn has read from outside its requester (shared with the caller's, when it tracks one).
+    const untrusted = input.toolContext.untrusted ?? createUntrustedContent();
     const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, peakContextTokens: 0, modelCalls: 0, toolCalls: 0, modelTimeMs: 0 };
     const toolContext: ToolContext = {
       ...input.toolContext,
@@ -105,6 +131,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       // Read per call: `switch_skill` may change the active role within the turn.
       roleNetwork: () => findRole(state, state.activeRole)?.network ?? true,
       services: { ...input.toolContext.services, agent: createAgentControl(state) },
+      untrusted,
     };
     let text = '';
     let blockStarted = false;
@@ -153,25 +180,13 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
       const offered = input.allowTools === false ? NO_TOOLS : offeredFor({ role, loadedTools: state.loadedTools, tools, tier: settings.tier });
       const textMode = !settings.nativeToolCalling;
       const expectsTextCalls = settings.textToolCallsExpected ?? TIER_DEFAULTS[settings.tier].textToolCalls;
-      const system: ChatMessage = {
-        role: 'system',
-        content: buildSystemPrompt({
-          character,
-          role,
-          trait,
-          memory: memoryText,
-          extraSystemPrompt: input.extraSystemPrompt,
-          toolCatalog:
-            offered.definitions.length === 0
-              ? undefined
-              : textMode
-                ? formatTextToolCatalog(offered.definitions)
-                : expectsTextCalls
-                  ? TEXT_TOOL_CALL_HINT
-                  : undefined,
-          onDemandTools: formatOnDemandSection(offered.onDemand),
-        }),
-      };
+      const system = roundSystemMessage({
+        parts: { character, role, trait, memory: memoryText, extraSystemPrompt: input.extraSystemPrompt },
+        offered,
+        textMode,
+        expectsTextCalls,
+        untrusted: untrusted.sources(),
+      });
       const pruned = pruneHistory({
         system,
         history: conversation,

@@ -1,5 +1,6 @@
 import type { ChatMessage, ImagePart } from '../model/language-model.js';
 import type { Character, Role, Trait } from '../data/types.js';
+import { untrustedPromptSection } from '../safety/untrusted-content.js';
 
 /** Everything the system prompt is made of, already resolved. */
 export interface SystemPromptParts {
@@ -13,11 +14,13 @@ export interface SystemPromptParts {
   toolCatalog?: string;
   /** The section naming the role's tools that are not offered yet but load on a direct call. */
   onDemandTools?: string;
+  /** What untrusted text the conversation carries (issue 41): when any, a section says how to read it. */
+  untrusted?: readonly string[];
 }
 
 /** The system prompt: identity, role, style, memory, extra instructions, then (text mode) the tools. */
 export function buildSystemPrompt(parts: SystemPromptParts): string {
-  const { character, role, trait, memory, extraSystemPrompt, toolCatalog, onDemandTools } = parts;
+  const { character, role, trait, memory, extraSystemPrompt, toolCatalog, onDemandTools, untrusted } = parts;
   const sections = [
     `You are ${character.displayName} (people address you as @${character.aiName}). ${character.description}`.trim(),
     `## Your role: ${role.displayName}\n${role.systemPrompt}`,
@@ -27,6 +30,7 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
   if (extraSystemPrompt && extraSystemPrompt.trim() !== '') sections.push(extraSystemPrompt);
   if (toolCatalog) sections.push(toolCatalog);
   if (onDemandTools) sections.push(onDemandTools);
+  if (untrusted && untrusted.length > 0) sections.push(untrustedPromptSection(untrusted));
   return sections.join('\n\n');
 }
 

@@ -2,7 +2,8 @@ import { AbortedError, ToolInputError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ChatMessage, ToolCall } from '../model/language-model.js';
 import type { PermissionDecision } from '../safety/permission-port.js';
-import type { CallRisk, RiskLevel, ToolContext, ToolRegistry } from '../tools/tool.js';
+import type { CallRisk, RiskLevel, ToolContext, ToolRegistry, ToolResult } from '../tools/tool.js';
+import { fenceUntrusted } from '../safety/untrusted-content.js';
 import { raceWithAbort } from './abortable.js';
 import type { AgentEvent } from './agent-events.js';
 import { capToolResult } from './cap-tool-result.js';
@@ -64,6 +65,27 @@ function denialNote(decision: PermissionDecision): string {
 function denialDisplay(decision: PermissionDecision): string {
   if (decision.outcome === 'expired') return 'expired';
   return decision.decidedBy ? `denied by ${decision.decidedBy}` : 'denied';
+}
+
+/**
+ * The tool message's text, capped; a network tool's output fenced as untrusted text, and the turn
+ * marked as having read it (its later network calls ask: issue 41).
+ */
+function resultForModel(
+  result: ToolResult,
+  toolName: string,
+  options: Pick<ToolExecutorOptions, 'tools' | 'maxToolResultTokens' | 'charsPerToken' | 'context'>,
+): { text: string; outcome: 'ok' | 'error'; display: string } {
+  const capped = capToolResult(result.output, {
+    toolName,
+    schema: options.tools.schema(toolName),
+    maxTokens: options.maxToolResultTokens,
+    charsPerToken: options.charsPerToken,
+  });
+  if (result.untrusted) options.context.untrusted?.add(result.untrusted);
+  const text = result.untrusted ? fenceUntrusted(result.untrusted, capped.text) : capped.text;
+  if (result.isError) return { text, outcome: 'error', display: result.display ?? firstLine(result.output) };
+  return { text, outcome: 'ok', display: result.display ?? formatSize(result.output) };
 }
 
 /**
@@ -142,7 +164,8 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
             details: preview.details ?? [],
             agentName: context.agentName,
             requesterId: options.requesterId,
-            allowForRun: risk.level === 'RESTRICTED',
+            allowForRun: risk.level === 'RESTRICTED' && !risk.once,
+            ...(risk.once ? { decideOnce: true as const } : {}),
             ...(risk.grantScope !== undefined ? { grantScope: risk.grantScope } : {}),
           },
           context.signal,
@@ -164,14 +187,8 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
     }
 
     const result = await raceWithAbort(tools.execute(toolCall.name, input, callContext), context.signal, logger, toolCall.name);
-    const capped = capToolResult(result.output, {
-      toolName: toolCall.name,
-      schema: tools.schema(toolCall.name),
-      maxTokens: options.maxToolResultTokens,
-      charsPerToken: options.charsPerToken,
-    });
-    if (result.isError) return finish(capped.text, 'error', result.display ?? firstLine(result.output));
-    return finish(capped.text, 'ok', result.display ?? formatSize(result.output));
+    const { text, outcome, display } = resultForModel(result, toolCall.name, options);
+    return finish(text, outcome, display);
   } catch (error) {
     if (error instanceof AbortedError || context.signal.aborted) return finish(ABORTED_TOOL_RESULT, 'aborted', 'stopped');
     logger.warn('tool call failed', { tool: toolCall.name, error });

@@ -61,8 +61,9 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
   /** Per run: settles when the last queued check has finished with the prompt. */
   const queues = new Map<string, Promise<void>>();
 
+  // A call decided for itself only (a network call after untrusted text) is never covered by a grant.
   const isApprovedForRun = (request: PermissionRequest): boolean =>
-    request.riskLevel === 'RESTRICTED' && (approvals.get(request.runId)?.has(grantKey(request)) ?? false);
+    request.riskLevel === 'RESTRICTED' && request.decideOnce !== true && (approvals.get(request.runId)?.has(grantKey(request)) ?? false);
 
   async function ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     if (signal.aborted) return { outcome: 'denied', note: ABORTED_NOTE };
@@ -70,7 +71,7 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
     const current = prompt;
     if (!current) return { outcome: 'denied', note: NO_PROMPT_NOTE };
 
-    const restricted = request.riskLevel === 'RESTRICTED';
+    const restricted = request.riskLevel === 'RESTRICTED' && request.decideOnce !== true;
     const abort = abortPromise(signal);
     let answer: unknown;
     try {

@@ -22,6 +22,8 @@ export interface PermissionRequest {
   requesterId?: string;
   /** Whether "approve for this run" may be offered (RESTRICTED only). */
   allowForRun: boolean;
+  /** Decided for this call only, never covered by "Approve for this run" (a network call after untrusted text: issue 41). */
+  decideOnce?: true;
   /**
    * What "approve for this run" covers: later RESTRICTED calls of the same tool with the same
    * scope (execute_command: `npm test`, `git add`, `mkdir`…). Absent: every call of the tool.

@@ -18,6 +18,8 @@ export interface Session {
   startedBy?: string;
   /** Messages of other people in the thread, not addressed to a character: context for the next turn. */
   sideTalk?: SideTalk[];
+  /** What untrusted text the history carries (issue 41: files, web pages, other people…): later turns' network calls ask. */
+  untrusted?: string[];
 }
 
 /** A message kept as context, not answered (thread etiquette). Masked when stored. */

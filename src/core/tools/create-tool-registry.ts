@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../model/language-model.js';
 import type { CallPreview, CallRisk, ModelTier, ToolContext, ToolImplementation, ToolRegistry, ToolResult, ToolSchema } from './tool.js';
 import { describeInputErrors } from './tool-input-message.js';
 import { outgoingSecretRisk } from './outgoing-secrets.js';
+import { networkSourceLabel, untrustedOutgoingRisk, untrustedSources, withOutgoingLine } from './untrusted-calls.js';
 
 const addFormats = addFormatsModule.default;
 const TIER_RANK: Record<ModelTier, number> = { SMALL: 0, MEDIUM: 1, LARGE: 2 };
@@ -34,22 +35,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const logger = options.logger ?? silentLogger;
   const disabled = new Set(options.disabledTools ?? []);
   const schemas = new Map([...options.schemas].filter(([name]) => !disabled.has(name)));
-  const implementations = new Map<string, AnyToolImplementation>();
-  const duplicates: string[] = [];
-  for (const implementation of options.implementations) {
-    if (implementations.has(implementation.name)) duplicates.push(implementation.name);
-    implementations.set(implementation.name, implementation);
-  }
-  const withoutImplementation = [...schemas.keys()].filter((name) => !implementations.has(name));
-  const withoutSchema = [...implementations.keys()].filter((name) => !schemas.has(name));
-  const mismatches = [
-    duplicates.length > 0 ? `implemented twice: ${duplicates.join(', ')}` : '',
-    withoutImplementation.length > 0 ? `schemas without an implementation: ${withoutImplementation.join(', ')}` : '',
-    withoutSchema.length > 0 ? `implementations without a schema: ${withoutSchema.join(', ')}` : '',
-  ].filter(Boolean);
-  if (mismatches.length > 0) {
-    throw new TsukaError('tool_registry_invalid', `The tool registry does not line up: ${mismatches.join('; ')}.`);
-  }
+  const implementations = joinImplementations(schemas, options.implementations);
 
   // Compiled at a tool's first call: start-up pays for no tool a run never uses (the loader already
   // proved every schema compiles), nor for ajv's set-up when no tool is called.
@@ -110,8 +96,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         // Before the tool's own risk: a call that would send a secret out asks, whatever the tool says.
         const leak = implementation.outgoing ? outgoingSecretRisk(implementation.outgoing(input), context) : undefined;
         if (leak) return leak;
-        if (!implementation.classify) return { level: schema.riskLevel, reason: `${name} is ${schema.riskLevel} by its schema` };
-        return await implementation.classify(input, context);
+        const risk = implementation.classify
+          ? await implementation.classify(input, context)
+          : { level: schema.riskLevel, reason: `${name} is ${schema.riskLevel} by its schema` };
+        // A turn that has read untrusted text: what a network call sends could come from there (issue 41).
+        return implementation.outgoing ? untrustedOutgoingRisk(risk, untrustedSources(context)) : risk;
       } catch (error) {
         // Fail closed: if the risk cannot be worked out, a person decides.
         logger.warn('tool classify failed', { tool: name, error: describeError(error) });
@@ -123,7 +112,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const { implementation } = requireTool(name);
       let preview: CallPreview;
       try {
-        preview = await implementation.preview(input, context);
+        preview = withOutgoingLine(await implementation.preview(input, context), implementation.outgoing?.(input), context);
       } catch (error) {
         logger.warn('tool preview failed', { tool: name, error: describeError(error) });
         preview = { summary: name, details: [`(no preview: ${describeError(error)})`] };
@@ -135,6 +124,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     },
 
     async execute(name: string, input: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
+      const network = implementations.get(name)?.outgoing !== undefined;
       let result: ToolResult;
       try {
         const { implementation } = requireTool(name);
@@ -150,9 +140,32 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         ...result,
         output: context.maskSecrets(result.output),
         ...(result.display !== undefined ? { display: context.maskSecrets(result.display) } : {}),
+        // What a network tool brought in is untrusted text: the loop fences it and marks the turn.
+        ...(network ? { untrusted: networkSourceLabel(name) } : {}),
       };
     },
   };
+}
+
+/** The implementations by name; a missing half on either side, or a name implemented twice, fails. */
+function joinImplementations(schemas: ReadonlyMap<string, ToolSchema>, given: readonly AnyToolImplementation[]): Map<string, AnyToolImplementation> {
+  const implementations = new Map<string, AnyToolImplementation>();
+  const duplicates: string[] = [];
+  for (const implementation of given) {
+    if (implementations.has(implementation.name)) duplicates.push(implementation.name);
+    implementations.set(implementation.name, implementation);
+  }
+  const withoutImplementation = [...schemas.keys()].filter((name) => !implementations.has(name));
+  const withoutSchema = [...implementations.keys()].filter((name) => !schemas.has(name));
+  const mismatches = [
+    duplicates.length > 0 ? `implemented twice: ${duplicates.join(', ')}` : '',
+    withoutImplementation.length > 0 ? `schemas without an implementation: ${withoutImplementation.join(', ')}` : '',
+    withoutSchema.length > 0 ? `implementations without a schema: ${withoutSchema.join(', ')}` : '',
+  ].filter(Boolean);
+  if (mismatches.length > 0) {
+    throw new TsukaError('tool_registry_invalid', `The tool registry does not line up: ${mismatches.join('; ')}.`);
+  }
+  return implementations;
 }
 
 function describeError(error: unknown): string {

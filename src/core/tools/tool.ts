@@ -6,6 +6,7 @@ import type { JsonSchema } from '../model/language-model.js';
 import type { Logger } from '../logger.js';
 import type { CommandSandbox } from '../safety/command-sandbox.js';
 import type { RoleNetwork } from '../safety/sandbox-network.js';
+import type { UntrustedContent } from '../safety/untrusted-content.js';
 
 export type RiskLevel = 'SAFE' | 'RESTRICTED' | 'DANGEROUS';
 export type ModelTier = 'SMALL' | 'MEDIUM' | 'LARGE';
@@ -30,6 +31,8 @@ export interface CallRisk {
    * scope (execute_command: the program and subcommand, e.g. `npm test`). Absent: the tool.
    */
   grantScope?: string;
+  /** Decided for this call only: no "Approve for this run" (a network call of a turn that read untrusted text). */
+  once?: true;
 }
 
 /** What the approval prompt shows: exactly what will happen. */
@@ -80,6 +83,8 @@ export interface ToolContext {
   agentName: string;
   /** Who approved this call, when a person did (set by the agent loop for a call that asked). */
   approvedBy?: string;
+  /** The untrusted text the turn has read (set by the agent loop): its network tools then ask. */
+  untrusted?: UntrustedContent;
   logger: Logger;
   services: ToolServices;
 }
@@ -90,6 +95,8 @@ export interface ToolResult {
   isError?: boolean;
   /** A short human line for the chat, e.g. `1.2 KB` or `exit 0 · 3 lines`. */
   display?: string;
+  /** Set by the registry for a network tool: the output is untrusted text from there (it is fenced, and the turn marked). */
+  untrusted?: string;
 }
 
 /** What one call sends out of the process, and to where (a host, or "the MCP server x"). */

@@ -62,29 +62,55 @@ describe('who may approve a DANGEROUS call', () => {
     await expect(import('node:fs/promises').then((fs) => fs.access(target))).rejects.toThrow();
   });
 
-  it('the requester may still deny; TSUKA_DANGEROUS_APPROVAL=admin refuses a second member; in a DM the requester decides', async () => {
+  it('the requester may still deny; TSUKA_DANGEROUS_APPROVAL=admin refuses a second member and an admin’s own click', async () => {
     harness = await startCommandHarness({
       channelInfo: SHARED,
-      settings: { dangerousApproval: 'admin', admins: ['playground:root'] },
+      settings: { dangerousApproval: 'admin', admins: ['playground:root', 'playground:alice'] },
       steps: [callTool('delete_file', { path: 'a.txt' }, 'd1'), say('Not deleted.')],
     });
     await harness.mention('geordi delete a.txt', { message: 'root' });
     await promptShown(harness);
+    // Issue 35: the card names who may approve — admins other than the requester.
+    expect(approvalPrompt(harness).text).toMatch(/Only an admin other than <@playground:alice> can approve \(<@playground:root>\)/);
     expect((await click(harness, APPROVE_ACTION, 'playground:bob')).join()).toMatch(/needs an admin/);
+    // The requester is an admin too: no one approves their own DANGEROUS call.
+    expect((await click(harness, APPROVE_ACTION, 'playground:alice')).join()).toMatch(/another admin must approve/);
     expect(await click(harness, DENY_ACTION, 'playground:alice')).toEqual([]);
     await harness.surface.waitFor(() => harness!.surface.messages.some((message) => /Denied by <@playground:alice>/.test(message.text)));
-    await harness.stop();
+  });
 
+  it('in a DM on the shared workspace the requester alone cannot approve; in a DM with a workspace of its own the requester decides', async () => {
     harness = await startCommandHarness({
       channelInfo: { kind: 'dm', members: 2 },
+      settings: { admins: ['playground:root'] },
+      steps: [callTool('delete_file', { path: 'b.txt' }, 'd1'), say('Not deleted.')],
+    });
+    const shared = path.join(harness.engine.workspace.root, 'b.txt');
+    await writeFile(shared, 'b');
+    await harness.mention('geordi delete b.txt', { message: 'root' });
+    await promptShown(harness);
+    expect(approvalPrompt(harness).text).toMatch(
+      /workspace other channels share, so someone other than <@playground:alice> must approve — an admin \(<@playground:root>\)/,
+    );
+    expect((await click(harness, APPROVE_ACTION, 'playground:alice')).join()).toMatch(/someone else/);
+    expect(await click(harness, DENY_ACTION, 'playground:alice')).toEqual([]);
+    await harness.surface.waitFor(() => harness!.surface.messages.some((message) => message.text.includes('Not deleted.')));
+    await expect(import('node:fs/promises').then((fs) => fs.access(shared))).resolves.toBeUndefined();
+    await harness.stop();
+
+    const own = await import('node:fs/promises').then((fs) => fs.mkdtemp(path.join(os.tmpdir(), 'tsuka-dm-own-')));
+    harness = await startCommandHarness({
+      channelInfo: { kind: 'dm', members: 2 },
+      settings: { channelPolicies: [{ key: 'playground:general', workspace: own }] },
       steps: [callTool('delete_file', { path: 'b.txt' }, 'd1'), say('Done.')],
     });
-    await writeFile(path.join(harness.engine.workspace.root, 'b.txt'), 'b');
+    await writeFile(path.join(own, 'b.txt'), 'b');
     await harness.mention('geordi delete b.txt', { message: 'root' });
     await promptShown(harness);
     expect(approvalPrompt(harness).text).toMatch(/Only <@playground:alice> or an admin can decide/);
     expect(await click(harness, APPROVE_ACTION, 'playground:alice')).toEqual([]);
     await harness.surface.waitFor(() => harness!.surface.messages.some((message) => message.text.includes('Done.')));
+    await expect(import('node:fs/promises').then((fs) => fs.access(path.join(own, 'b.txt')))).rejects.toThrow();
   });
 });
 

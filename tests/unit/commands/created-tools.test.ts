@@ -22,7 +22,8 @@ async function approveNext(h: Harness, decided: Set<string>): Promise<string> {
   await h.send({
     platform: 'playground',
     channel: 'playground:general',
-    user: 'playground:alice',
+    // The calls are DANGEROUS on the shared workspace: someone other than the requester approves (issue 35).
+    user: ADMIN,
     fromBot: false,
     type: 'button-action',
     id: `approve-${prompt.ref}`,
@@ -88,7 +89,11 @@ describe('create_role', () => {
       systemPrompt: 'You write release notes.',
       allowedTools: ['read_file'],
     };
-    harness = await startCommandHarness({ modelId: 'scripted-model-32b', steps: [callTool('create_role', role, 'c1'), say('Made the role.')] });
+    harness = await startCommandHarness({
+      modelId: 'scripted-model-32b',
+      settings: { admins: [ADMIN] },
+      steps: [callTool('create_role', role, 'c1'), say('Made the role.')],
+    });
     await harness.mention('doctor make a release notes role', { message: 'root' });
     const decided = new Set<string>();
     await approveNext(harness, decided);

@@ -53,7 +53,12 @@ function settled(h: Harness): Promise<void> {
   });
 }
 
-const lastToolResult = (request: ModelRequest): string => request.messages.filter((message) => message.role === 'tool').at(-1)!.content;
+/** The last tool result as the tool gave it: an MCP result reaches the model fenced as untrusted text (issue 41). */
+const lastToolResult = (request: ModelRequest): string =>
+  request.messages
+    .filter((message) => message.role === 'tool')
+    .at(-1)!
+    .content.replace(/^<untrusted source="[^"]*">\n|\n<\/untrusted>$/g, '');
 const offered = (request: ModelRequest): string[] => (request.tools ?? []).map((tool) => tool.name);
 const approvalPrompt = (h: Harness) => h.surface.inThread('thread:root').find((message) => message.buttons.some((button) => button.label === 'Approve'));
 

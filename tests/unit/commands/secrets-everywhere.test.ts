@@ -140,7 +140,7 @@ describe('secrets masked wherever they go', { timeout: 60_000 }, () => {
       steps: [callTool('web_search', { query: 'vitest umask' }), (request) => say(`Search: ${lastToolResult(request)}`)],
     });
     await harness.mention('geordi search vitest umask', { message: 'root' });
-    await harness.surface.waitFor(() => harness!.surface.inThread('thread:root').some((message) => message.text.includes('Search: Results')));
+    await harness.surface.waitFor(() => harness!.surface.inThread('thread:root').some((message) => message.text.includes('Results for "vitest umask"')));
     expect(search.requests).toHaveLength(1);
     expect(search.requests[0]).toContain(' q=vitest umask');
   });

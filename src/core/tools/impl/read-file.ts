@@ -14,6 +14,9 @@ const MAX_LINE_CHARACTERS = 2000;
 
 export type ReadFileInput = { path: string; offset?: number; limit?: number };
 
+/** Where attachments are saved (`src/commands/inbox-names.ts`): what they say is untrusted text (issue 41). */
+const INBOX_PREFIX = '.tsuka/inbox/';
+
 /** `read_file`: numbered lines of a text file, paged with offset (1-based line) and limit. */
 export const readFileTool: ToolImplementation<ReadFileInput> = {
   name: 'read_file',
@@ -25,7 +28,7 @@ export const readFileTool: ToolImplementation<ReadFileInput> = {
     const shown = displayPath(context.workspace, absolutePath);
     const result = await withFileBeneath(context.workspace, absolutePath, (file) => readLines(file, shown, input, context.signal));
     if (!result) throw new ToolFailureError(`${shown} does not exist.`);
-    return result;
+    return shown.startsWith(INBOX_PREFIX) ? { ...result, untrusted: 'attached files (.tsuka/inbox)' } : result;
   },
 };
 
