@@ -15,6 +15,9 @@ import { createPlaygroundState, type PlaygroundState } from './state.js';
 import { createPlaygroundSurface } from './surface.js';
 import type { PlaygroundPersistence } from './persistence.js';
 
+/** How often the page's model banner is checked against the model's state (an in-memory read). */
+const MODEL_WATCH_MS = 1_000;
+
 export interface PlaygroundAdapterOptions {
   handle: (event: InboundEvent, surface: ChatSurface) => Promise<void>;
   logger: Logger;
@@ -46,6 +49,7 @@ export function createPlaygroundAdapter(options: PlaygroundAdapterOptions): Play
   const http = createPlaygroundRoutes({ state, input, modelStatus: options.modelStatus, limiter: createInputLimiter(), logger, accessKey });
   let started = false;
   let unsubscribe: (() => void) | undefined;
+  let modelWatch: NodeJS.Timeout | undefined;
 
   return {
     surface,
@@ -58,12 +62,17 @@ export function createPlaygroundAdapter(options: PlaygroundAdapterOptions): Play
         state.restore(await persistence.load());
         unsubscribe = state.subscribe((change) => persistence.record(change, (id) => state.file(id)?.content));
       }
+      // The banner follows the model on the page's live channel: it clears when a server comes up (issue 40).
+      state.setModel(options.modelStatus());
+      modelWatch = setInterval(() => state.setModel(options.modelStatus()), MODEL_WATCH_MS);
+      modelWatch.unref();
       started = true;
       logger.info('playground ready');
     },
     async stop() {
       if (!started) return;
       started = false;
+      clearInterval(modelWatch);
       // Open event streams would keep the server's close() waiting.
       http.closeStreams();
       unsubscribe?.();

@@ -69,7 +69,14 @@ export type PlaygroundChange =
   | { kind: 'ephemeral-dismissed'; id: string }
   | { kind: 'file'; file: PlaygroundFile }
   | { kind: 'channel'; channel: PlaygroundChannel }
-  | { kind: 'status'; status: PlaygroundStatus };
+  | { kind: 'status'; status: PlaygroundStatus }
+  | { kind: 'model'; model: PlaygroundModelStatus };
+
+/** Whether a model answers, as the page's banner shows it (the page also reads it from `/api/status`). */
+export interface PlaygroundModelStatus {
+  ok: boolean;
+  message: string;
+}
 
 export interface PlaygroundSnapshot {
   channels: PlaygroundChannel[];
@@ -108,6 +115,7 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
   const ephemerals: PlaygroundEphemeral[] = [];
   const files = new Map<string, PlaygroundFile & { content: string }>();
   const statuses = new Map<string, PlaygroundStatus>();
+  let model: PlaygroundModelStatus | undefined;
   const listeners = new Set<(change: PlaygroundChange) => void>();
   const announce = (change: PlaygroundChange) => {
     for (const listener of listeners) listener(change);
@@ -256,6 +264,12 @@ export function createPlaygroundState(options: { now?: () => number } = {}) {
         offer(restored);
       }
       for (const file of history.files) files.set(file.id, file);
+    },
+    /** Tells open pages when the model's state changed (a server came up or went away); the same state says nothing. */
+    setModel(status: PlaygroundModelStatus): void {
+      if (model && model.ok === status.ok && model.message === status.message) return;
+      model = { ok: status.ok, message: status.message };
+      announce({ kind: 'model', model });
     },
     setStatus(status: PlaygroundStatus): void {
       if (status.text) statuses.set(status.thread, status);

@@ -203,3 +203,39 @@ describe('playground API', () => {
     expect(status.message).toMatch(/TSUKA_LLM_BASE_URL/);
   });
 });
+
+describe('the model banner', () => {
+  it('clears on the live channel when a model server comes up, without a reload', async () => {
+    // A door in front of the scripted model: shut (503, as a server still loading) until opened.
+    let open = false;
+    const model = await import('../../support/scripted-model-server.js').then(({ startScriptedModelServer }) =>
+      startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' }),
+    );
+    const target = new URL(model.baseURL);
+    const { createServer, request } = await import('node:http');
+    const door = createServer((incoming, outgoing) => {
+      if (!open) return void outgoing.writeHead(503).end('loading');
+      const forward = request(
+        { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      incoming.pipe(forward);
+    });
+    await new Promise<void>((resolve) => door.listen(0, '127.0.0.1', resolve));
+    const port = (door.address() as { port: number }).port;
+    try {
+      harness = await startPlaygroundHarness({ modelBaseURL: `http://127.0.0.1:${port}${target.pathname}`, modelProbeIntervalMs: 100 });
+      const h = harness;
+      expect((await (await h.get('/api/status')).json()) as { ok: boolean }).toMatchObject({ ok: false });
+      open = true;
+      await h.waitFor(() => h.modelStates.some((state) => state.ok));
+      expect(h.modelStates.at(-1)).toMatchObject({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
+    } finally {
+      door.close();
+      await model.close();
+    }
+  });
+});

@@ -25,6 +25,8 @@ export interface PlaygroundHarness {
   get(path: string): Promise<Response>;
   workspace: string;
   logs: string[];
+  /** Each model state the event stream announced, in order. */
+  modelStates: { ok: boolean; message: string }[];
   /** Every message as the event stream last showed it. */
   messages: Map<string, PlaygroundMessage>;
   /** Every text each message had, in order (the first post, then each edit). */
@@ -92,6 +94,7 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
   const history = new Map<string, string[]>();
   const ephemerals: PlaygroundEphemeral[] = [];
   const files: PlaygroundFile[] = [];
+  const modelStates: { ok: boolean; message: string }[] = [];
   const apply = (change: PlaygroundChange | { kind: 'snapshot'; snapshot: PlaygroundSnapshot }) => {
     if (change.kind === 'snapshot') for (const message of change.snapshot.messages) apply({ kind: 'message', message });
     else if (change.kind === 'message') {
@@ -99,6 +102,7 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
       history.set(change.message.id, [...(history.get(change.message.id) ?? []), change.message.text]);
     } else if (change.kind === 'ephemeral') ephemerals.push(change.ephemeral);
     else if (change.kind === 'file') files.push(change.file);
+    else if (change.kind === 'model') modelStates.push(change.model);
     for (const check of [...waiters]) check();
   };
 
@@ -135,6 +139,7 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
   const harness: PlaygroundHarness = {
     app,
     model,
+    modelStates,
     baseUrl,
     port,
     key,

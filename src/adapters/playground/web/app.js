@@ -104,6 +104,9 @@ function applyChange(change) {
     case 'channel':
       if (!state.channels.some((channel) => channel.id === change.channel.id)) state.channels.push(change.channel);
       break;
+    case 'model':
+      showModelStatus(change.model);
+      break;
     case 'status':
       if (change.status.text) state.statuses.set(change.status.thread, change.status);
       else state.statuses.delete(change.status.thread);
@@ -155,12 +158,16 @@ async function connect() {
   }
 }
 
+/** The banner says how to start a model server while none answers, and goes once one does. */
+function showModelStatus(status) {
+  $('model-banner').hidden = status.ok === true;
+  $('model-message').textContent = status.ok ? '' : String(status.message || '');
+}
+
 async function refreshModelStatus() {
   try {
     const response = await api('/api/status');
-    const status = await response.json();
-    $('model-banner').hidden = status.ok === true;
-    $('model-message').textContent = status.ok ? '' : String(status.message || '');
+    showModelStatus(await response.json());
   } catch (error) {
     $('model-banner').hidden = false;
     $('model-message').textContent = `The playground server did not answer: ${error.message}`;
