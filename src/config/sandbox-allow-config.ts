@@ -18,13 +18,15 @@ function refusal(host: string, port: string | undefined): string | undefined {
   if (isIP(host) === 6 || host.startsWith('[')) return "IPv6 is not routed inside the sandbox's user-mode network: give an IPv4 address or a name";
   if (isIP(host) === 4) {
     const [first, second, third] = host.split('.').map(Number);
-    if (first === 127) return "the sandbox's 127.0.0.1 is its own (the host's loopback stays closed): use TSUKA_SANDBOX_NETWORK=host or a role's \"network\": \"host\"";
+    if (first === 127)
+      return 'the sandbox\'s 127.0.0.1 is its own (the host\'s loopback stays closed): use TSUKA_SANDBOX_NETWORK=host or a role\'s "network": "host"';
     if (first === 0) return 'not an address a command can reach';
     if (first === 10 && second === 0 && third === 2) return "10.0.2.0/24 is the sandbox's own user-mode network";
     if (first !== undefined && first >= 224) return 'multicast and reserved addresses cannot be allowed';
     return undefined;
   }
-  if (/^localhost\.?$/i.test(host)) return "the sandbox's localhost is its own (the host's loopback stays closed): use TSUKA_SANDBOX_NETWORK=host or a role's \"network\": \"host\"";
+  if (/^localhost\.?$/i.test(host))
+    return 'the sandbox\'s localhost is its own (the host\'s loopback stays closed): use TSUKA_SANDBOX_NETWORK=host or a role\'s "network": "host"';
   if (!HOST_NAME.test(host)) return 'not a host name or IPv4 address';
   return undefined;
 }

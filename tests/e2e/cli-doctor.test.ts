@@ -119,7 +119,9 @@ describe('tsuka doctor', () => {
     );
     // Issue 41: what the user-mode network refuses and what TSUKA_SANDBOX_ALLOW opens, port included.
     if (/network: user-mode/.test(withBubblewrap.output)) {
-      expect(withBubblewrap.output).toMatch(/\n✓ network refuses: the host's own addresses \(all of them, read at each command\), [^\n]*10\.0\.0\.0\/8[^\n]*192\.168\.0\.0\/16/);
+      expect(withBubblewrap.output).toMatch(
+        /\n✓ network refuses: the host's own addresses \(all of them, read at each command\), [^\n]*10\.0\.0\.0\/8[^\n]*192\.168\.0\.0\/16/,
+      );
       expect(withBubblewrap.output).toMatch(/\n✓ network allows \(TSUKA_SANDBOX_ALLOW[^\n]*\): 10\.1\.2\.3:5432 → 10\.1\.2\.3, TCP and UDP port 5432 only\n/);
     }
     expect(withBubblewrap.output).toMatch(/\n✓ limits: 256 processes [^\n]*; 512 MB tmpfs; output stopped past 32 MB\n/);

@@ -248,7 +248,17 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
       // `user`: the host's addresses are read on the host side, the routes added inside the new namespace.
       const stage =
         chosen === 'user'
-          ? ['/bin/sh', '-c', NETNS_HOST_SCRIPT, 'tsuka-netns-host', ipPath ?? 'ip', options.unsharePath ?? 'unshare', NETNS_STAGE_SCRIPT, routes.refuse, routes.allow]
+          ? [
+              '/bin/sh',
+              '-c',
+              NETNS_HOST_SCRIPT,
+              'tsuka-netns-host',
+              ipPath ?? 'ip',
+              options.unsharePath ?? 'unshare',
+              NETNS_STAGE_SCRIPT,
+              routes.refuse,
+              routes.allow,
+            ]
           : [];
       return {
         file: '/bin/sh',

@@ -16,14 +16,7 @@ import { runCommand } from '../../../src/core/safety/process-runner.js';
 import { findProgram } from '../../../src/core/safety/sandbox-network.js';
 import { probeSandbox, selectCommandSandbox } from '../../../src/core/safety/select-sandbox.js';
 import { executeCommandTool } from '../../../src/core/tools/impl/execute-command.js';
-import {
-  createTestNetworkHosts,
-  HOST_ADDRESS,
-  HOST_ADDRESS6,
-  LAN_ADDRESS,
-  PUBLIC_ADDRESS,
-  type TestNetworkHosts,
-} from '../../support/test-network-hosts.js';
+import { createTestNetworkHosts, HOST_ADDRESS, HOST_ADDRESS6, LAN_ADDRESS, PUBLIC_ADDRESS, type TestNetworkHosts } from '../../support/test-network-hosts.js';
 import { createTestToolContext, type TestToolContext } from '../tools/tool-test-context.js';
 
 const noBubblewrap = await probeSandbox(createBubblewrapSandbox({ network: 'none', hiddenPaths: [] }));
@@ -157,6 +150,8 @@ describe.skipIf(noBubblewrap !== undefined)(`without iproute2${noBubblewrap ? ` 
     const chosen = await selectCommandSandbox({ mode: 'bubblewrap', network: 'auto', hiddenPaths: [], ipPath: '' });
     expect(chosen.network).toBe('none');
     expect(chosen.summary).toMatch(/ip \(iproute2\) is not installed/);
-    await expect(selectCommandSandbox({ mode: 'bubblewrap', network: 'user', hiddenPaths: [], ipPath: '' })).rejects.toThrow(/install slirp4netns and iproute2/);
+    await expect(selectCommandSandbox({ mode: 'bubblewrap', network: 'user', hiddenPaths: [], ipPath: '' })).rejects.toThrow(
+      /install slirp4netns and iproute2/,
+    );
   });
 });
