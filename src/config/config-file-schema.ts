@@ -54,6 +54,7 @@ export const configFileSchema = {
     sandbox: { enum: ['auto', 'bubblewrap', 'none'] },
     sandboxNetwork: { oneOf: [{ type: 'boolean' }, { enum: ['auto', 'user', 'none', 'host'] }] },
     sandboxHide: { type: 'string' },
+    sandboxAllow: { type: 'string' },
     sandboxMaxProcesses: { type: 'integer', minimum: 8 },
     sandboxMaxMemoryMb: { type: 'integer', minimum: 64 },
     sandboxMaxFileMb: { type: 'integer', minimum: 1 },

@@ -1,6 +1,6 @@
 /**
- * The command sandbox settings (`TSUKA_SANDBOX`, `TSUKA_SANDBOX_NETWORK`, `TSUKA_SANDBOX_USER`,
- * `TSUKA_SANDBOX_HIDE` and the limits), validated with the rest of the configuration; the sandbox
+ * The command sandbox settings (`TSUKA_SANDBOX`, `TSUKA_SANDBOX_NETWORK`, `TSUKA_SANDBOX_ALLOW`,
+ * `TSUKA_SANDBOX_USER`, `TSUKA_SANDBOX_HIDE` and the limits), validated with the rest of the configuration; the sandbox
  * itself is chosen at start from these.
  */
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ import type { SandboxUser } from '../core/safety/fallback-sandbox.js';
 import type { SandboxMode } from '../core/safety/select-sandbox.js';
 import type { SandboxNetworkSetting } from '../core/safety/sandbox-network.js';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '../core/safety/sandbox-limits.js';
+import type { SandboxAllowEntry } from '../core/safety/sandbox-reach.js';
+import { readSandboxAllow } from './sandbox-allow-config.js';
 
 const MODES: readonly SandboxMode[] = ['auto', 'bubblewrap', 'none', 'env-only'];
 const NETWORKS: readonly SandboxNetworkSetting[] = ['auto', 'user', 'none', 'host'];
@@ -25,6 +27,8 @@ export interface SandboxConfig {
   mode: SandboxMode;
   /** auto (user-mode without the host's loopback when it works, else none), user, none or host; enforced only under bubblewrap. */
   network: SandboxNetworkSetting;
+  /** `TSUKA_SANDBOX_ALLOW`: what the user-mode network reaches among the host's addresses and the private ranges. */
+  allow: SandboxAllowEntry[];
   limits: SandboxLimits;
   /** The fallback runs commands as this user. */
   user?: SandboxUser;
@@ -49,6 +53,7 @@ export function readSandboxConfig(input: SandboxConfigInput): SandboxConfig {
       `TSUKA_SANDBOX="${modeRaw}" is not valid: use auto (bubblewrap when it works here), bubblewrap (required), none (the fallback) or env-only (the fallback as the bot's own user, accepted while holding platform tokens).`,
     );
   const network = readNetwork(setting('TSUKA_SANDBOX_NETWORK', 'sandboxNetwork'), problems);
+  const allow = readSandboxAllow(setting('TSUKA_SANDBOX_ALLOW', 'sandboxAllow'), problems);
   const userRaw = setting('TSUKA_SANDBOX_USER', 'sandboxUser');
   const user = userRaw === undefined ? undefined : resolveUser(userRaw, input.passwd ?? (() => readFileSync('/etc/passwd', 'utf8')), problems);
   const hide = readHide(setting('TSUKA_SANDBOX_HIDE', 'sandboxHide'), problems);
@@ -60,7 +65,7 @@ export function readSandboxConfig(input: SandboxConfigInput): SandboxConfig {
     if (Number.isInteger(value) && value >= min && value <= 1_000_000) limits[field] = value;
     else problems.push(`${envName}="${raw}" is not valid: use a whole number from ${min} to 1000000 (default ${DEFAULT_SANDBOX_LIMITS[field]}).`);
   }
-  return { mode, network, limits, ...(user ? { user } : {}), hiddenPaths: [...input.hiddenPaths, ...hide] };
+  return { mode, network, allow, limits, ...(user ? { user } : {}), hiddenPaths: [...input.hiddenPaths, ...hide] };
 }
 
 /** auto|user|none|host; the older 1/true/yes/on and 0/false/no/off still mean auto and none. */

@@ -108,10 +108,22 @@ describe('tsuka doctor', () => {
   });
 
   it('names the isolation level, the network mode and the limits: bubblewrap where it works, the declared fallback otherwise', async () => {
-    const withBubblewrap = await doctor({ TSUKA_LLM_BASE_URL: model.baseURL, TSUKA_DATA_DIR: path.join(home, 'data3'), TSUKA_SANDBOX: 'auto' });
+    const withBubblewrap = await doctor({
+      TSUKA_LLM_BASE_URL: model.baseURL,
+      TSUKA_DATA_DIR: path.join(home, 'data3'),
+      TSUKA_SANDBOX: 'auto',
+      TSUKA_SANDBOX_ALLOW: '10.1.2.3:5432',
+    });
     expect(withBubblewrap.output).toMatch(
       /\nCommand sandbox\n✓ isolation: bubblewrap — [^\n]*\n[✓·] network: (user-mode \(slirp4netns\), host loopback unreachable|none)[^\n]*\n/,
     );
+    // Issue 41: what the user-mode network refuses and what TSUKA_SANDBOX_ALLOW opens, port included.
+    if (/network: user-mode/.test(withBubblewrap.output)) {
+      expect(withBubblewrap.output).toMatch(
+        /\n✓ network refuses: the host's own addresses \(all of them, read at each command\), [^\n]*10\.0\.0\.0\/8[^\n]*192\.168\.0\.0\/16/,
+      );
+      expect(withBubblewrap.output).toMatch(/\n✓ network allows \(TSUKA_SANDBOX_ALLOW[^\n]*\): 10\.1\.2\.3:5432 → 10\.1\.2\.3, TCP and UDP port 5432 only\n/);
+    }
     expect(withBubblewrap.output).toMatch(/\n✓ limits: 256 processes [^\n]*; 512 MB tmpfs; output stopped past 32 MB\n/);
     const hostNetwork = await doctor({
       TSUKA_LLM_BASE_URL: model.baseURL,

@@ -10,7 +10,8 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandSandbox, SandboxLaunch, SandboxRequest } from './command-sandbox.js';
-import { commandNetwork, NETNS_STAGE_SCRIPT, SANDBOX_WRAPPER_SCRIPT, type SandboxNetwork } from './sandbox-network.js';
+import { commandNetwork, findProgram, SANDBOX_WRAPPER_SCRIPT, type SandboxNetwork } from './sandbox-network.js';
+import { describeReach, NETNS_HOST_SCRIPT, NETNS_STAGE_SCRIPT, reachRouteLines, type ResolvedAllowEntry } from './sandbox-reach.js';
 import { DEFAULT_SANDBOX_LIMITS, describeLimits, type PidsCgroupParent, prlimitArguments, type SandboxLimits } from './sandbox-limits.js';
 
 /** Host folders mirrored read-only (symlinks such as a merged-/usr `/bin` stay symlinks). */
@@ -37,6 +38,7 @@ export const SENSITIVE_SYSTEM_PATHS = [
   '/etc/credstore.encrypted',
 ] as const;
 const MIB = 1024 * 1024;
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 export interface BubblewrapSandboxOptions {
   /** The bwrap program (default `bwrap`, looked up on PATH). */
@@ -50,6 +52,10 @@ export interface BubblewrapSandboxOptions {
   slirpPath?: string;
   /** unshare(1), which makes the network namespace slirp4netns is attached to (default `unshare` on PATH). */
   unsharePath?: string;
+  /** ip(8) (iproute2), which refuses the host's addresses and the private ranges in that namespace (default: found on the system PATH). */
+  ipPath?: string;
+  /** `TSUKA_SANDBOX_ALLOW`, resolved: what the user-mode network reaches beyond the internet. */
+  allowed?: readonly ResolvedAllowEntry[];
   /** Whether a role's `"network": "host"` may give its commands the host's network (default: unless `none`). */
   allowHostNetwork?: boolean;
   /** Defaults: DEFAULT_SANDBOX_LIMITS. */
@@ -194,7 +200,7 @@ function networkOf(option: SandboxNetwork | boolean): SandboxNetwork {
 }
 
 const NETWORK_TEXT: Record<SandboxNetwork, string> = {
-  user: 'network: user-mode (slirp4netns), host loopback unreachable',
+  user: "network: user-mode (slirp4netns), host loopback unreachable, nor the host's own addresses or the private ranges",
   none: 'network: none (loopback only)',
   host: "network: the host's (its loopback services included)",
 };
@@ -212,6 +218,10 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
   const bwrap = options.bwrapPath ?? 'bwrap';
   const network = networkOf(options.network);
   if (network === 'user' && !options.slirpPath) throw new Error('the user-mode network needs slirp4netns (slirpPath)');
+  const ipPath = options.ipPath ?? findProgram('ip', SYSTEM_PATH);
+  if (network === 'user' && !ipPath) throw new Error("the user-mode network needs ip (iproute2) to refuse the host's addresses and the private ranges");
+  const allowed = options.allowed ?? [];
+  const routes = reachRouteLines(allowed);
   const allowHost = options.allowHostNetwork ?? network !== 'none';
   const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
   const nproc = !options.processCgroups && process.getuid?.() !== 0;
@@ -226,13 +236,30 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
     limits,
     ...(options.processCgroups ? { processCgroups: options.processCgroups } : {}),
     summary: `isolation: bubblewrap — commands see a read-only system and their own workspace only, in their own PID namespace and /proc${options.reason ? ` (${options.reason})` : ''}`,
-    details: [`${NETWORK_TEXT[network]}${roleHost}`, describeLimits(limits, options.processCgroups ? 'cgroup' : nproc ? 'rlimit' : 'none', rlimits.length > 0)],
+    details: [
+      `${NETWORK_TEXT[network]}${roleHost}`,
+      ...(network === 'user' ? describeReach(allowed) : []),
+      describeLimits(limits, options.processCgroups ? 'cgroup' : nproc ? 'rlimit' : 'none', rlimits.length > 0),
+    ],
     launch(request: SandboxRequest): SandboxLaunch {
       const chosen = commandNetwork(network, allowHost, request.network);
       const layout = { system, hidden, network: chosen, tmpfsMb: limits.tmpfsMb, ...(resolver ? { resolver } : {}), ...owner };
       const slirp = chosen === 'user' ? (options.slirpPath ?? '') : '';
+      // `user`: the host's addresses are read on the host side, the routes added inside the new namespace.
       const stage =
-        chosen === 'user' ? [options.unsharePath ?? 'unshare', '--user', '--map-root-user', '--net', '/bin/sh', '-c', NETNS_STAGE_SCRIPT, 'tsuka-netns'] : [];
+        chosen === 'user'
+          ? [
+              '/bin/sh',
+              '-c',
+              NETNS_HOST_SCRIPT,
+              'tsuka-netns-host',
+              ipPath ?? 'ip',
+              options.unsharePath ?? 'unshare',
+              NETNS_STAGE_SCRIPT,
+              routes.refuse,
+              routes.allow,
+            ]
+          : [];
       return {
         file: '/bin/sh',
         args: [

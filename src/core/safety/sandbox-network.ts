@@ -5,7 +5,8 @@
  * - `user`: bwrap unshares the network namespace and slirp4netns attaches a user-mode network to
  *   it with `--disable-host-loopback` (its gateway 10.0.2.2 would otherwise be the host's
  *   127.0.0.1). The sandbox's 127.0.0.1 is its own; DNS goes through slirp4netns' forwarder at
- *   10.0.2.3, written into the sandbox's resolv.conf.
+ *   10.0.2.3, written into the sandbox's resolv.conf. The host's own addresses and the private
+ *   ranges are refused too, but for `TSUKA_SANDBOX_ALLOW` (`sandbox-reach.ts`, issue 41).
  * - `none`: only the sandbox's own loopback.
  * - `host`: the host's network, loopback included (the behaviour before issue 29; opt-in).
  *
@@ -48,13 +49,6 @@ export function findProgram(name: string, searchPath: string | undefined): strin
   }
   return undefined;
 }
-
-/**
- * Runs inside `unshare --user --map-root-user --net` (the namespace slirp4netns is attached to
- * before bwrap starts): says it is there on fd 3, waits on fd 4 until the network is up, then runs
- * bwrap with `--share-net` (this namespace).
- */
-export const NETNS_STAGE_SCRIPT = 'echo 1 >&3; exec 3>&-; read -r _ <&4; exec 4<&-; exec "$@"';
 
 /**
  * The host-side wrapper, run by `/bin/sh -c`: `$1` is slirp4netns (or empty), `$2` a cgroup folder

@@ -14,6 +14,7 @@ import type { CommandSandbox } from './command-sandbox.js';
 import { createBubblewrapSandbox } from './bubblewrap-sandbox.js';
 import { createFallbackSandbox, type SandboxUser } from './fallback-sandbox.js';
 import { findProgram, type SandboxNetwork, type SandboxNetworkSetting } from './sandbox-network.js';
+import { resolveAllowEntries, type SandboxAllowEntry } from './sandbox-reach.js';
 import { DEFAULT_SANDBOX_LIMITS, findPidsCgroupParent, type SandboxLimits } from './sandbox-limits.js';
 
 export type SandboxMode = 'auto' | 'bubblewrap' | 'none' | 'env-only';
@@ -34,9 +35,14 @@ export interface SandboxSettings {
   /** The data folder, the bot's checkout and its home: never visible inside bubblewrap. */
   hiddenPaths: string[];
   bwrapPath?: string;
-  /** slirp4netns and prlimit; looked up on the system PATH when unset, `''` for "not there" (tests). */
+  /** slirp4netns, prlimit and ip; looked up on the system PATH when unset, `''` for "not there" (tests). */
   slirpPath?: string;
   prlimitPath?: string;
+  ipPath?: string;
+  /** `TSUKA_SANDBOX_ALLOW`: what the user-mode network reaches among the host's addresses and the private ranges. */
+  allow?: readonly SandboxAllowEntry[];
+  /** Resolves an allow-list host to its IPv4 addresses, once, at the choice (default: the system resolver). */
+  lookupHost?: (host: string) => Promise<string[]>;
   /** False: never use a pids cgroup (tests); default: when this host allows one. */
   useCgroups?: boolean;
   /**
@@ -108,6 +114,8 @@ export async function selectCommandSandbox(settings: SandboxSettings): Promise<C
   const reason = settings.mode === 'auto' ? 'auto: bwrap works here' : 'TSUKA_SANDBOX=bubblewrap';
   const slirpPath = settings.slirpPath ?? findProgram('slirp4netns', SYSTEM_PATH);
   const prlimitPath = settings.prlimitPath ?? findProgram('prlimit', SYSTEM_PATH);
+  const ipPath = settings.ipPath ?? findProgram('ip', SYSTEM_PATH);
+  const allowed = await resolveAllowEntries(settings.allow ?? [], settings.lookupHost);
   const processCgroups = settings.useCgroups === false ? undefined : findPidsCgroupParent();
   const make = (network: SandboxNetwork, why: string) =>
     createBubblewrapSandbox({
@@ -118,12 +126,15 @@ export async function selectCommandSandbox(settings: SandboxSettings): Promise<C
       limits: settings.limits ?? DEFAULT_SANDBOX_LIMITS,
       ...(slirpPath ? { slirpPath } : {}),
       ...(prlimitPath ? { prlimitPath } : {}),
+      ...(ipPath ? { ipPath } : {}),
+      allowed,
       ...(processCgroups ? { processCgroups } : {}),
       ...(settings.bwrapPath ? { bwrapPath: settings.bwrapPath } : {}),
     });
   let networkFailure: string | undefined;
   if (wanted === 'user' || wanted === 'auto') {
-    if (slirpPath) {
+    if (!ipPath) networkFailure = "ip (iproute2) is not installed: without it the user-mode network cannot refuse the host's addresses and the private ranges";
+    else if (slirpPath) {
       const userNetwork = make('user', reason);
       networkFailure = await probeSandbox(userNetwork);
       if (networkFailure === undefined) return userNetwork;
@@ -133,7 +144,7 @@ export async function selectCommandSandbox(settings: SandboxSettings): Promise<C
       if (bubblewrapWorks)
         throw new TsukaError(
           'sandbox_unavailable',
-          `TSUKA_SANDBOX_NETWORK=user but the user-mode network does not work here (${networkFailure}): install slirp4netns, or set TSUKA_SANDBOX_NETWORK=auto, none or host.`,
+          `TSUKA_SANDBOX_NETWORK=user but the user-mode network does not work here (${networkFailure}): install slirp4netns and iproute2, or set TSUKA_SANDBOX_NETWORK=auto, none or host.`,
         );
     }
   }

@@ -33,10 +33,11 @@ function sandboxConfig(values: Record<string, string>) {
 
 describe('sandbox configuration', () => {
   it('defaults to auto with the network on auto, and resolves a user by name or number', () => {
-    expect(sandboxConfig({}).config).toEqual({ mode: 'auto', network: 'auto', limits: DEFAULT_SANDBOX_LIMITS, hiddenPaths: ['/srv/data'] });
+    expect(sandboxConfig({}).config).toEqual({ mode: 'auto', network: 'auto', allow: [], limits: DEFAULT_SANDBOX_LIMITS, hiddenPaths: ['/srv/data'] });
     expect(sandboxConfig({ TSUKA_SANDBOX: 'none', TSUKA_SANDBOX_NETWORK: '0', TSUKA_SANDBOX_USER: 'nobody' }).config).toEqual({
       mode: 'none',
       network: 'none',
+      allow: [],
       limits: DEFAULT_SANDBOX_LIMITS,
       user: { name: 'nobody', uid: 65534, gid: 65534 },
       hiddenPaths: ['/srv/data'],
