@@ -24,6 +24,7 @@ const USAGE = `Usage:
   tsuka backup FILE                             a consistent copy of the store, safe while TSUKA runs
   tsuka benchmark [--reset]                     measure the model (speed, quality) and store its profile and tier;
                                                 --reset forgets the stored profile (the tier comes from the name again)
+  tsuka manifest slack [--name NAME]            the Slack app manifest to paste when creating the app
   tsuka --version                               print the version
   tsuka runs [N]                                recent runs: id, when, where, kind, outcome
   tsuka export [RUN_ID] [--json]                one run's transcript on stdout (default: the latest)
@@ -73,6 +74,8 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`tsuka ${packageVersion()}\n`);
     return 0;
   }
+  // Needs no configuration: the first step of a new team, before any token exists.
+  if (command === 'manifest') return (await import('./manifest-command.js')).runManifest(rest, io, io.rootDirectory ?? PACKAGE_ROOT);
   if (!['start', 'ask', 'doctor', 'backup', 'benchmark', 'runs', 'export', 'audit'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
