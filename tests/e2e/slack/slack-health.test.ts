@@ -1,4 +1,5 @@
 /** /healthz, /readyz and /metrics on TSUKA_HTTP_PORT. */
+import os from 'node:os';
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSlackHarness, type SlackHarness } from './slack-harness.js';
@@ -67,8 +68,10 @@ describe('health endpoints', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
-    const replica = harness.app.engine.coordination.replicaId;
+    // Labelled by the replica's stable name (the host name here); this start's Redis id is an info metric.
+    const replica = os.hostname();
     const at = (name: string, labels: Record<string, string> = {}) => sampleOf(text, name, { ...labels, replica });
+    expect(at('tsuka_replica_info', { instance: harness.app.engine.coordination.replicaId })).toBe(1);
     expect(at('tsuka_runs_total', { kind: 'ask', outcome: 'completed', platform: 'slack' })).toBe(1);
     expect(at('tsuka_run_duration_seconds_count', { kind: 'ask', outcome: 'completed' })).toBe(1);
     expect(at('tsuka_model_tokens_total', { direction: 'input' })).toBe(120);

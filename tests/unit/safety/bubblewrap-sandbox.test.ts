@@ -84,7 +84,8 @@ describe.skipIf(unavailable !== undefined)(`bubblewrap sandbox${unavailable ? ` 
     expect(leaks(JSON.stringify(botEnvironment))).toHaveLength(3);
     const plain = await run('cat /proc/*/environ; cat /proc/$PPID/environ; cat /proc/1/environ');
     const encoded = await run('base64 -w0 /proc/*/environ; echo; base64 -w0 /proc/$PPID/environ');
-    const reversed = await run('rev /proc/*/environ; rev /proc/$PPID/environ');
+    // One variable a line before rev: rev stops at the first NUL, so a bare environ showed only its first variable.
+    const reversed = await run('for file in /proc/*/environ /proc/$PPID/environ; do tr "\\0" "\\n" < "$file" | rev; done');
     const processes = await run('ls /proc | grep -E "^[0-9]+$" | tr "\\n" " "');
     expect(plain.exitCode).toBe(0);
     expect(plain.output).toContain('PATH=');
