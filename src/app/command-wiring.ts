@@ -39,6 +39,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
       threadReplies: config.threadReplies,
       channelPolicies: config.channelPolicies,
       ...(config.timezone ? { timezone: config.timezone } : {}),
+      scheduleMinIntervalMs: config.scheduleMinIntervalMs,
       publicUrl: config.publicUrl,
       agent: { maxToolRounds: config.maxToolRounds, maxToolResultTokens: config.maxToolResultTokens, defaultEffort: config.llm.defaultEffort },
       ...overrides,

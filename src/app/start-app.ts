@@ -251,7 +251,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   const stopWatch = shared ? await watchReplicas(engine, surfaces, layer, config.replicaHeartbeatMs) : () => undefined;
   opened.push(stopWatch);
   // After recovery: a run missed while no process was up fires once now.
-  const stopSchedules = startSchedules(engine, layer, surfaces);
+  const stopSchedules = startSchedules(engine, layer, surfaces, deps);
   opened.push(stopSchedules);
   const playgroundUrl = `http://127.0.0.1:${http.port}/`;
   // The key is in the link only (on this terminal, never in the log): the page cannot be used without it.

@@ -21,6 +21,8 @@ import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { checkMcpServers, reportModelProfiles, reportSandboxDetails } from './doctor-extensions.js';
 import { storeSecurityLines } from './doctor-store-security.js';
+import { createConfigMasker } from '../app/config-masker.js';
+import { createSecretMasker } from '../core/safety/secret-mask.js';
 
 export interface DoctorOptions {
   io: CliIo;
@@ -30,7 +32,13 @@ export interface DoctorOptions {
 }
 
 export async function runDoctor(options: DoctorOptions): Promise<number> {
-  const { io, config } = options;
+  const { config } = options;
+  // Every line doctor prints passes the masker `ask` uses (the environment's secrets and each MCP
+  // entry's own: a URL's password, a token in its query, its headers), whatever check wrote it.
+  // The platforms' API URLs are endpoints to check, shown whole (credentials in them are still masked).
+  const environment = withoutEndpoints(config?.environment ?? options.io.environment);
+  const mask = config ? createConfigMasker({ ...config, environment }) : createSecretMasker(environment);
+  const io: CliIo = { ...options.io, stdout: (text) => options.io.stdout(mask(text)), stderr: (text) => options.io.stderr(mask(text)) };
   let failures = 0;
   const ok = (text: string) => io.stdout(`✓ ${text}\n`);
   const bad = (text: string, fix?: string) => {
@@ -227,4 +235,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
 function reportDataError(what: string, error: unknown, bad: (text: string, fix?: string) => void): void {
   for (const problem of dataProblemLines(what, error)) bad(problem.text, problem.fix);
+}
+
+/** Settings named like secrets (`SLACK_*`, `DISCORD_*`) that hold only where to call. */
+const ENDPOINT_SETTINGS = new Set(['SLACK_API_URL', 'DISCORD_API_URL']);
+
+function withoutEndpoints(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(environment).filter(([name]) => !ENDPOINT_SETTINGS.has(name)));
 }

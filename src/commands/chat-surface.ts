@@ -195,6 +195,8 @@ export interface ChatSurface {
    * channel. What an admin fetches from another channel goes this way.
    */
   uploadToUser?(options: { user: UserRef; fileName: string; title: string; content: string }): Promise<void>;
+  /** A text for `user` alone in the bot's direct messages with them (the same channel as `uploadToUser`). */
+  postToUser?(options: { user: UserRef; text: string }): Promise<void>;
   /**
    * A picture (closing stats, a plan graph), shown each platform's own way: Slack and Discord get
    * a PNG attachment, the playground the SVG itself. `altText` says the same in words.
@@ -209,6 +211,12 @@ export interface ChatSurface {
    * caller assumes a shared channel with other people (the safe side for approvals and scopes).
    */
   channelInfo?(channel: ChannelRef): Promise<ChannelInfo>;
+  /**
+   * Whether `user` is in the channel and may read it now (Slack: conversations.members; Discord: the
+   * guild member and the channel's VIEW_CHANNEL overwrites). Asked fresh, never cached; a rejection
+   * means "not confirmed". Absent: the platform cannot say.
+   */
+  isMember?(channel: ChannelRef, user: UserRef): Promise<boolean>;
   /** How to mention a user in text (`<@U123>`). */
   mention(user: UserRef): string;
   /**

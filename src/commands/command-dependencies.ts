@@ -68,6 +68,8 @@ export interface CommandSettings {
   channelPolicies?: ChannelPolicy[];
   /** IANA time zone of `daily HH:MM` and cron schedules; undefined: the host's. */
   timezone?: string;
+  /** The shortest `every` of a schedule in ms (`TSUKA_SCHEDULE_MIN_INTERVAL_S`); undefined: one minute. */
+  scheduleMinIntervalMs?: number;
   /** TSUKA_PUBLIC_URL: where Discord and Slack fetch the characters' pictures (`<url>/avatars/<name>.png`). */
   publicUrl?: string;
 }

@@ -124,6 +124,7 @@ export function createMaskingSurface(
     ...(surface.uploadToUser
       ? { uploadToUser: (options) => surface.uploadToUser!({ ...options, content: mask(options.content), title: mask(options.title) }) }
       : {}),
+    ...(surface.postToUser ? { postToUser: (options) => surface.postToUser!({ ...options, text: mask(options.text) }) } : {}),
     ...(surface.uploadImage
       ? {
           uploadImage: (options) =>
@@ -133,6 +134,7 @@ export function createMaskingSurface(
     setStatus: (options) => surface.setStatus({ ...options, text: mask(options.text) }),
     channelOf: (thread) => surface.channelOf(thread),
     ...(surface.channelInfo ? { channelInfo: (channel) => surface.channelInfo!(channel) } : {}),
+    ...(surface.isMember ? { isMember: (channel, user) => surface.isMember!(channel, user) } : {}),
     // Inbound reads: what comes back is masked where it enters a prompt (thread-context, inbound-files).
     ...(surface.threadHistory ? { threadHistory: (request) => surface.threadHistory!(request) } : {}),
     ...(surface.downloadFile ? { downloadFile: (file, options) => surface.downloadFile!(file, options) } : {}),

@@ -32,7 +32,12 @@ export async function handleScheduleSubcommand(
   const inChannel = async () => (await store.list()).filter((schedule) => schedule.channel === event.channel);
   switch (name) {
     case 'schedule': {
-      const parsed = parseSchedule(argument, timezone);
+      const resume = /^resume\s+(\S+)\s*$/i.exec(argument.trim());
+      if (resume) return reply(await resumeSchedule(resume[1] ?? '', event, deps));
+      const parsed = parseSchedule(argument, {
+        ...(timezone ? { timezone } : {}),
+        ...(deps.settings.scheduleMinIntervalMs !== undefined ? { minIntervalMs: deps.settings.scheduleMinIntervalMs } : {}),
+      });
       if (!parsed.ok) return reply(parsed.message);
       const problem = checkWhat(parsed.what, deps);
       if (problem) return reply(problem);
@@ -72,6 +77,19 @@ export async function handleScheduleSubcommand(
   }
 }
 
+/** `/tsuka schedule resume <id>`: a paused schedule (its owner could no longer act) runs again from its next slot. */
+async function resumeSchedule(id: string, event: SlashCommandEvent, deps: CommandDependencies): Promise<string> {
+  const store = createScheduleStore(deps.store);
+  const schedule = await store.get(id);
+  if (!schedule || schedule.channel !== event.channel) return `No schedule \`${id}\` in this channel.`;
+  if (schedule.owner !== event.user && !deps.settings.admins.includes(event.user)) return 'Only the schedule’s owner or an admin can resume it.';
+  if (!schedule.paused) return `The schedule \`${id}\` is not paused.`;
+  const now = (deps.now ?? Date.now)();
+  const nextAt = nextFiring(schedule.spec, now, deps.settings.timezone);
+  await store.update(id, ({ paused: _paused, ...rest }) => ({ ...rest, nextAt }));
+  return `Resumed \`${id}\`: next ${formatTime(nextAt, deps.settings.timezone)}. Each run checks again that its owner may act in this channel.`;
+}
+
 /** Undefined when `what` can run: `@character text`, `/team <team> <task>`, `/goal <objective>`. */
 function checkWhat(what: string, deps: CommandDependencies): string | undefined {
   const goal = /^\/goal\s+(.+)$/is.exec(what);
@@ -87,7 +105,7 @@ function checkWhat(what: string, deps: CommandDependencies): string | undefined 
 }
 
 function describe(schedule: Schedule, surface: ChatSurface, timezone?: string): string {
-  const running = schedule.firing ? ' · ▶ running now' : '';
+  const running = schedule.paused ? ` · ⏸ paused: ${schedule.paused.reason}` : schedule.firing ? ' · ▶ running now' : '';
   return `\`${schedule.id}\` ${schedule.when} · ${schedule.what} · next ${formatTime(schedule.nextAt, timezone)}${running} · by ${surface.mention(schedule.owner)} · ${schedule.runs} run${schedule.runs === 1 ? '' : 's'}${schedule.missed === 'skip' ? ' · missed runs skipped' : ''}`;
 }
 

@@ -88,6 +88,8 @@ export interface AppConfig {
   goalConfirm: boolean;
   /** IANA time zone of `daily HH:MM` and cron schedules (`TSUKA_TIMEZONE`); undefined: the host's. */
   timezone?: string;
+  /** The shortest `every` a schedule may have (`TSUKA_SCHEDULE_MIN_INTERVAL_S`, default 60 s), in ms. */
+  scheduleMinIntervalMs: number;
   maxToolResultTokens: number;
   memoryMaxFacts: number;
   /** Mentions, messages and commands one user may send per minute before the bot asks them to wait (buttons never count). */

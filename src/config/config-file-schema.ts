@@ -45,6 +45,7 @@ export const configFileSchema = {
     teamMaxRounds: { type: 'integer', minimum: 1, maximum: 20 },
     goalConfirm: { type: 'boolean' },
     timezone: { type: 'string' },
+    scheduleMinIntervalS: { type: 'integer', minimum: 1 },
     maxToolResultTokens: { type: 'integer', minimum: 200 },
     memoryMaxFacts: { type: 'integer', minimum: 10 },
     userEventsPerMinute: { type: 'integer', minimum: 1, maximum: 10000 },

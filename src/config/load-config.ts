@@ -201,6 +201,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     teamMaxRounds: integer('TSUKA_TEAM_MAX_ROUNDS', 'teamMaxRounds', 3, 1, 20),
     goalConfirm: setting('TSUKA_GOAL_CONFIRM', 'goalConfirm') === undefined ? true : flag('TSUKA_GOAL_CONFIRM', 'goalConfirm'),
     timezone: timeZone(setting('TSUKA_TIMEZONE', 'timezone'), problems),
+    scheduleMinIntervalMs: integer('TSUKA_SCHEDULE_MIN_INTERVAL_S', 'scheduleMinIntervalS', 60, 1, 86_400) * 1000,
     maxToolResultTokens: integer('TSUKA_MAX_TOOL_RESULT_TOKENS', 'maxToolResultTokens', 4000, 200, 100_000),
     memoryMaxFacts: integer('TSUKA_MEMORY_MAX_FACTS', 'memoryMaxFacts', 200, 10, 100_000),
     userEventsPerMinute: integer('TSUKA_USER_EVENTS_PER_MINUTE', 'userEventsPerMinute', 20, 1, 10_000),

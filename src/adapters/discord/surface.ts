@@ -29,6 +29,7 @@ import type { DiscordEditPacer } from './rate-limits.js';
 import { discordErrorCode, type DiscordWebhooks } from './webhooks.js';
 import { retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
 import { createDiscordChannelInfo } from './channel-info.js';
+import { createDiscordMembership } from './channel-members.js';
 import { createDiscordThreadHistory } from './thread-history.js';
 import { createDiscordFiles } from './files.js';
 
@@ -95,6 +96,7 @@ function messageId(response: unknown): string {
 export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurface {
   const { webhooks, pacer, logger } = options;
   const channelInfo = createDiscordChannelInfo(options.rest);
+  const isMember = createDiscordMembership(options.rest);
   const threadHistory = createDiscordThreadHistory(options.rest, options.bot ?? (() => ({ userId: '', applicationId: '' })));
   const downloadFile = options.apiUrl ? createDiscordFiles({ apiUrl: options.apiUrl }) : undefined;
   const withRetries = <T>(method: string, call: () => Promise<T>): Promise<T> =>
@@ -230,6 +232,11 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
         }),
       );
     },
+    async postToUser({ user, text }) {
+      const dm = (await options.rest().post(Routes.userChannels(), { body: { recipient_id: decodeUser(user) } })) as { id?: string };
+      if (!dm.id) throw new TsukaError('discord_no_direct_message', `Discord opened no direct message with ${user}.`);
+      await options.rest().post(Routes.channelMessages(dm.id), { body: { content: fit(text), allowed_mentions: { parse: [] } } });
+    },
     async uploadToUser({ user, fileName, title, content }) {
       // https://discord.com/developers/docs/resources/user#create-dm: the bot's DM channel with the user.
       const dm = (await options.rest().post(Routes.userChannels(), { body: { recipient_id: decodeUser(user) } })) as { id?: string };
@@ -264,6 +271,7 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     },
     mention: (user) => `<@${decodeUser(user)}>`,
     channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
+    isMember: (channel, user) => isMember(decodeChannel(channel).channel, decodeUser(user)),
     threadHistory,
     ...(downloadFile ? { downloadFile } : {}),
   };

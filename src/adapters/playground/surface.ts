@@ -88,6 +88,8 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
       const id = decodeChannel(channel);
       return id === DIRECT_CHANNEL_ID ? { kind: 'dm', members: 2, operator: true } : { kind: 'private', name: id, members: 2, operator: true };
     },
+    // The one person of the playground is in every one of its channels.
+    isMember: async (_channel, user) => user === PLAYGROUND_USER,
     // What the person wrote in the thread before calling a character in (the characters' own posts left out).
     threadHistory: createPlaygroundThreadHistory(state),
     // The bytes the page posted, read back from this chat's own store: `source` is a file id, never a URL.

@@ -19,6 +19,7 @@ import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } f
 import { createChunkSupport } from './task-chunks.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createSlackChannelInfo } from './channel-info.js';
+import { createSlackMembership } from './channel-members.js';
 import { createSlackThreadHistory } from './thread-history.js';
 import { createSlackFiles } from './files.js';
 
@@ -51,8 +52,17 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const streaming = createStreamingSupport(logger);
   const chunks = createChunkSupport(logger);
   const channelInfo = createSlackChannelInfo(client, caller);
+  const isMember = createSlackMembership(client, caller);
   const threadHistory = createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' })));
   const downloadFile = options.files ? createSlackFiles({ client, caller, ...options.files }) : undefined;
+
+  // https://docs.slack.dev/reference/methods/conversations.open (scope im:write): the bot's DM with the user.
+  const directMessage = async (user: string): Promise<string> => {
+    const opened = await caller({ method: 'conversations.open', priority: 'final', call: () => client.conversations.open({ users: decodeUser(user) }) });
+    const dm = opened.channel?.id;
+    if (!dm) throw new TsukaError('slack_no_direct_message', `Slack opened no direct message with ${user}.`);
+    return dm;
+  };
 
   const customizeMissing = (): void => {
     if (!customizeAvailable) return;
@@ -225,15 +235,17 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     async uploadFile({ channel, thread, fileName, title, content }) {
       await upload(channel, thread, { filename: fileName, title, content });
     },
-    async uploadToUser({ user, fileName, title, content }) {
-      // https://docs.slack.dev/reference/methods/conversations.open (scope im:write): the bot's DM with the user.
-      const opened = await caller({
-        method: 'conversations.open',
+    async postToUser({ user, text }) {
+      const dm = await directMessage(user);
+      await caller({
+        method: 'chat.postMessage',
+        channel: dm,
         priority: 'final',
-        call: () => client.conversations.open({ users: decodeUser(user) }),
+        call: () => client.chat.postMessage({ channel: dm, text: toSlackMrkdwn(text) }),
       });
-      const dm = opened.channel?.id;
-      if (!dm) throw new TsukaError('slack_no_direct_message', `Slack opened no direct message with ${user}.`);
+    },
+    async uploadToUser({ user, fileName, title, content }) {
+      const dm = await directMessage(user);
       await caller({
         method: 'files.uploadV2',
         channel: dm,
@@ -255,6 +267,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     },
     mention: (user) => `<@${decodeUser(user)}>`,
     channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
+    isMember: (channel, user) => isMember(decodeChannel(channel).channel, decodeUser(user)),
     threadHistory,
     ...(downloadFile ? { downloadFile } : {}),
   };

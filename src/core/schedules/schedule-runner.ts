@@ -9,7 +9,7 @@ import type { Coordination } from '../coordination/coordination.js';
 import type { Logger } from '../logger.js';
 import { nextFiring } from './parse-schedule.js';
 import type { ScheduleStore } from './schedule-store.js';
-import type { Schedule } from './schedule-types.js';
+import type { FiringAdmission, Schedule } from './schedule-types.js';
 
 /** How long a slot's claim is kept: far longer than any replica takes to see that the slot moved on. */
 const SLOT_CLAIM_MS = 60 * 60_000;
@@ -21,6 +21,10 @@ export interface ScheduleRunnerOptions {
   coordination: Pick<Coordination, 'claim' | 'isAlive' | 'replicaId'>;
   /** Runs one firing to its end (the run it starts, in its channel, as its owner). */
   fire(schedule: Schedule, firedAt: number): Promise<void>;
+  /** Asked just before each firing whether its owner may still act in its channel; absent: always fire. */
+  admit?(schedule: Schedule): Promise<FiringAdmission>;
+  /** Tells the owner their schedule was paused (`reason` says why); called once, by the replica that paused it. */
+  paused?(schedule: Schedule, reason: string): Promise<void>;
   logger: Logger;
   timezone?: string;
   tickMs?: number;
@@ -56,7 +60,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions): ScheduleRu
 
   async function consider(schedule: Schedule): Promise<void> {
     const time = now();
-    if (schedule.nextAt > time || stopped) return;
+    if (schedule.nextAt > time || stopped || schedule.paused) return;
     const slot = schedule.nextAt;
     if (!(await options.coordination.claim(`schedule:${schedule.id}:${slot}`, SLOT_CLAIM_MS))) return;
     const next = nextFiring(schedule.spec, time, options.timezone);
@@ -69,6 +73,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions): ScheduleRu
       await options.schedules.update(schedule.id, (current) => ({ ...current, nextAt: next }));
       return;
     }
+    if (!(await admitted(schedule, next, time))) return;
     const firing = await options.schedules.update(schedule.id, (current) => ({
       ...current,
       nextAt: next,
@@ -87,6 +92,27 @@ export function createScheduleRunner(options: ScheduleRunnerOptions): ScheduleRu
       )
       .finally(() => inFlight.delete(schedule.id));
     inFlight.set(schedule.id, done);
+  }
+
+  // The owner's rights at this moment: a refusal pauses the schedule (and says so to the owner) or skips this slot.
+  async function admitted(schedule: Schedule, next: number, time: number): Promise<boolean> {
+    if (!options.admit) return true;
+    const admission = await options
+      .admit(schedule)
+      .catch((error: unknown): FiringAdmission => ({ verdict: 'skip', reason: `the check failed (${(error as Error).message})` }));
+    if (admission.verdict === 'fire') return true;
+    options.logger.warn(admission.verdict === 'pause' ? 'schedule paused: its owner may no longer act in its channel' : 'scheduled run skipped', {
+      scheduleId: schedule.id,
+      reason: admission.reason,
+    });
+    const pause = admission.verdict === 'pause' ? { paused: { at: time, reason: admission.reason } } : {};
+    const updated = await options.schedules.update(schedule.id, (current) => ({ ...current, nextAt: next, ...pause }));
+    if (updated && admission.verdict === 'pause' && options.paused) {
+      await options
+        .paused(updated, admission.reason)
+        .catch((error: unknown) => options.logger.warn('could not tell the owner their schedule was paused', { scheduleId: schedule.id, error }));
+    }
+    return false;
   }
 
   async function pass(): Promise<void> {

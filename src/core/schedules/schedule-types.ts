@@ -28,4 +28,12 @@ export interface Schedule {
   /** Set while a firing runs (the replica running it): the next slot is skipped rather than run beside it. */
   firing?: { replica: string; at: number };
   runs: number;
+  /** Set when a firing found that its owner may no longer act in the channel: it fires no more until resumed. */
+  paused?: { at: number; reason: string };
 }
+
+/**
+ * What a due firing may do, decided at that moment: fire; be skipped (nothing could be confirmed now,
+ * e.g. the platform did not answer); or pause the schedule (its owner may no longer act there).
+ */
+export type FiringAdmission = { verdict: 'fire' } | { verdict: 'skip'; reason: string } | { verdict: 'pause'; reason: string };

@@ -37,6 +37,7 @@ describe.skipIf(redisMissing)(`a schedule on two replicas${redisMissing ? ' (ski
         TSUKA_DATA_DIR: path.join(home, `data-${name}`),
         TSUKA_REPLICA_HEARTBEAT_MS: '300',
         TSUKA_REPLICA_LEASE_MS: '1500',
+        TSUKA_SCHEDULE_MIN_INTERVAL_S: '1',
       });
       apps.push(await startApp({ config, io: { stdout: () => undefined, stderr: () => undefined, environment: {}, workingDirectory: home }, slackRetries: 0 }));
     }

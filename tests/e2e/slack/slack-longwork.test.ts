@@ -21,7 +21,8 @@ const FAST = {
 
 let h: SlackHarness;
 beforeAll(async () => {
-  h = await startSlackHarness({ ...FAST, environment: { TSUKA_GOAL_CONFIRM: '1' } });
+  // Schedules every 2 s here: the floor (TSUKA_SCHEDULE_MIN_INTERVAL_S, 60 by default) is lowered.
+  h = await startSlackHarness({ ...FAST, environment: { TSUKA_GOAL_CONFIRM: '1', TSUKA_SCHEDULE_MIN_INTERVAL_S: '1' } });
 }, 30_000);
 afterAll(async () => {
   await h?.stop();

@@ -45,7 +45,7 @@ const every = (schedules: ScheduleStore, ms: number, nextAt: number, extra: Part
 
 describe('parseSchedule', () => {
   it('reads every, daily and five cron fields (through croner), and what to run after them', () => {
-    expect(parseSchedule('every 30s @geordi ping')).toEqual({
+    expect(parseSchedule('every 30s @geordi ping', { minIntervalMs: 30_000 })).toEqual({
       ok: true,
       spec: { kind: 'every', ms: 30_000 },
       when: 'every 30s',

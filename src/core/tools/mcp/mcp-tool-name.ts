@@ -22,3 +22,31 @@ export function mcpToolName(server: string, tool: string): string {
 export function isMcpToolName(name: string): boolean {
   return name.startsWith(MCP_TOOL_PREFIX);
 }
+
+/** What every tool name of the server `server` starts with (server names are already in the safe set). */
+export const mcpNamespace = (server: string): string => `${MCP_TOOL_PREFIX}${server}__`;
+
+/** An entry left out because its tool names could be another entry's. */
+export interface ShadowingEntry<T> {
+  server: T;
+  /** The entry whose names it could produce, which keeps them. */
+  shadowed: string;
+}
+
+/**
+ * Two entries can produce one name exactly when one namespace starts with the other
+ * (`mcp__a__` and `mcp__a__b__`: `a` + `b__c` and `a__b` + `c`; `mcp__a__` and `mcp__a___`: `a` +
+ * `_c` and `a_` + `c`), since names longer than 64 are cut after the namespace (server names have
+ * at most 24 characters). The entry with the longer namespace is refused — whatever the order in
+ * the file or of their start-ups — and the other keeps its names; among the kept, no name can clash.
+ */
+export function refuseShadowingEntries<T extends { name: string }>(servers: readonly T[]): { kept: T[]; refused: ShadowingEntry<T>[] } {
+  const kept: T[] = [];
+  const refused: ShadowingEntry<T>[] = [];
+  for (const server of servers) {
+    const inside = servers.find((other) => other.name !== server.name && mcpNamespace(server.name).startsWith(mcpNamespace(other.name)));
+    if (inside) refused.push({ server, shadowed: inside.name });
+    else kept.push(server);
+  }
+  return { kept, refused };
+}

@@ -21,7 +21,7 @@ import {
   type McpServerStatus,
   type McpToolInfo,
 } from './mcp-server-connection.js';
-import { isMcpToolName, mcpToolName } from './mcp-tool-name.js';
+import { isMcpToolName, mcpToolName, refuseShadowingEntries, type ShadowingEntry } from './mcp-tool-name.js';
 import type { LaunchStdioServer } from './launch-stdio-server.js';
 import { createSecretMasker } from '../../safety/secret-mask.js';
 import { mcpEntrySecrets } from './mcp-secrets.js';
@@ -64,7 +64,10 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
   const logger = options.logger ?? silentLogger;
   const listeners = new Set<() => void>();
   const baseEnv = Object.fromEntries(Object.entries(options.childEnv).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const connections = options.servers.map((server) => ({
+  // An entry whose names could be another entry's is never connected (issue 41): the other keeps its names.
+  const { kept, refused } = refuseShadowingEntries(options.servers);
+  for (const entry of refused) logger.warn(shadowingSentence(entry), { mcpServer: entry.server.name, shadowed: entry.shadowed });
+  const connections = kept.map((server) => ({
     server,
     connection: createMcpServerConnection({
       config: server,
@@ -86,20 +89,25 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
   const warnedClashes = new Set<string>();
 
   function rebuild(): void {
-    const next = new Map<string, CatalogueEntry>();
+    const claims = new Map<string, CatalogueEntry[]>();
     for (const { server, connection } of connections) {
       for (const tool of connection.status().tools) {
         const name = mcpToolName(server.name, tool.name);
-        // A name belongs to the server that offered it first, for the life of the process: another
-        // server's tool that maps to it (`a__b` + `c` vs `a` + `b__c`) is refused, never swapped in.
-        const owner = next.get(name)?.server.name ?? known.get(name);
-        if (owner !== undefined && owner !== server.name) {
-          refuseClash(name, owner, server.name, tool.name);
-          continue;
-        }
-        next.set(name, { server, connection, tool });
-        known.set(name, server.name);
+        claims.set(name, [...(claims.get(name) ?? []), { server, connection, tool }]);
       }
+    }
+    const next = new Map<string, CatalogueEntry>();
+    for (const [name, claimants] of claims) {
+      // Two tools that map to one name (a cut long name) are both refused, whichever came first; and a
+      // name belongs to one server for the life of the process: never swapped to another.
+      const owner = known.get(name);
+      const first = claimants[0] as CatalogueEntry;
+      if (claimants.length > 1 || (owner !== undefined && owner !== first.server.name)) {
+        refuseClash(name, claimants, owner);
+        continue;
+      }
+      next.set(name, first);
+      known.set(name, first.server.name);
     }
     const schemas = new Map<string, ToolSchema>();
     const implementations: AnyToolImplementation[] = [];
@@ -112,19 +120,16 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
     for (const listener of listeners) listener();
   }
 
-  function refuseClash(name: string, owner: string, refused: string, tool: string): void {
-    const key = `${name}\u0000${refused}`;
+  function refuseClash(name: string, claimants: CatalogueEntry[], owner: string | undefined): void {
+    const who = claimants.map((claimant) => `"${claimant.tool.name}" of the server "${claimant.server.name}"`);
+    const key = `${name}\u0000${who.join('\u0000')}`;
     if (warnedClashes.has(key)) return;
     warnedClashes.add(key);
-    logger.warn(
-      `the MCP tool name ${name} is taken by the server "${owner}"; the tool "${tool}" of the server "${refused}" is refused (rename one of the servers)`,
-      {
-        name,
-        owner,
-        refusedServer: refused,
-        tool,
-      },
-    );
+    const because = owner !== undefined && claimants.length === 1 ? ` (it was the server "${owner}"'s)` : '';
+    logger.warn(`the MCP tool name ${name} is claimed by ${who.join(' and ')}${because}: refused, none of them gets it (rename one of the tools or servers)`, {
+      name,
+      servers: claimants.map((claimant) => claimant.server.name),
+    });
   }
 
   function withdrawnMessage(name: string): string {
@@ -159,8 +164,8 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
     owns: isMcpToolName,
     registry: liveRegistry,
     toolsForRole: (role) => [...entries].filter(([, entry]) => !entry.server.roles || entry.server.roles.includes(role)).map(([name]) => name),
-    groups: (): ToolSourceGroup[] =>
-      connections.map(({ server, connection }) => {
+    groups: (): ToolSourceGroup[] => [
+      ...connections.map(({ server, connection }): ToolSourceGroup => {
         const status = connection.status();
         return {
           label: `MCP server ${server.name}`,
@@ -172,6 +177,8 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
           ...(status.error ? { error: status.error } : {}),
         };
       }),
+      ...refused.map((entry): ToolSourceGroup => ({ label: `MCP server ${entry.server.name}`, state: 'failed', tools: [], error: shadowingSentence(entry) })),
+    ],
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -197,6 +204,10 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       rebuild();
     },
   };
+}
+
+function shadowingSentence(entry: ShadowingEntry<McpServerConfig>): string {
+  return `the MCP entry "${entry.server.name}" is refused: its tool names (mcp__${entry.server.name}__…) could be those of the entry "${entry.shadowed}", which keeps them — rename it without "__" or a trailing "_"`;
 }
 
 /** Whether `promise` settles within `ms` (its outcome is the caller's business elsewhere). */
