@@ -56,7 +56,10 @@ export function findProgram(name: string, searchPath: string | undefined): strin
  * With slirp4netns the command's first process reports on fd 3 once it is in its new network
  * namespace and waits on fd 4; fd 5 carries the sandbox's resolv.conf (`--ro-bind-data 5`).
  * bwrap starts only once slirp4netns says the network is ready; slirp4netns ends with the wrapper
- * (`--exit-fd`), also after a SIGKILL.
+ * (`--exit-fd`), also after a SIGKILL. The command is a background job, which a POSIX shell
+ * without job control gives /dev/null as standard input: the wrapper's own stdin is saved on fd 8
+ * and handed to it explicitly (stdio MCP servers and commands that read stdin need it; a closed
+ * stdin becomes /dev/null, as before).
  */
 export const SANDBOX_WRAPPER_SCRIPT = `slirp=$1 cgroup=$2
 shift 2
@@ -69,10 +72,12 @@ dir=$(mktemp -d) || exit 125
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 143' TERM INT HUP
 mkfifo "$dir/ns" "$dir/go" "$dir/ready" "$dir/exit" || exit 125
-run "$@" 3>"$dir/ns" 4<"$dir/go" 5<<'RESOLV' &
+{ command exec 8<&0; } 2>/dev/null || exec 8</dev/null
+run "$@" 0<&8 8<&- 3>"$dir/ns" 4<"$dir/go" 5<<'RESOLV' &
 nameserver ${USER_NETWORK_DNS}
 RESOLV
 sandbox=$!
+exec 8<&-
 exec 7<"$dir/ns"
 exec 4>"$dir/go"
 if ! read -r _ <&7; then exec 4>&-; wait "$sandbox"; exit $?; fi

@@ -3,7 +3,8 @@
  * its command when that is a path (or a program found on PATH outside the system folders, such
  * as nvm's node), the arguments that are existing paths, its `cwd` — read-only, and a persistent
  * home of its own under the data folder, read-write (so `npx -y` / `uvx` caches survive restarts).
- * A named file is shown with its folder (a server's package sits beside its entry point) unless
+ * A named file is shown with its folder (a server's package sits beside its entry point) — a Node
+ * script with its package or the node_modules tree it lies in (`node-package-folder.ts`) — unless
  * that folder is, or holds, a hidden folder (the bot's home, its checkout): then the file alone.
  * Nothing inside the data folder is ever shown; such a path becomes a note the failure message
  * carries ("… is inside the data folder, which the sandbox hides").
@@ -12,6 +13,7 @@ import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxBind } from '../../safety/command-sandbox.js';
 import { SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from '../../safety/bubblewrap-sandbox.js';
+import { nodePackageFolder } from './node-package-folder.js';
 
 export interface McpServerFilesOptions {
   /** Never shown (the sandbox's hidden paths): the data folder, the checkout, the `.env` folder, the bot's home. */
@@ -69,8 +71,12 @@ export function mcpServerFiles(
     // A program in …/bin: its whole installation (nvm's node needs its lib/ beside bin/).
     let folder = isFile ? path.dirname(resolved) : resolved;
     if (isFile && asProgram && path.basename(folder) === 'bin') folder = path.dirname(folder);
-    const holdsHidden = hidden.some((hiddenPath) => within(folder, hiddenPath));
-    const target = folder === '/' || holdsHidden ? (isFile ? resolved : undefined) : folder;
+    const holdsHidden = (candidate: string) => hidden.some((hiddenPath) => within(candidate, hiddenPath));
+    // A script's package and the node_modules it imports from (issue 35), unless that would show a
+    // hidden path or lay a read-only copy over the working folder.
+    const packageFolder = isFile ? nodePackageFolder(resolved, asProgram) : undefined;
+    if (packageFolder && !holdsHidden(packageFolder) && !within(packageFolder, launch.cwd)) folder = packageFolder;
+    const target = folder === '/' || holdsHidden(folder) ? (isFile ? resolved : undefined) : folder;
     if (target === undefined) {
       notes.push(`${named} is a folder the sandbox hides (it is or holds the bot's home, checkout or data): name the server's own folder instead`);
       return;
