@@ -20,10 +20,11 @@ import { createModelCallMeter, planWithModel } from './goal-model-calls.js';
 import { supervisorOf } from './goal-prompts.js';
 import { resolveGoalConflicts } from './goal-conflicts.js';
 import { runSafely } from './run-safely.js';
-import { openWorkflowSession, type WorkflowSessionOptions } from './workflow-session.js';
+import { openWorkflowSession, type WorkflowSession, type WorkflowSessionOptions } from './workflow-session.js';
 import { closing } from './goal/goal-closing.js';
 import { review, runStep, type GoalContext } from './goal/goal-turns.js';
-import { completedSteps, saveGoalState, storedStep, type GoalRunState } from './goal/goal-run-state.js';
+import { markMerged, resumedRun, saveGoalState, storedStep, type GoalRunState } from './goal/goal-run-state.js';
+import { isShutdown } from '../active-runs.js';
 import { awaitPlanApproval } from './goal/plan-approval.js';
 
 export interface GoalCommandOptions {
@@ -122,7 +123,7 @@ export async function driveGoal(drive: GoalDrive): Promise<void> {
         objective,
         roster: deps.roster,
         ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-        ...(resume?.state.plan ? { plan: resume.state.plan, finished: completedSteps(resume.state) } : {}),
+        ...(resume ? resumedRun(resume.state) : {}),
         planner: (prompt) => {
           session.io.activity('🧭 planning');
           return planWithModel(current.model, prompt, session.abort.signal, context.modelCalls, session.effortFor());
@@ -155,14 +156,8 @@ export async function driveGoal(drive: GoalDrive): Promise<void> {
           if (goalEvent.type === 'plan') {
             adoptPlan(context, goalEvent.plan);
             context.planCard = needsApproval;
-            if (!goalEvent.resumed) await remember((state) => ({ ...state, plan: goalEvent.plan }));
           }
-          if (goalEvent.type === 'step-end')
-            await remember((state) => ({
-              ...state,
-              finished: [...state.finished, storedStep({ step: goalEvent.step, result: goalEvent.result, ...(goalEvent.reworked ? { reworked: true } : {}) })],
-              spent: spending(),
-            }));
+          await recordGoalEvent(remember, goalEvent, spending);
           await show(context, goalEvent);
         },
         // Issue 28: the plan's supervisor proposes merges of conflicting files; its turns join the review rows.
@@ -189,14 +184,37 @@ export async function driveGoal(drive: GoalDrive): Promise<void> {
         return { status: 'stopped', headline: '⏹ Goal stopped.', summary: context.planCard ? 'Stopped before the plan ran.' : 'Stopped while planning.' };
       throw error;
     } finally {
-      await rm(stagingRoot, { recursive: true, force: true }).catch((error: unknown) =>
-        deps.logger.warn('could not remove the goal staging folder', { error, stagingRoot }),
-      );
+      await removeStagings(deps, session, stagingRoot);
     }
     if (outcome.kind === 'trivial') return { status: 'completed', headline: '💡 No team needed.', summary: outcome.answer || '(the planner gave no answer)' };
     if (outcome.kind === 'cancelled') return { status: 'stopped', headline: '✖ Goal cancelled.', summary: 'The plan was not run: no step started.' };
     return closing(context, outcome);
   });
+}
+
+// What Resume needs is stored as it happens: the plan, each finished step (a parallel one with its
+// copy until the group's merge), the merge, and a finished step whose copy a restart lost (no longer done).
+async function recordGoalEvent(
+  remember: (change: (state: GoalRunState) => GoalRunState) => Promise<void>,
+  goalEvent: GoalEvent,
+  spending: () => GoalRunState['spent'],
+): Promise<void> {
+  if (goalEvent.type === 'plan' && !goalEvent.resumed) await remember((state) => ({ ...state, plan: goalEvent.plan }));
+  if (goalEvent.type === 'step-end') {
+    const done = { step: goalEvent.step, result: goalEvent.result, ...(goalEvent.reworked ? { reworked: true } : {}) };
+    await remember((state) => ({ ...state, finished: [...state.finished, storedStep(done, goalEvent.staging)], spent: spending() }));
+  }
+  if (goalEvent.type === 'merge') await remember((state) => markMerged(state, goalEvent.steps));
+  if (goalEvent.type === 'step-lost')
+    await remember((state) => ({ ...state, finished: state.finished.filter((step) => step.number !== goalEvent.step.number) }));
+}
+
+// A shutdown keeps the copies of branches that finished unmerged: Resume, after the restart, merges them.
+async function removeStagings(deps: CommandDependencies, session: WorkflowSession, stagingRoot: string): Promise<void> {
+  if (isShutdown(session.abort.signal)) return;
+  await rm(stagingRoot, { recursive: true, force: true }).catch((error: unknown) =>
+    deps.logger.warn('could not remove the goal staging folder', { error, stagingRoot }),
+  );
 }
 
 // The plan's agents may be messaged; its step count and supervisor are fixed for the run.
@@ -247,6 +265,8 @@ async function show(context: GoalContext, goalEvent: GoalEvent): Promise<void> {
       return session.io.announce(`✖ Step ${goalEvent.step.number} (@${goalEvent.step.agent}) failed: ${goalEvent.error.message}`);
     case 'merge':
       return session.io.announce(`🔀 ${goalEvent.text}`);
+    case 'step-lost':
+      return session.io.announce(`↻ Step ${goalEvent.step.number} (@${goalEvent.step.agent}) runs again: ${goalEvent.reason}.`);
     case 'rework':
       return session.io.announce(`↩ Step ${goalEvent.step.number} (@${goalEvent.step.agent}) goes back for one rework: ${goalEvent.feedback}`);
     case 'review-failed':

@@ -32,12 +32,15 @@ export async function startWorkflowHarness(options: { steps?: ScriptedStep[]; mo
   const scripted = createScriptedModel(options.steps ?? []);
   const engine: Engine = await createEngine({ config, logger, maskSecrets: createSecretMasker(config.environment), model: options.model ?? scripted });
   const deps = commandDependencies(engine, createModelControl(engine), { admins: ['playground:admin'] });
-  const layer = createCommandLayer(deps, createWorkflows(deps, { cardIntervalMs: 50, ...options.workflow }));
+  const openLayer = () => createCommandLayer(deps, createWorkflows(deps, { cardIntervalMs: 50, ...options.workflow }));
+  let layer = openLayer();
   const surface = createMemorySurface({ editIntervalMs: 5 });
   const base = { platform: 'playground' as const, channel: 'playground:general', user: 'playground:alice', fromBot: false };
   return {
     engine,
-    layer,
+    get layer() {
+      return layer;
+    },
     surface,
     model: scripted,
     logger,
@@ -62,6 +65,11 @@ export async function startWorkflowHarness(options: { steps?: ScriptedStep[]; mo
     },
     async runs() {
       return engine.runs.list();
+    },
+    /** A restart as `tsuka start` has one: the running runs are interrupted, then a new command layer over the same store and workspace. */
+    async restart(): Promise<void> {
+      await layer.stopAll();
+      layer = openLayer();
     },
     async stop() {
       await layer.stopAll();

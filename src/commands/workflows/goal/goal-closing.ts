@@ -26,9 +26,14 @@ export function closing(context: ClosingContext, outcome: Exclude<GoalOutcome, {
   const table = rows.length > 0 ? `\n${formatStatsTable(rows, { wallClockMs })}${note}` : '';
   const conflicts = outcome.merges.reduce((sum, merge) => sum + merge.conflicts.length, 0);
   const failed = outcome.failedSteps.length;
-  const done = outcome.steps.filter((entry) => entry.result.ok !== false).length;
+  // A finished parallel step whose copy was never merged did not change the workspace: not counted as done.
+  const unmerged = new Set(outcome.unmergedSteps);
+  const done = outcome.steps.filter((entry) => entry.result.ok !== false && !unmerged.has(entry.step.number)).length;
   const facts = [
     `${done} step(s) done`,
+    ...(unmerged.size > 0
+      ? [`${unmerged.size} finished step(s) not merged (${[...unmerged].map((number) => `#${number}`).join(', ')}): their changes are not in the workspace`]
+      : []),
     ...(failed > 0 ? [`${failed} step(s) failed (${outcome.failedSteps.map((number) => `#${number}`).join(', ')})`] : []),
     ...(outcome.merges.length > 0 ? [`${outcome.merges.length} merge(s), ${conflicts} conflict(s)`] : []),
   ];

@@ -18,6 +18,8 @@ export interface StoredStep {
   summary?: string;
   reworked?: boolean;
   stats?: StepResult['stats'];
+  /** A parallel step's staging label until its group is merged: Resume merges that copy, or runs the step again. */
+  staging?: string;
 }
 
 export interface GoalRunState {
@@ -38,7 +40,7 @@ export async function saveGoalState(store: Store, runId: string, change: (curren
   await namespace(store).update(runId, (current) => change(current ?? initial));
 }
 
-export function storedStep(done: CompletedStep): StoredStep {
+export function storedStep(done: CompletedStep, staging?: string): StoredStep {
   const { result } = done;
   return {
     number: done.step.number,
@@ -47,7 +49,22 @@ export function storedStep(done: CompletedStep): StoredStep {
     ...(result.summary ? { summary: result.summary } : {}),
     ...(done.reworked ? { reworked: true } : {}),
     ...(result.stats ? { stats: result.stats } : {}),
+    ...(staging ? { staging } : {}),
   };
+}
+
+/** After a merge: the merged steps' copies are gone, their changes in the workspace. */
+export function markMerged(state: GoalRunState, steps: readonly number[]): GoalRunState {
+  const merged = new Set(steps);
+  const withoutCopy = ({ staging: _merged, ...step }: StoredStep): StoredStep => step;
+  return { ...state, finished: state.finished.map((step) => (merged.has(step.number) ? withoutCopy(step) : step)) };
+}
+
+/** What Resume continues from: the stored plan, its finished steps and, of those, the copies not merged yet. */
+export function resumedRun(state: GoalRunState): { plan: GoalPlan; finished: CompletedStep[]; unmerged: Map<number, string> } | undefined {
+  if (!state.plan) return undefined;
+  const unmerged = new Map(state.finished.flatMap((step) => (step.staging ? [[step.number, step.staging] as const] : [])));
+  return { plan: state.plan, finished: completedSteps(state), unmerged };
 }
 
 /** The finished steps back as the loop knows them; a step the plan no longer has is dropped. */

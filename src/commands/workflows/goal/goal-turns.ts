@@ -37,9 +37,12 @@ export interface GoalContext {
   planCard: boolean;
 }
 
-/** A stopped run is thrown on as a stop; a failed model turn as the character's failure. */
-export function throwIfTurnFailed(turn: MemberTurnOutcome, who: string, signal: AbortSignal): void {
-  if (turn.finishReason === 'aborted' || signal.aborted) throw new AbortedError();
+/**
+ * A stopped run is thrown on as a stop; a failed model turn as the character's failure. Without
+ * `signal`, a turn that ended by itself stands even when the run was stopped just after it.
+ */
+export function throwIfTurnFailed(turn: MemberTurnOutcome, who: string, signal?: AbortSignal): void {
+  if (turn.finishReason === 'aborted' || signal?.aborted) throw new AbortedError();
   if (turn.finishReason === 'error') throw new WorkflowTurnError(who, turn.error?.message ?? 'the model failed', { cause: turn.error });
 }
 
@@ -91,14 +94,16 @@ export async function runStep(context: GoalContext, step: PlanStep, where: StepR
       return lines;
     },
   });
-  throwIfTurnFailed(turn, character.aiName, where.signal);
+  // A step that reported (its message says done) is done: a stop or shutdown right after it does
+  // not throw it away, or Resume would run it again and ask its approvals a second time.
+  throwIfTurnFailed(turn, character.aiName);
   const stats = turnStats(turn);
   context.stepRows.push({ agent: step.agent, ...stats });
-  const summary = needsCondensing(turn.text) ? await condense(context, step, character.name, turn.text, where.signal) : undefined;
+  const summary = needsCondensing(turn.text) && !where.signal.aborted ? await condense(context, step, character.name, turn.text, where.signal) : undefined;
   return { output: turn.text, ok: !failedStatus, ...(summary ? { summary } : {}), stats };
 }
 
-// A failed summary is said in the thread and the step goes on with its raw output; a stop is thrown on.
+// A failed summary is said in the thread and the step goes on with its raw output, as after a stop.
 async function condense(context: GoalContext, step: PlanStep, author: string, text: string, signal: AbortSignal): Promise<string | undefined> {
   const { deps, session } = context;
   try {
@@ -123,7 +128,8 @@ async function condense(context: GoalContext, step: PlanStep, author: string, te
     });
     return summary;
   } catch (error) {
-    if (error instanceof AbortedError || signal.aborted) throw error instanceof AbortedError ? error : new AbortedError(undefined, { cause: error });
+    // Stopped while condensing: the step stands with its raw output (it has reported); the loop sees the stop.
+    if (error instanceof AbortedError || signal.aborted) return undefined;
     deps.logger.warn('could not condense a goal step', { error, runId: session.runId, step: step.number });
     await session.io.announce(
       `⚠️ Step ${step.number}'s long output could not be condensed (${error instanceof Error ? error.message : String(error)}); later steps see it clipped.`,

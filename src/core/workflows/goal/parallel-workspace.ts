@@ -9,6 +9,7 @@ import { TsukaError } from '../../errors.js';
 import { isInside } from '../../safety/real-path.js';
 import { createWorkspace } from '../../safety/workspace-jail.js';
 import type { Workspace } from '../../tools/tool.js';
+import { readStagingBase, saveStagingBase, stagingBasePath } from './staging-base.js';
 import { createStagingGit, excludeInStagingGit } from './staging-git.js';
 import { readManifest, STAGING_DEPENDENCY_FOLDERS, symlinkTarget, walkTree, type Manifest, type ManifestEntry, type TreeEntry } from './workspace-manifest.js';
 
@@ -73,6 +74,7 @@ export async function createStaging(workspaceRoot: string, stagingRoot: string, 
   const target = path.join(realStagingRoot, label);
   // A leftover from a crashed run would mix old files into the copy.
   await fs.rm(target, { recursive: true, force: true });
+  await fs.rm(stagingBasePath(realStagingRoot, label), { force: true });
   await fs.mkdir(target);
 
   let base: Manifest;
@@ -84,25 +86,51 @@ export async function createStaging(workspaceRoot: string, stagingRoot: string, 
     if (git) await excludeInStagingGit(target, copied.dependencyLinks);
     sharedReadOnly = [...copied.dependencyLinks.map((relative) => path.join(realWorkspace, relative)), ...(git?.readOnly ?? [])];
     base = await readManifest(target, { signal: options.signal });
+    await saveStagingBase(realStagingRoot, label, base);
   } catch (error) {
     await fs.rm(target, { recursive: true, force: true });
+    await fs.rm(stagingBasePath(realStagingRoot, label), { force: true });
     if (error instanceof TsukaError) throw error;
     throw new TsukaError('staging_failed', `The workspace could not be copied for branch "${label}".`, { cause: error });
   }
   const workspace: Workspace = { ...(await createWorkspace(target)), sharedReadOnly };
+  return stagingOver(workspace, realStagingRoot, label, base, { skippedLinks: copied.skippedLinks, sharedReadOnly });
+}
 
+/**
+ * A copy an earlier process made and left (a branch that finished before a restart), with the base
+ * saved beside it; undefined when the copy or its base is gone — its changes cannot be merged then.
+ */
+export async function reopenStaging(stagingRoot: string, label: string): Promise<Staging | undefined> {
+  if (!LABEL_PATTERN.test(label)) return undefined;
+  const realStagingRoot = await fs.realpath(stagingRoot).catch(() => undefined);
+  if (!realStagingRoot) return undefined;
+  const target = path.join(realStagingRoot, label);
+  const info = await fs.lstat(target).catch(() => undefined);
+  const base = info?.isDirectory() ? await readStagingBase(realStagingRoot, label) : undefined;
+  if (!base) return undefined;
+  return stagingOver(await createWorkspace(target), realStagingRoot, label, base, { skippedLinks: [], sharedReadOnly: [] });
+}
+
+function stagingOver(
+  workspace: Workspace,
+  stagingRoot: string,
+  label: string,
+  base: Manifest,
+  extra: Pick<Staging, 'skippedLinks' | 'sharedReadOnly'>,
+): Staging {
   return {
     root: workspace.root,
     workspace,
     label,
     base,
-    skippedLinks: copied.skippedLinks,
-    sharedReadOnly,
+    ...extra,
     async diff() {
       return diffManifests(base, await readManifest(workspace.root));
     },
     async cleanup() {
       await fs.rm(workspace.root, { recursive: true, force: true });
+      await fs.rm(stagingBasePath(stagingRoot, label), { force: true });
     },
   };
 }
