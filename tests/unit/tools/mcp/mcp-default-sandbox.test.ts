@@ -115,7 +115,7 @@ describe.skipIf(bubblewrapUnavailable !== undefined || !slirpInstalled)(
       expect(result.output).toBe('echo: from node_modules');
     });
 
-    it('an `npx -y <pkg>` entry as the servers\' READMEs write it starts, with its cache in its own home', async () => {
+    it("an `npx -y <pkg>` entry as the servers' READMEs write it starts, with its cache in its own home", async () => {
       await installMcpPackage(workspace);
       // The entry's own env keeps npm's once-a-week update check off the internet (tests reach 127.0.0.1 only).
       const started = await start({ command: 'npx', args: ['-y', INSTALLED_MCP_PACKAGE], env: { npm_config_update_notifier: 'false' } });
