@@ -78,31 +78,32 @@ export function guardSocketModeEnvelopes(client: SocketModeClient, logger: Logge
   const handleNext = (): void => {
     const next = waiting.shift();
     if (waiting.length > 0) setImmediate(handleNext);
-    if (next) handle(next.data, next.isBinary);
+    if (next) handOn(next.data, next.isBinary);
   };
-  const handle = (data: unknown, isBinary: boolean): void => {
-    const envelope = isBinary ? undefined : parse(data);
-    const problem = envelope === undefined ? undefined : envelopeProblem(envelope);
-    if (problem) {
-      const envelopeId = isRecord(envelope) && typeof envelope.envelope_id === 'string' ? envelope.envelope_id : undefined;
-      logger.warn('Slack envelope dropped: malformed', { problem, envelopeId, type: isRecord(envelope) ? envelope.type : undefined });
-      // An empty ack, exactly what Bolt's own ack() sends (`send` is typed private).
-      if (envelopeId)
-        (client as unknown as { send(id: string): Promise<void> })
-          .send(envelopeId)
-          .catch((error: unknown) => logger.warn('could not acknowledge a dropped Slack envelope', { envelopeId, error }));
-      return;
-    }
+  const handOn = (data: unknown, isBinary: boolean): void => {
     for (const listener of listeners) {
       Promise.resolve()
         .then(() => listener.call(client, data, isBinary))
         .catch((error: unknown) => logger.error('Slack envelope handling failed; envelope dropped', { error }));
     }
   };
+  // Each envelope is read once, as it arrives: dropped there when malformed, acknowledged there when an event.
   client.on('ws_message', (data: unknown, isBinary: boolean) => {
     const envelope = isBinary ? undefined : parse(data);
-    if (isRecord(envelope) && envelope.type === 'events_api' && envelopeProblem(envelope) === undefined) acknowledge(envelope.envelope_id as string);
+    const problem = envelope === undefined ? undefined : envelopeProblem(envelope);
+    if (problem) return dropMalformed(client, logger, envelope, problem);
+    if (isRecord(envelope) && envelope.type === 'events_api') acknowledge(envelope.envelope_id as string);
     waiting.push({ data, isBinary });
     if (waiting.length === 1) setImmediate(handleNext);
   });
+}
+
+/** Logs a malformed envelope and acknowledges it (so Slack does not re-deliver it): an empty ack, as Bolt's own. */
+function dropMalformed(client: SocketModeClient, logger: Logger, envelope: unknown, problem: string): void {
+  const envelopeId = isRecord(envelope) && typeof envelope.envelope_id === 'string' ? envelope.envelope_id : undefined;
+  logger.warn('Slack envelope dropped: malformed', { problem, envelopeId, type: isRecord(envelope) ? envelope.type : undefined });
+  if (envelopeId)
+    (client as unknown as EnvelopeSender)
+      .send(envelopeId)
+      .catch((error: unknown) => logger.warn('could not acknowledge a dropped Slack envelope', { envelopeId, error }));
 }

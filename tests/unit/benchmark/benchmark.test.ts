@@ -97,57 +97,52 @@ describe("how a model calls tools, and the server's own speed", () => {
   });
 });
 
+/** A fresh home and the command line's io on it, against `target`; `out` collects what it printed. */
+async function cliOn(target: ScriptedModelServer) {
+  home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-bench-'));
+  const out = { stdout: '', stderr: '' };
+  const environment = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TSUKA_LLM_BASE_URL: target.baseURL,
+    TSUKA_DATA_DIR: path.join(home, 'data'),
+    TSUKA_WORKSPACE: path.join(home, 'workspace'),
+    TSUKA_LOG_LEVEL: 'warn',
+  };
+  const io = { stdout: (text: string) => void (out.stdout += text), stderr: (text: string) => void (out.stderr += text), environment, workingDirectory: home };
+  return { io, out };
+}
+
 describe('tsuka benchmark and the stored profile', () => {
   it('prints the table, stores the profile per model id; the next start takes the tier from it unless TSUKA_LLM_TIER overrides; doctor shows it', async () => {
     const target = await serverAnswering(largeModelReply, 'scripted-model-7b');
-    home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-bench-'));
-    const environment = {
-      PATH: process.env.PATH,
-      HOME: home,
-      TSUKA_LLM_BASE_URL: target.baseURL,
-      TSUKA_DATA_DIR: path.join(home, 'data'),
-      TSUKA_WORKSPACE: path.join(home, 'workspace'),
-      TSUKA_LOG_LEVEL: 'warn',
-    };
-    let stdout = '';
-    let stderr = '';
-    const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), environment, workingDirectory: home };
+    const { io, out } = await cliOn(target);
     expect(await main(['benchmark'], io)).toBe(0);
-    expect(stderr).toMatch(/\[1\/16\] speed: prompt processing/);
-    expect(stderr).toMatch(/\[16\/16\] answer-prefix ✓/);
-    expect(stdout).toMatch(/time to first token\s+\d+ ms/);
-    expect(stdout).toMatch(/generation\s+[\d.]+ tok\/s/);
-    expect(stdout).toMatch(/prompt processing\s+[\d.]+ tok\/s/);
-    expect(stdout).toMatch(/quality\s+14\/14 \(100%; tool calling 100%\)/);
-    expect(stdout).toMatch(/tier\s+LARGE/);
+    expect(out.stderr).toMatch(/\[1\/16\] speed: prompt processing/);
+    expect(out.stderr).toMatch(/\[16\/16\] answer-prefix ✓/);
+    expect(out.stdout).toMatch(/time to first token\s+\d+ ms/);
+    expect(out.stdout).toMatch(/generation\s+[\d.]+ tok\/s/);
+    expect(out.stdout).toMatch(/prompt processing\s+[\d.]+ tok\/s/);
+    expect(out.stdout).toMatch(/quality\s+14\/14 \(100%; tool calling 100%\)/);
+    expect(out.stdout).toMatch(/tier\s+LARGE/);
 
     // The name says 7b (SMALL); the stored profile says LARGE.
     const maskSecrets = (text: string) => text;
-    const engine = await createEngine({ config: testAppConfig(home, target.baseURL), logger: silentLogger, maskSecrets });
+    const engine = await createEngine({ config: testAppConfig(home!, target.baseURL), logger: silentLogger, maskSecrets });
     expect(engine.tier).toBe('LARGE');
     await engine.close();
-    const pinned = await createEngine({ config: testAppConfig(home, target.baseURL, { TSUKA_LLM_TIER: 'MEDIUM' }), logger: silentLogger, maskSecrets });
+    const pinned = await createEngine({ config: testAppConfig(home!, target.baseURL, { TSUKA_LLM_TIER: 'MEDIUM' }), logger: silentLogger, maskSecrets });
     expect(pinned.tier).toBe('MEDIUM');
     await pinned.close();
 
-    stdout = '';
+    out.stdout = '';
     await main(['doctor'], io);
-    expect(stdout).toMatch(new RegExp(`profile of scripted-model-7b: measured ${new Date().toISOString().slice(0, 10)}: tier LARGE, quality 14/14`));
+    expect(out.stdout).toMatch(new RegExp(`profile of scripted-model-7b: measured ${new Date().toISOString().slice(0, 10)}: tier LARGE, quality 14/14`));
   });
 
   it('`tsuka benchmark --reset` forgets the measured tier: the next start takes it from the name again', async () => {
     const target = await serverAnswering(largeModelReply, 'scripted-model-7b');
-    home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-bench-'));
-    const environment = {
-      PATH: process.env.PATH,
-      HOME: home,
-      TSUKA_LLM_BASE_URL: target.baseURL,
-      TSUKA_DATA_DIR: path.join(home, 'data'),
-      TSUKA_LOG_LEVEL: 'warn',
-    };
-    let stdout = '';
-    let stderr = '';
-    const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), environment, workingDirectory: home };
+    const { io, out } = await cliOn(target);
     expect(await main(['benchmark'], io)).toBe(0);
     const maskSecrets = (text: string) => text;
     const tierAtStart = async () => {
@@ -157,16 +152,16 @@ describe('tsuka benchmark and the stored profile', () => {
       return tier;
     };
     expect(await tierAtStart()).toBe('LARGE');
-    stdout = '';
+    out.stdout = '';
     expect(await main(['benchmark', '--reset'], io)).toBe(0);
-    expect(stdout).toBe(
+    expect(out.stdout).toBe(
       'Profile of scripted-model-7b removed: it runs as tier SMALL (from its name) from the next start. `tsuka benchmark` measures it again.\n',
     );
     expect(await tierAtStart()).toBe('SMALL');
-    stdout = '';
+    out.stdout = '';
     expect(await main(['benchmark', '--reset'], io)).toBe(0);
-    expect(stdout).toBe('No stored profile for scripted-model-7b: its tier is SMALL (from its name).\n');
+    expect(out.stdout).toBe('No stored profile for scripted-model-7b: its tier is SMALL (from its name).\n');
     expect(await main(['benchmark', '--forget'], io)).toBe(2);
-    expect(stderr).toMatch(/unknown argument --forget \(usage: tsuka benchmark \[--reset\]\)/);
+    expect(out.stderr).toMatch(/unknown argument --forget \(usage: tsuka benchmark \[--reset\]\)/);
   });
 });

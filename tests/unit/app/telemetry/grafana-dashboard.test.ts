@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPrometheusMetrics } from '../../../../src/app/telemetry/prometheus-metrics.js';
+import { idleProbes } from '../../../support/metric-probes.js';
 
 const dashboard = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../../docs/grafana-dashboard.json'), 'utf8')) as {
   panels: { title: string; targets: { expr: string }[] }[];
@@ -13,12 +14,7 @@ describe('the Grafana dashboard', () => {
     const metrics = createPrometheusMetrics({
       replica: 'r1',
       instanceId: 'i1',
-      probes: {
-        queueWaiting: () => 0,
-        servers: async () => [{ url: 'http://127.0.0.1:11434/v1', up: true }],
-        approvalsPending: () => 0,
-        replicas: async () => 1,
-      },
+      probes: idleProbes(),
     });
     const known = new Set((await metrics.registry.getMetricsAsJSON()).map((metric) => metric.name));
     const used = new Set(

@@ -5,13 +5,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPrometheusMetrics } from '../../../../src/app/telemetry/prometheus-metrics.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
+import { idleProbes } from '../../../support/metric-probes.js';
 
-const probes = (servers: { url: string; up: boolean }[]) => ({
-  queueWaiting: () => 0,
-  servers: async () => servers,
-  approvalsPending: () => 0,
-  replicas: async () => 1,
-});
+const probes = (servers: { url: string; up: boolean }[]) => idleProbes({ servers: async () => servers });
 
 describe('metric labels', () => {
   it('labels every series with the configured replica name, the same at each start; the start id is an info metric', async () => {

@@ -10,6 +10,7 @@ import { observeRunStore, activeRunId } from '../../../../src/app/telemetry/obse
 import { observeApprovalStore } from '../../../../src/app/telemetry/observe-approvals.js';
 import { observeModel } from '../../../../src/app/telemetry/observe-model.js';
 import { createPrometheusMetrics } from '../../../../src/app/telemetry/prometheus-metrics.js';
+import { idleProbes } from '../../../support/metric-probes.js';
 import { createScriptedModel } from '../../../../src/core/model/scripted-model.js';
 import { testApprovalSigner } from '../../../support/approval-signer.js';
 
@@ -19,12 +20,7 @@ async function setUp() {
   const metrics = createPrometheusMetrics({
     replica: 'r1',
     instanceId: 'i1',
-    probes: {
-      queueWaiting: () => 0,
-      servers: async () => [{ url: 'http://127.0.0.1:11434/v1', up: true }],
-      approvalsPending: () => approvals.pending(),
-      replicas: async () => 1,
-    },
+    probes: idleProbes({ approvalsPending: () => approvals.pending() }),
   });
   const runs = observeRunStore(createRunStore(store), metrics.sink, (tool) => (tool === 'run_command' ? 'DANGEROUS' : 'SAFE'));
   const observed = observeApprovalStore(createApprovalStore(store, { signer: testApprovalSigner }), metrics.sink);

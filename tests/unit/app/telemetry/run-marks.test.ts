@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { activeRunId, observeRunStore } from '../../../../src/app/telemetry/observe-runs.js';
 import { createPrometheusMetrics } from '../../../../src/app/telemetry/prometheus-metrics.js';
+import { idleProbes } from '../../../support/metric-probes.js';
 import { openStore } from '../../../../src/core/store/open-store.js';
 import { createRunStore } from '../../../../src/core/store/run-store.js';
 
@@ -16,12 +17,7 @@ describe('run marks', () => {
     const metrics = createPrometheusMetrics({
       replica: 'r1',
       instanceId: 'i1',
-      probes: {
-        queueWaiting: () => 0,
-        servers: async () => [{ url: 'http://127.0.0.1:11434/v1', up: true }],
-        approvalsPending: () => 0,
-        replicas: async () => 1,
-      },
+      probes: idleProbes(),
     });
     const runs = observeRunStore(createRunStore(store), metrics.sink, () => 'SAFE', { markRuns: false });
     const run = await runs.create({ kind: 'ask', title: 't', startedBy: 'slack:U1', where: { platform: 'slack', channelId: 'slack:T/C1' } });
