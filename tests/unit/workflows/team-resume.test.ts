@@ -102,7 +102,9 @@ describe.each<TeamMode>(['round-robin', 'orchestrated', 'hybrid'])('a %s team re
     const before = full.calls.length - resumed.calls.length;
     // The reported turn is not asked again: the resumed run asks exactly what the full run asked after it.
     const reportedText = cut.turns.at(-1)!.text;
-    const reported = full.prompts.findIndex((prompt, index) => answer({ character: member(full.calls[index]!), prompt } as MemberTurnRequest).text === reportedText);
+    const reported = full.prompts.findIndex(
+      (prompt, index) => answer({ character: member(full.calls[index]!), prompt } as MemberTurnRequest).text === reportedText,
+    );
     expect(reported).toBeGreaterThanOrEqual(0);
     expect(before).toBeGreaterThan(reported);
     expect(resumed.calls).toEqual(full.calls.slice(before));
