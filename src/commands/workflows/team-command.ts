@@ -13,6 +13,7 @@ import { workspaceFingerprint } from '../../core/workflows/team/workspace-finger
 import { runSafely } from './run-safely.js';
 import { openWorkflowSession, type WorkflowSessionOptions } from './workflow-session.js';
 import { maskedCheckpoint, saveTeamState, type TeamRunState } from './team/team-run-state.js';
+import type { TeamCheckpoint } from '../../core/workflows/team/team-checkpoint.js';
 
 export interface TeamCommandOptions {
   /** `teamMaxRounds`: rounds for teams that set none. */
@@ -76,7 +77,7 @@ export async function driveTeam(drive: TeamDrive): Promise<void> {
   const commandText = resume?.state.commandText ?? deps.maskSecrets(event.text);
   const checkpoint = resume?.state.checkpoint;
   await runSafely(session, deps, async () => {
-    if (resume) await session.io.announce(resumeNote(team.mode, checkpoint?.roundsDone ?? 0));
+    if (resume) await session.io.announce(resumeNote(team.mode, checkpoint));
     else {
       await deps.runs.appendEvent(session.runId, { type: 'message', agent: event.userName ?? event.user, text: deps.maskSecrets(task) });
       await saveTeamState(deps.store, session.runId, { commandText });
@@ -101,14 +102,18 @@ export async function driveTeam(drive: TeamDrive): Promise<void> {
       workspaceFingerprint: () => workspaceFingerprint(deps.workspace.root, session.abort.signal),
       ...(checkpoint ? { resumeFrom: checkpoint } : {}),
       onRoundEnd: (done) => saveTeamState(deps.store, session.runId, { commandText, checkpoint: maskedCheckpoint(done, deps.maskSecrets) }),
+      onTurnEnd: (done) => saveTeamState(deps.store, session.runId, { commandText, checkpoint: maskedCheckpoint(done, deps.maskSecrets) }),
     });
     const [status, headline] = HEADLINES[outcome.status];
     return { status, headline, summary: outcome.summary };
   });
 }
 
-function resumeNote(mode: string, roundsDone: number): string {
+function resumeNote(mode: string, checkpoint: TeamCheckpoint | undefined): string {
   const unit = mode === 'pipeline' ? 'station' : 'round';
-  if (roundsDone === 0) return `▶ Resuming: no ${unit} had been completed, so the run starts again from ${unit} 1.`;
-  return `▶ Resuming after ${roundsDone} completed ${unit}${roundsDone === 1 ? '' : 's'}: their members are not asked again; the run goes on with ${unit} ${roundsDone + 1}.`;
+  const roundsDone = checkpoint?.roundsDone ?? 0;
+  const taken = checkpoint?.inRound ?? 0;
+  const within = taken > 0 ? ` ${taken} turn${taken === 1 ? '' : 's'} of ${unit} ${roundsDone + 1} had reported and are not asked again either.` : '';
+  if (roundsDone === 0) return `▶ Resuming: no ${unit} had been completed, so the run starts again from ${unit} 1.${within}`;
+  return `▶ Resuming after ${roundsDone} completed ${unit}${roundsDone === 1 ? '' : 's'}: their members are not asked again; the run goes on with ${unit} ${roundsDone + 1}.${within}`;
 }

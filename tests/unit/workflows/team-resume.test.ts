@@ -34,10 +34,12 @@ interface Recorded {
   calls: string[];
   prompts: string[];
   checkpoints: TeamCheckpoint[];
+  /** The checkpoints stored after each work turn within a round. */
+  turnCheckpoints: TeamCheckpoint[];
 }
 
 async function run(mode: TeamMode, resumeFrom?: TeamCheckpoint): Promise<Recorded> {
-  const recorded: Recorded = { calls: [], prompts: [], checkpoints: [] };
+  const recorded: Recorded = { calls: [], prompts: [], checkpoints: [], turnCheckpoints: [] };
   const io: WorkflowIo = {
     signal: new AbortController().signal,
     activity: () => undefined,
@@ -68,6 +70,9 @@ async function run(mode: TeamMode, resumeFrom?: TeamCheckpoint): Promise<Recorde
     onRoundEnd: async (checkpoint) => {
       recorded.checkpoints.push(structuredClone(checkpoint));
     },
+    onTurnEnd: async (checkpoint) => {
+      recorded.turnCheckpoints.push(structuredClone(checkpoint));
+    },
   });
   return recorded;
 }
@@ -83,6 +88,27 @@ describe.each<TeamMode>(['round-robin', 'orchestrated', 'hybrid', 'pipeline'])('
     expect(roundOne).toBeGreaterThan(0);
     expect(resumed.calls).toEqual(full.calls.slice(roundOne));
     expect(resumed.prompts).toEqual(full.prompts.slice(roundOne));
+    expect(resumed.checkpoints).toEqual(full.checkpoints.slice(1));
+  });
+});
+
+// Issue 35: a member that reported in the round under way at the restart is not asked again either.
+describe.each<TeamMode>(['round-robin', 'orchestrated', 'hybrid'])('a %s team resumed after the first turn of round 2', (mode) => {
+  it('asks only the members after that turn, with the prompts they would have had', async () => {
+    const full = await run(mode);
+    const cut = full.turnCheckpoints.find((checkpoint) => checkpoint.roundsDone === 1 && checkpoint.inRound === 1)!;
+    expect(cut).toBeDefined();
+    const resumed = await run(mode, JSON.parse(JSON.stringify(cut)) as TeamCheckpoint);
+    const before = full.calls.length - resumed.calls.length;
+    // The reported turn is not asked again: the resumed run asks exactly what the full run asked after it.
+    const reportedText = cut.turns.at(-1)!.text;
+    const reported = full.prompts.findIndex(
+      (prompt, index) => answer({ character: member(full.calls[index]!), prompt } as MemberTurnRequest).text === reportedText,
+    );
+    expect(reported).toBeGreaterThanOrEqual(0);
+    expect(before).toBeGreaterThan(reported);
+    expect(resumed.calls).toEqual(full.calls.slice(before));
+    expect(resumed.prompts).toEqual(full.prompts.slice(before));
     expect(resumed.checkpoints).toEqual(full.checkpoints.slice(1));
   });
 });

@@ -4,7 +4,7 @@
  * is a missing vote, never an approval (design §6.4). A strict majority of APPROVE ends the run.
  */
 import type { Vote } from '../workflow-services.js';
-import { checkpointOf, restoredTurns } from './team-checkpoint.js';
+import { checkpointOf, restoredTurns, turnsOfCutRound } from './team-checkpoint.js';
 import { memberPrompt, runTeamTurn, type TeamTurn } from './team-turn.js';
 import { stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
 
@@ -37,7 +37,10 @@ export async function runHybrid(context: TeamRunContext): Promise<TeamOutcome> {
   let changes: string[] = [...(context.resumeFrom?.changes ?? [])];
   for (let round = (context.resumeFrom?.roundsDone ?? 0) + 1; round <= rounds; round++) {
     await io.announce(`— Work round ${round} of ${rounds} —`);
+    // Resume within a work round: who reported in it before the restart is not asked again (votes are asked again).
+    const worked = new Set(turnsOfCutRound(context.resumeFrom, round, turns).map((turn) => turn.outcome.character.name));
     for (const member of members) {
+      if (worked.has(member.name)) continue;
       if (io.signal.aborted) return stoppedOutcome();
       io.activity(`work round ${round}/${rounds} · ${member.aiName} is working`);
       const extra = changes.length > 0 ? `The last vote asked for changes:\n${changes.join('\n')}` : undefined;
@@ -47,6 +50,9 @@ export async function runHybrid(context: TeamRunContext): Promise<TeamOutcome> {
           prompt: memberPrompt({ teamName: team.displayName, task, turns, character: member, ...(extra ? { extra } : {}) }),
         }),
       );
+      worked.add(member.name);
+      if (io.signal.aborted) return stoppedOutcome();
+      await context.onTurnEnd?.(checkpointOf(round - 1, turns, changes, worked.size));
     }
     let votes = new Map<string, Vote | undefined>();
     const reasons: string[] = [];

@@ -4,7 +4,7 @@
  * decision falls back to the next unseen worker, and the thread says so.
  */
 import type { Character } from '../../data/types.js';
-import { checkpointOf, restoredTurns, turnCounts } from './team-checkpoint.js';
+import { checkpointOf, restoredTurns, turnCounts, turnsOfCutRound } from './team-checkpoint.js';
 import { memberPrompt, runTeamTurn, type TeamTurn } from './team-turn.js';
 import { stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
 
@@ -42,7 +42,8 @@ export async function runOrchestrated(context: TeamRunContext): Promise<TeamOutc
     workers.filter((worker) => !seen.has(worker.name) && (team.maxRoundsPerMember === undefined || turnsOf(worker.name) < team.maxRoundsPerMember));
 
   for (let round = (context.resumeFrom?.roundsDone ?? 0) + 1; round <= rounds; round++) {
-    const seen = new Set<string>();
+    // Resume within a round: the workers who reported in it before the restart are not asked again.
+    const seen = new Set<string>(turnsOfCutRound(context.resumeFrom, round, turns).map((turn) => turn.outcome.character.name));
     await io.announce(`— Round ${round} of ${rounds} —`);
     while (available(seen).length > 0) {
       if (io.signal.aborted) return stoppedOutcome();
@@ -91,6 +92,7 @@ export async function runOrchestrated(context: TeamRunContext): Promise<TeamOutc
         }),
       );
       if (io.signal.aborted) return stoppedOutcome();
+      await context.onTurnEnd?.(checkpointOf(round - 1, turns, undefined, seen.size));
     }
     await context.onRoundEnd?.(checkpointOf(round, turns));
   }

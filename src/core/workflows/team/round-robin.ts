@@ -2,7 +2,7 @@
  * Round-robin mode: every member in turn, for `rounds` (default `teamMaxRounds`, 3) rounds, each at
  * most `maxRoundsPerMember` times; ends early when a whole round reports COMPLETED.
  */
-import { checkpointOf, restoredTurns, turnCounts } from './team-checkpoint.js';
+import { checkpointOf, restoredTurns, turnCounts, turnsOfCutRound } from './team-checkpoint.js';
 import { memberPrompt, runTeamTurn, type TeamTurn } from './team-turn.js';
 import { stoppedOutcome, type TeamOutcome, type TeamRunContext } from './team-types.js';
 
@@ -12,11 +12,16 @@ export async function runRoundRobin(context: TeamRunContext): Promise<TeamOutcom
   const turns: TeamTurn[] = restoredTurns(context.resumeFrom, context.members);
   const turnCount = turnCounts(turns);
   for (let round = (context.resumeFrom?.roundsDone ?? 0) + 1; round <= rounds; round++) {
-    const speakers = context.members.filter((member) => team.maxRoundsPerMember === undefined || (turnCount.get(member.name) ?? 0) < team.maxRoundsPerMember);
+    // Resume within a round: who reported in it before the restart is not asked again.
+    const thisRound: TeamTurn[] = turnsOfCutRound(context.resumeFrom, round, turns);
+    const spoke = new Set(thisRound.map((turn) => turn.outcome.character.name));
+    const speakers = context.members.filter(
+      (member) => spoke.has(member.name) || team.maxRoundsPerMember === undefined || (turnCount.get(member.name) ?? 0) < team.maxRoundsPerMember,
+    );
     if (speakers.length === 0) return { status: 'incomplete', summary: `Every member has had ${team.maxRoundsPerMember} turns.` };
     await io.announce(`— Round ${round} of ${rounds} —`);
-    const thisRound: TeamTurn[] = [];
     for (const member of speakers) {
+      if (spoke.has(member.name)) continue;
       if (io.signal.aborted) return stoppedOutcome();
       io.activity(`round ${round}/${rounds} · ${member.aiName} is working`);
       turnCount.set(member.name, (turnCount.get(member.name) ?? 0) + 1);
@@ -24,6 +29,7 @@ export async function runRoundRobin(context: TeamRunContext): Promise<TeamOutcom
       turns.push(turn);
       thisRound.push(turn);
       if (io.signal.aborted) return stoppedOutcome();
+      await context.onTurnEnd?.(checkpointOf(round - 1, turns, undefined, thisRound.length));
     }
     if (thisRound.every((turn) => turn.status.status === 'COMPLETED')) {
       return { status: 'completed', summary: `Every member reported COMPLETED in round ${round}.` };

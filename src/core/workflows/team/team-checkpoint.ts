@@ -26,6 +26,11 @@ export interface TeamCheckpoint {
   turns: StoredTeamTurn[];
   /** Hybrid: the change requests of the last vote, for the next work round. */
   changes?: string[];
+  /**
+   * Turns already taken in the round under way (`roundsDone + 1`), the last ones of `turns`: a
+   * member that reported in it is not asked again on Resume (hybrid: its work turns; orchestrated: its workers').
+   */
+  inRound?: number;
 }
 
 export function storedTurn(turn: TeamTurn): StoredTeamTurn {
@@ -39,8 +44,20 @@ export function storedTurn(turn: TeamTurn): StoredTeamTurn {
   };
 }
 
-export function checkpointOf(roundsDone: number, turns: readonly TeamTurn[], changes?: readonly string[]): TeamCheckpoint {
-  return { roundsDone, turns: turns.map(storedTurn), ...(changes && changes.length > 0 ? { changes: [...changes] } : {}) };
+export function checkpointOf(roundsDone: number, turns: readonly TeamTurn[], changes?: readonly string[], inRound = 0): TeamCheckpoint {
+  return {
+    roundsDone,
+    turns: turns.map(storedTurn),
+    ...(changes && changes.length > 0 ? { changes: [...changes] } : {}),
+    ...(inRound > 0 ? { inRound } : {}),
+  };
+}
+
+/** Resume: the turns (already in `turns`) that `round` had when the run was cut off; none for any other round. */
+export function turnsOfCutRound(checkpoint: TeamCheckpoint | undefined, round: number, turns: readonly TeamTurn[]): TeamTurn[] {
+  const taken = checkpoint?.inRound ?? 0;
+  if (taken === 0 || round !== (checkpoint?.roundsDone ?? 0) + 1) return [];
+  return turns.slice(Math.max(0, turns.length - taken));
 }
 
 /** The stored turns back as the strategies know them; a turn of someone no longer in the team is dropped. */

@@ -24,6 +24,8 @@ export interface TeamRunContext {
   resumeFrom?: TeamCheckpoint;
   /** Called after each completed round (pipeline: station) that does not end the run: the state Resume continues from. */
   onRoundEnd?(checkpoint: TeamCheckpoint): Promise<void>;
+  /** Called after each member's work turn within a round: the state Resume continues from, that turn included. */
+  onTurnEnd?(checkpoint: TeamCheckpoint): Promise<void>;
 }
 
 export type TeamOutcomeStatus = 'completed' | 'failed' | 'stopped' | 'incomplete';
