@@ -9,6 +9,7 @@ import { RESUMABLE_KINDS } from '../commands/resume-button.js';
 import type { CommandLayer } from '../commands/create-command-layer.js';
 import { recoverDeadReplicas, type RecoveryReport } from '../core/store/recover-after-restart.js';
 import type { Engine } from './create-engine.js';
+import { removeDeadRunControls } from './dead-run-controls.js';
 
 export const REPLICA_STOPPED_TEXT = '⚠️ The TSUKA replica running this stopped — this run was interrupted. Ask again to continue.';
 export const RESTARTED_TEXT = '⚠️ TSUKA restarted — this run was interrupted. Ask again to continue.';
@@ -29,6 +30,7 @@ export async function tellInterruptedThreads(
     const resumable = RESUMABLE_KINDS.includes(run.kind);
     const buttons: Button[] = resumable ? [{ actionId: RESUME_ACTION, label: 'Resume', style: 'primary', value: run.id }] : [];
     const said = why === 'replica' ? REPLICA_STOPPED_TEXT : RESTARTED_TEXT;
+    await removeDeadRunControls(engine, surface, run);
     await surface
       .post({ thread: run.where.threadId, text: resumable ? `${said}\n${RESUME_HINT}` : said, ...(resumable ? { buttons } : {}) })
       .catch((error: unknown) => engine.logger.warn('could not tell an interrupted thread', { runId: run.id, error }));

@@ -162,6 +162,12 @@ export interface StreamOptions {
   /** How tasks show: each between the text (`timeline`, the default), or all together in one plan block titled `planTitle`. */
   taskDisplay?: 'timeline' | 'plan';
   planTitle?: string;
+  /**
+   * Told of each message posted with `buttons` (a placeholder, or Slack's companion beside a
+   * streamed message), so that a restart can take them off a run that died (`companion`: the
+   * message holds nothing but the buttons).
+   */
+  onControl?(control: { message: MessageRef; kind: 'companion' | 'message' }): void;
 }
 
 export interface ChatSurface {
@@ -176,6 +182,11 @@ export interface ChatSurface {
   postRoot(options: { channel: ChannelRef; text: string; identity?: Identity; threadTitle: string }): Promise<{ message: MessageRef; thread: ThreadRef }>;
   post(options: PostOptions): Promise<MessageRef>;
   edit(options: EditOptions): Promise<void>;
+  /**
+   * Takes every button off one of this bot's messages in `thread`, its text kept (restart recovery:
+   * the Stop button of a run that died). Absent: the caller edits the message to a line of its own.
+   */
+  clearButtons?(options: { message: MessageRef; thread: ThreadRef }): Promise<void>;
   /**
    * Opens a reply stream in the thread (nothing is posted until its first text or status). Surfaces
    * without it get placeholder + edits through `post`/`edit` (`createEditReplyStream`).

@@ -39,6 +39,7 @@ export function createEditReplyStream(options: EditReplyStreamOptions): ReplyStr
       .post({ thread, text: body, identity, buttons })
       .then((ref) => {
         message = ref;
+        if (buttons === options.buttons && buttons && buttons.length > 0) options.onControl?.({ message: ref, kind: 'message' });
         shown = body;
         // Posting is not an edit: the next text may follow after one interval.
         lastEditAt = now();

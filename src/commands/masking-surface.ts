@@ -110,6 +110,7 @@ export function createMaskingSurface(
     postRoot: (options) => surface.postRoot({ ...options, text: mask(options.text), threadTitle: mask(options.threadTitle) }),
     post: (options) => surface.post({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
     edit: (options) => surface.edit({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
+    ...(surface.clearButtons ? { clearButtons: (options) => surface.clearButtons!(options) } : {}),
     ...(surface.startStream ? { startStream: (options) => maskStream(surface.startStream!(options), mask, appendIntervalMs) } : {}),
     ...(surface.startPlan
       ? {

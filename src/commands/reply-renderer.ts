@@ -6,7 +6,7 @@
  * streaming methods) or edit the message (placeholder + edits).
  */
 import type { AgentEvent } from '../core/agent/agent-events.js';
-import type { Button, ChatSurface, Identity, ReplyStream, ThreadRef, UserRef } from './chat-surface.js';
+import type { Button, ChatSurface, Identity, ReplyStream, StreamOptions, ThreadRef, UserRef } from './chat-surface.js';
 import { createEditReplyStream } from './edit-reply-stream.js';
 import { createReplyCap, REPLY_MAX_CHARS } from './reply-cap.js';
 import { splitMessage } from './split-message.js';
@@ -20,6 +20,8 @@ export interface ReplyRendererOptions {
   runningButtons?: Button[];
   /** The user the reply answers. */
   recipient?: UserRef;
+  /** Told of each message posted with the running buttons (restart recovery takes them away). */
+  onControl?: StreamOptions['onControl'];
   now?: () => number;
   onError?: (error: unknown) => void;
   /** Characters of text and tool lines shown in chat; the rest is attached as a file at the end. */
@@ -92,7 +94,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   const cap = createReplyCap(options.maxReplyChars ?? REPLY_MAX_CHARS);
 
   const open = (): ReplyStream => {
-    const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient };
+    const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient, onControl: options.onControl };
     streamed = '';
     return (
       surface.startStream?.(streamOptions) ??

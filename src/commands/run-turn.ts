@@ -21,7 +21,7 @@ import { createTranscriptWriter } from './record-agent-event.js';
 import { isShutdown, RESET_REASON, shutdownNotice } from './active-runs.js';
 import { waitingNote, watchQueue } from './queue-note.js';
 import { TsukaError } from '../core/errors.js';
-import { STOP_ACTION } from './action-ids.js';
+import { runningControls } from './run-controls-recorder.js';
 import { createConversationSpawner } from './conversation-spawner.js';
 import { extensionServices } from './extension-services.js';
 import { memoryAccessFor } from './memory-access-for.js';
@@ -96,7 +96,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     thread,
     identity: identityOf(character, deps.settings.publicUrl),
     recipient: request.user,
-    runningButtons: [{ actionId: STOP_ACTION, label: 'Stop', style: 'secondary', value: run.id }],
+    ...runningControls(deps, run.id, thread),
     onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),
   });
   let queueWatch: NodeJS.Timeout | undefined;

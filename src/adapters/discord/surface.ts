@@ -180,6 +180,19 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     });
   }
 
+  /** The message's buttons and menus removed, its content untouched (Discord edits only the fields sent). */
+  async function clearComponents(address: DiscordMessageAddress): Promise<void> {
+    const rest = options.rest();
+    const hook = address.webhook ? await webhooks.byId(address.webhook, address.parent) : undefined;
+    if (address.webhook && !hook) throw new Error(`the webhook that posted Discord message ${address.message} is gone; it cannot be edited`);
+    await pacer.edit(address.channel, address.message, async () => {
+      if (!hook) return void (await rest.patch(Routes.channelMessage(address.channel, address.message), { body: { components: [] } }));
+      const query = new URLSearchParams({ with_components: 'true' });
+      if (address.channel !== address.parent) query.set('thread_id', address.channel);
+      await rest.patch(Routes.webhookMessage(hook.id, hook.token, address.message), { auth: false, query, body: { components: [] } });
+    });
+  }
+
   async function startThread(address: DiscordMessageAddress, title: string): Promise<string> {
     const name = title.replace(/\s+/g, ' ').trim().slice(0, DISCORD_MAX_THREAD_NAME_LENGTH) || 'TSUKA';
     try {
@@ -213,6 +226,9 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
     },
     async edit({ message, text, identity, buttons }) {
       await withRetries('edit message', () => editMessage(decodeMessage(message), text, identity, buttons));
+    },
+    async clearButtons({ message }) {
+      await withRetries('edit message', () => clearComponents(decodeMessage(message)));
     },
     async postEphemeral({ channel, thread, user, text }) {
       // Discord has ephemeral messages only as interaction answers: outside one, the bot

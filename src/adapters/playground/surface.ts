@@ -60,6 +60,10 @@ export function createPlaygroundSurface(options: PlaygroundSurfaceOptions): Chat
         menus: menuViews(buttons),
       });
     },
+    async clearButtons({ message }) {
+      const { channel, messageId } = decodeMessage(message);
+      state.editMessage(channel, messageId, { text: state.message(channel, messageId).text, buttons: [] });
+    },
     async postEphemeral({ channel, thread, text }) {
       state.addEphemeral({ channel: decodeChannel(channel), thread: thread ? rootOf(thread).root : undefined, text });
     },

@@ -17,6 +17,7 @@ import { displayOf } from '../../commands/edit-reply-stream.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
+import { messageRef } from './ids.js';
 import { STREAM_START_MAX_WAIT_MS, postBudget } from './method-tiers.js';
 import { createStopCompanion } from './stop-companion.js';
 import { createTaskQueue, sendWithTasks } from './task-chunks.js';
@@ -71,7 +72,17 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   // A streamed message takes no buttons: its Stop button lives in a companion message while it streams.
   const companion =
     mode === 'stream' && options.buttons && options.buttons.length > 0
-      ? createStopCompanion({ client, caller, logger: slack.logger, channel, threadTs, name: identity?.name, buttons: options.buttons, key })
+      ? createStopCompanion({
+          client,
+          caller,
+          logger: slack.logger,
+          channel,
+          threadTs,
+          name: identity?.name,
+          buttons: options.buttons,
+          key,
+          onPosted: (posted) => options.onControl?.({ message: messageRef(team, channel, posted), kind: 'companion' }),
+        })
       : undefined;
   const tasks = createTaskQueue();
   /** Plan mode: the plan's title goes with the stream's first call. */
@@ -199,8 +210,10 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
 
   async function postPlaceholder(): Promise<void> {
     const body = displayOf(tasks.compose(text), statusText);
-    ts = await slack.postMessage(channel, threadTs, body, identity, placeholderButtons(), 'first', undefined, true);
+    const buttons = placeholderButtons();
+    ts = await slack.postMessage(channel, threadTs, body, identity, buttons, 'first', undefined, true);
     shown = body;
+    if (buttons && buttons.length > 0) options.onControl?.({ message: messageRef(team, channel, ts), kind: 'message' });
   }
 
   /** From now on a placeholder edited in place, which carries the Stop button itself: the companion goes. */

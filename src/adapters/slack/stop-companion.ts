@@ -35,6 +35,8 @@ export interface StopCompanionOptions {
   buttons: Button[];
   /** Unique per reply: the waiting post is cancelled by it. */
   key: string;
+  /** Told the companion's ts once it is posted (restart recovery takes a dead run's companion away). */
+  onPosted?: (ts: string) => void;
 }
 
 /** The companion's line: who is replying; the Stop button says the rest. */
@@ -62,7 +64,11 @@ export function createStopCompanion(options: StopCompanionOptions): StopCompanio
         >[0]),
     }).then(
       // A cancelled post resolves to undefined: nothing was posted.
-      (response) => (response as { ts?: string } | undefined)?.ts,
+      (response) => {
+        const ts = (response as { ts?: string } | undefined)?.ts;
+        if (ts) options.onPosted?.(ts);
+        return ts;
+      },
       (error: unknown) => {
         logger.warn('the Stop button of a streamed reply could not be posted', { channel, error });
         return undefined;

@@ -20,6 +20,7 @@ import { createChunkSupport } from './task-chunks.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createSlackChannelInfo } from './channel-info.js';
 import { createSlackMembership } from './channel-members.js';
+import { findBotMessage } from './bot-message.js';
 import { createSlackThreadHistory } from './thread-history.js';
 import { createSlackFiles } from './files.js';
 
@@ -163,6 +164,16 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     customize: { available: () => customizeAvailable, missing: customizeMissing },
   };
 
+  async function removeButtons({ channel, ts, text, blocks }: { channel: string; ts: string; text: string; blocks: unknown[] }): Promise<void> {
+    const kept = blocks.filter((block) => (block as { type?: string }).type !== 'actions');
+    await caller({
+      method: 'chat.update',
+      channel,
+      priority: 'final',
+      call: () => client.chat.update({ channel, ts, text, blocks: kept } as Parameters<WebClient['chat']['update']>[0]),
+    });
+  }
+
   return {
     platform: 'slack',
     limits: { maxMessageLength: SLACK_MAX_MESSAGE_LENGTH, editIntervalMs: options.editIntervalMs },
@@ -213,14 +224,11 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         planTitle: title,
       });
     },
-    async removeButtons({ channel, ts, text, blocks }) {
-      const kept = blocks.filter((block) => (block as { type?: string }).type !== 'actions');
-      await caller({
-        method: 'chat.update',
-        channel,
-        priority: 'final',
-        call: () => client.chat.update({ channel, ts, text, blocks: kept } as Parameters<WebClient['chat']['update']>[0]),
-      });
+    removeButtons,
+    async clearButtons({ message, thread }) {
+      const { channel, ts } = decodeMessage(message);
+      const shown = await findBotMessage(client, caller, { channel, threadTs: decodeMessage(thread).ts, ts });
+      await removeButtons({ channel, ts, text: shown.text ?? '', blocks: shown.blocks ?? [] });
     },
     async postEphemeral({ channel, thread, user, text }) {
       const { channel: id } = decodeChannel(channel);

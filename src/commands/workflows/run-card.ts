@@ -23,6 +23,8 @@ export interface RunCardOptions {
   intervalMs?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** Told where the card went once posted (restart recovery takes a dead run's Stop button off it). */
+  onPosted?: (message: MessageRef) => void;
 }
 
 export interface RunCard {
@@ -102,6 +104,7 @@ export function createRunCard(options: RunCardOptions): RunCard {
     async start() {
       shown = text();
       message = await surface.post({ thread, text: shown, buttons });
+      options.onPosted?.(message);
       lastEditAt = now();
       shownPosition = options.queue?.()?.position;
       // Queue moves show within one interval; a mere clock change waits for the slower refresh.

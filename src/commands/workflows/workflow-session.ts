@@ -37,6 +37,7 @@ import { createReplyRenderer, type ReplyRenderer } from '../reply-renderer.js';
 import { stepMenus } from './step-opinions.js';
 import { createStepPlan } from './step-plan.js';
 import { createRunCard, type RunCard } from './run-card.js';
+import { cardControls } from '../run-controls-recorder.js';
 import { watchQueue } from '../queue-note.js';
 import { workflowToolRegistry } from './workflow-registry.js';
 import { readEffortPin } from '../settings-store.js';
@@ -168,7 +169,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   const card: RunCard = createRunCard({
     surface,
     thread,
-    runId: run.id,
+    ...cardControls(deps, run.id, thread),
     title: options.title,
     ...(options.cardIntervalMs !== undefined ? { intervalMs: options.cardIntervalMs } : {}),
     queue: watchQueue(current.model, abort.signal, {
