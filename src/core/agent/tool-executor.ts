@@ -144,6 +144,7 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
             requesterId: options.requesterId,
             allowForRun: risk.level === 'RESTRICTED',
             ...(risk.grantScope !== undefined ? { grantScope: risk.grantScope } : {}),
+            arguments: input,
           },
           context.signal,
         ),

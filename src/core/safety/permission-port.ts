@@ -27,6 +27,11 @@ export interface PermissionRequest {
    * scope (execute_command: `npm test`, `git add`, `mkdir`…). Absent: every call of the tool.
    */
   grantScope?: string;
+  /**
+   * The call's arguments as they will run (validated). With the rest of the request they make the
+   * call's fingerprint (call-fingerprint.ts), which a stored decision must match to release it.
+   */
+  arguments?: unknown;
 }
 
 export type PermissionOutcome = 'approved' | 'approved-for-run' | 'denied' | 'expired';
