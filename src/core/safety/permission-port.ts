@@ -42,6 +42,12 @@ export interface PermissionDecision {
   decidedBy?: string;
   /** Shown to the agent on denial. */
   note?: string;
+  /**
+   * Set by a prompt that shows its decision (the chat card): the gate calls it once with what it
+   * finally decided for this call — an approval that a stop overtook is denied — so that the card
+   * says "Approved" only for a call the gate let go on.
+   */
+  confirm?(outcome: PermissionOutcome): void;
 }
 
 export interface PermissionPrompt {
