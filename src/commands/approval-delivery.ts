@@ -133,6 +133,8 @@ export function createApprovalDelivery(options: ApprovalDeliveryOptions, waiters
     const onAbort = (): void => show('denied');
     waiter.signal.addEventListener('abort', onAbort, { once: true });
     waiter.resolve({ ...decision, confirm: show });
+    // Stopped already (the stop came as the decision was stored): the gate denies, and the card says so.
+    if (waiter.signal.aborted) onAbort();
   }
 
   async function deliver(id: string, record: ApprovalRecord, shown?: Shown): Promise<void> {
