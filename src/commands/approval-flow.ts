@@ -140,7 +140,10 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
         : []),
       { actionId: DENY_ACTION, label: 'Deny', style: 'danger', value: id },
     ];
-    await options.runs.appendEvent(request.runId, { type: 'note', text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}` });
+    await options.runs.appendEvent(request.runId, {
+      type: 'note',
+      text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}`,
+    });
     const expires = `⌛ Expires at ${clock(now() + options.timeoutMs)} (in ${Math.max(1, Math.round(options.timeoutMs / 60_000))} min) if nobody decides — then it is denied.`;
     const post = () => surface.post({ thread: context.thread, text: `${text}\n${expires}`, buttons });
     const messageRef = await (context.aroundCard ? context.aroundCard(request, post) : post());

@@ -167,19 +167,23 @@ export function createApprovalStore(store: Store, options: { signer: ApprovalSig
 
   async function consume(id: string, expected: ApprovalExpectation): Promise<ConsumeResult> {
     let result: ConsumeResult = { ok: false, problem: 'unknown' };
-    await updateExisting(id, (stored) => {
-      const current = checked(stored, id);
-      const problem = current.tampered ? (current.tamperedBecause ?? 'signature') : bindingProblem(current, expected);
-      if (problem) result = { ok: false, problem };
-      else if (current.status === 'pending') result = { ok: false, problem: 'pending' };
-      else if (current.consumedAt !== undefined) result = { ok: false, problem: 'used' };
-      else {
-        const record = signed({ ...current, consumedAt: now() });
-        result = { ok: true, record };
-        return record;
-      }
-      return stored;
-    }, { ttlMs: DECIDED_APPROVAL_TTL_MS });
+    await updateExisting(
+      id,
+      (stored) => {
+        const current = checked(stored, id);
+        const problem = current.tampered ? (current.tamperedBecause ?? 'signature') : bindingProblem(current, expected);
+        if (problem) result = { ok: false, problem };
+        else if (current.status === 'pending') result = { ok: false, problem: 'pending' };
+        else if (current.consumedAt !== undefined) result = { ok: false, problem: 'used' };
+        else {
+          const record = signed({ ...current, consumedAt: now() });
+          result = { ok: true, record };
+          return record;
+        }
+        return stored;
+      },
+      { ttlMs: DECIDED_APPROVAL_TTL_MS },
+    );
     return result;
   }
 

@@ -53,11 +53,7 @@ async function startRun(storeUrl: string, timeoutMs: number) {
     channelInfo: SHARED,
     environment: { TSUKA_STORE_URL: storeUrl },
     settings: { approvalTimeoutMs: timeoutMs },
-    steps: [
-      callTool('write_file', { path: 'notes.txt', content: 'hello' }, 'w1'),
-      callTool('delete_file', { path: 'important.txt' }, 'd1'),
-      say('Finished.'),
-    ],
+    steps: [callTool('write_file', { path: 'notes.txt', content: 'hello' }, 'w1'), callTool('delete_file', { path: 'important.txt' }, 'd1'), say('Finished.')],
   });
   closers.push(() => h.stop());
   const target = path.join(h.engine.workspace.root, 'important.txt');
@@ -80,7 +76,11 @@ async function expectRefused(h: Harness, target: string) {
   const lines: string[] = [];
   const io = { stdout: (text: string) => void lines.push(text), stderr: () => undefined, environment: {}, workingDirectory: os.tmpdir() };
   expect(await runAudit(['--json'], h.engine.config, io)).toBe(0);
-  const entries = lines.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const entries = lines
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(entries).toContainEqual(expect.objectContaining({ type: 'approval', tool: 'delete_file', decision: 'denied', refused: 'tampered' }));
   expect(entries).not.toContainEqual(expect.objectContaining({ tool: 'delete_file', decision: 'approved' }));
 }

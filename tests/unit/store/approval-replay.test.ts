@@ -13,7 +13,16 @@ describe('an approval record is used once, for its own call', () => {
     const approvals = createApprovalStore(store, { signer: testApprovalSigner });
     const fingerprint = callFingerprint(call);
     const pending = (id: string, toolCallId: string) =>
-      approvals.create({ id, runId: 'run1', toolCallId, fingerprint, toolName: 'delete_file', riskLevel: 'DANGEROUS', summary: 'delete a.txt', expiresAt: Date.now() + 60_000 });
+      approvals.create({
+        id,
+        runId: 'run1',
+        toolCallId,
+        fingerprint,
+        toolName: 'delete_file',
+        riskLevel: 'DANGEROUS',
+        summary: 'delete a.txt',
+        expiresAt: Date.now() + 60_000,
+      });
     await pending('first', 'c1');
     await pending('second', 'c2');
     await approvals.settle('first', { status: 'approved', decidedBy: 'u:bob' });
