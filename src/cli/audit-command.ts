@@ -29,7 +29,7 @@ const place = (where: AuditPlace | undefined): string =>
 function describe(entry: AuditEntry): string {
   switch (entry.type) {
     case 'approval':
-      return `${entry.decision} ${entry.tool} (${entry.riskLevel}) "${entry.summary}" in ${entry.runId}${entry.requester ? `, asked by ${entry.requester}` : ''}`;
+      return `${entry.refused ? `refused as ${entry.refused} (${entry.why ?? 'no reason'}), ` : ''}${entry.decision} ${entry.tool} (${entry.riskLevel}) "${entry.summary}" in ${entry.runId}${entry.requester ? `, asked by ${entry.requester}` : ''}`;
     case 'export':
       return `exported ${entry.runId} (${entry.format})`;
     case 'admin-action':

@@ -19,3 +19,7 @@ export const SECOND_ASK_ACTION = 'tsuka_second_ask';
 export const SECOND_RERUN_ACTION = 'tsuka_second_rerun';
 /** Actions that start a model turn: counted by the per-user rate limit like a message (other clicks never are). */
 export const TURN_STARTING_ACTIONS: ReadonlySet<string> = new Set([SECOND_ASK_ACTION, SECOND_RERUN_ACTION]);
+/** The buttons of an approval card (value: the approval id). */
+export const APPROVE_ACTION = 'tsuka_approve';
+export const APPROVE_RUN_ACTION = 'tsuka_approve_run';
+export const DENY_ACTION = 'tsuka_deny';

@@ -3,12 +3,16 @@ import type { AuditApprovalDecision, AuditLog } from '../core/audit/audit-log.js
 import type { ApprovalRecord } from '../core/store/approval-store.js';
 import type { RunStore } from '../core/store/run-store.js';
 
+/** The call an entry is about, as the run that waits on it knows it. */
+type AuditedCall = Pick<ApprovalRecord, 'runId' | 'toolName' | 'riskLevel' | 'summary' | 'requesterId'>;
+
 export async function auditApprovalDecision(
   audit: AuditLog,
   runs: Pick<RunStore, 'get'>,
-  record: ApprovalRecord,
+  record: AuditedCall,
   decision: AuditApprovalDecision,
   decidedBy: string | undefined,
+  refused?: { why: string },
 ): Promise<void> {
   const run = await runs.get(record.runId);
   await audit.append({
@@ -21,5 +25,6 @@ export async function auditApprovalDecision(
     riskLevel: record.riskLevel,
     summary: record.summary,
     ...(record.requesterId ? { requester: record.requesterId } : {}),
+    ...(refused ? { refused: 'tampered' as const, why: refused.why } : {}),
   });
 }

@@ -1,55 +1,38 @@
 /**
  * Approvals in chat (design §2.2): a prompt message with Approve / Approve for this run / Deny,
- * decided only by the requester or an admin, once; edited to show the decision; expired after the
- * timeout; cancelled when the run stops. Fails closed everywhere.
+ * decided only by those the rule allows, once, for the one call that asked (its fingerprint is in
+ * the signed record); edited to show the decision; expired after the timeout; cancelled when the
+ * run stops. Fails closed everywhere. How a wait ends is approval-delivery.ts; a click is
+ * approval-buttons.ts.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApprovalStore } from '../core/store/approval-store.js';
-import type { RunStore } from '../core/store/run-store.js';
-import type { Logger } from '../core/logger.js';
 import type { PermissionDecision, PermissionPrompt, PermissionRequest } from '../core/safety/permission-port.js';
+import { callFingerprint } from '../core/safety/call-fingerprint.js';
 import type { Button, ChatSurface, MessageRef, ThreadRef, UserRef } from './chat-surface.js';
 import type { ButtonActionEvent } from './inbound-event.js';
 import { isShutdown } from './active-runs.js';
 import { approveForRunLabel } from './button-label.js';
-import { clock, decidedBanner, describeRequest } from './approval-text.js';
+import { clock, describeRequest } from './approval-text.js';
 import type { Coordination } from '../core/coordination/coordination.js';
-import { mayDecide, type DangerousRule } from '../core/scopes/approval-rule.js';
-import type { AuditLog } from '../core/audit/audit-log.js';
-import { auditApprovalDecision } from './approval-audit.js';
+import type { Approvers, DangerousRule } from '../core/scopes/approval-rule.js';
+import { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION } from './action-ids.js';
+import { createApprovalDelivery, type ApprovalDeliveryOptions, type Waiter } from './approval-delivery.js';
+import { handleApprovalButton } from './approval-buttons.js';
 
 export { describeRequest } from './approval-text.js';
+export { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION } from './action-ids.js';
 
 const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
-
-export const APPROVE_ACTION = 'tsuka_approve';
-export const APPROVE_RUN_ACTION = 'tsuka_approve_run';
-export const DENY_ACTION = 'tsuka_deny';
 const ACTIONS = new Set([APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION]);
 
-export interface ApprovalFlowOptions {
-  approvals: ApprovalStore;
-  runs: RunStore;
+export interface ApprovalFlowOptions extends ApprovalDeliveryOptions {
   admins: string[];
   timeoutMs: number;
-  logger: Logger;
   now?: () => number;
   /** With replicas: a click on another replica reaches the run waiting here through it (pub/sub). */
   coordination?: Coordination;
   /** Who may decide a DANGEROUS call asked in this thread (the channel's rule and who is in it); default: the requester or an admin. */
   dangerousApprovers?: (context: { surface: ChatSurface; thread: ThreadRef }) => Promise<DangerousRule>;
-  /** Every decision (click, timeout, stop) is appended to it. */
-  audit?: AuditLog;
-}
-
-interface Waiter {
-  resolve(decision: PermissionDecision): void;
-  surface: ChatSurface;
-  text: string;
-  /** What "approve for this run" covers, for the decision banner. */
-  grant: string;
-  /** The prompt this run posted (its own, never one named by a stored record that may be forged). */
-  messageRef?: string;
 }
 
 /** Posts an approval card (`post`) in its place among the messages of the reply that asks. */
@@ -72,6 +55,7 @@ export interface ApprovalFlow {
 export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   const now = options.now ?? Date.now;
   const waiters = new Map<string, Waiter>();
+  const delivery = createApprovalDelivery(options, waiters);
 
   /** Fixed when asked: the channel's rule for DANGEROUS calls; a failure to tell falls back to the strictest sensible rule. */
   async function approversOf(request: PermissionRequest, surface: ChatSurface, thread: ThreadRef): Promise<DangerousRule> {
@@ -84,90 +68,11 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   /** The admins of the surface's platform, named on the card. */
   const adminsOn = (surface: ChatSurface) => options.admins.filter((admin) => admin.startsWith(`${surface.platform}:`));
 
-  const inFlight = new Set<Promise<unknown>>();
-  /** Settles and shows a decision, tracked so that shutdown can wait for the message edit. */
-  function settleAndShow(
-    id: string,
-    decision: PermissionDecision,
-    status: 'approved' | 'approved-for-run' | 'denied' | 'expired',
-    banner: string,
-  ): Promise<PermissionDecision | undefined> {
-    const work = settleAndShowNow(id, decision, status, banner);
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work)).catch(() => undefined);
-    return work;
-  }
-
-  async function settleAndShowNow(
-    id: string,
-    decision: PermissionDecision,
-    status: 'approved' | 'approved-for-run' | 'denied' | 'expired',
-    banner: string,
-  ): Promise<PermissionDecision | undefined> {
-    const result = await options.approvals.settle(id, { status, decidedBy: decision.decidedBy });
-    if (!result.ok) {
-      // Settled by something else first (the store expires a click that came after expiresAt):
-      // whoever waits still gets that decision, so a run never hangs on an approval.
-      if (result.reason === 'already-decided') await settleWaiter(id, result.record.status === 'pending' ? 'expired' : result.record.status, result.record);
-      return undefined;
-    }
-    const waiter = waiters.get(id);
-    waiters.delete(id);
-    try {
-      await options.runs.appendEvent(result.record.runId, { type: 'approval', tool: result.record.toolName, outcome: status, decidedBy: decision.decidedBy });
-      if (options.audit) {
-        await auditApprovalDecision(options.audit, options.runs, result.record, status, decision.decidedBy).catch((error: unknown) =>
-          options.logger.error('could not write an approval decision to the audit log', { approvalId: id, error }),
-        );
-      }
-      const messageRef = waiter?.messageRef ?? result.record.messageRef;
-      if (waiter && messageRef) {
-        await waiter.surface
-          .edit({ message: messageRef, text: `${banner}\n${waiter.text}`, buttons: [] })
-          .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
-      }
-    } catch (error) {
-      options.logger.error('could not record an approval decision', { approvalId: id, error });
-    } finally {
-      // The decision is made (and stored); whoever waits for it gets it, whatever else failed.
-      waiter?.resolve(decision);
-    }
-    return decision;
-  }
-
-  /** Ends a wait with a decision read from the store (already verified: a forged record reads as denied). */
-  async function settleWaiter(
-    id: string,
-    status: 'approved' | 'approved-for-run' | 'denied' | 'expired',
-    record: { messageRef?: string; decidedBy?: string; decidedAt?: number; tampered?: true },
-  ): Promise<void> {
-    const waiter = waiters.get(id);
-    if (!waiter) return;
-    waiters.delete(id);
-    const messageRef = waiter.messageRef ?? record.messageRef;
-    if (messageRef) {
-      await waiter.surface
-        .edit({
-          message: messageRef,
-          text: `${decidedBanner({ ...record, status }, waiter.surface, waiter.grant)}\n${waiter.text}`,
-          buttons: [],
-        })
-        .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
-    }
-    if (record.tampered) waiter.resolve({ outcome: 'denied', note: 'the stored approval was changed outside TSUKA' });
-    else if (status === 'expired') waiter.resolve({ outcome: 'expired', note: 'nobody decided in time' });
-    else
-      waiter.resolve({
-        outcome: status,
-        decidedBy: record.decidedBy,
-        ...(status === 'denied' && record.decidedBy ? { note: `denied by ${record.decidedBy}` } : {}),
-      });
-  }
-
   /**
    * Decided (and recorded) on another replica: show it on the prompt and let the run go on. The
-   * message only says "look again": what counts is the stored record, and only if its signature
-   * verifies — a forged record denies, a pending one is ignored; nothing of the message is shown.
+   * message only says "look again": what counts is the stored record, and only if it verifies and
+   * is this call's — a forged or copied record denies, a pending one is ignored; nothing of the
+   * message is shown.
    */
   async function decidedElsewhere(id: string): Promise<void> {
     if (!waiters.has(id)) return;
@@ -179,166 +84,130 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       options.logger.warn('ignored an approval message: the stored approval is not decided', { approvalId: id, stored: record?.status });
       return;
     }
-    await settleWaiter(id, record.status as 'approved' | 'approved-for-run' | 'denied' | 'expired', record);
+    await delivery.deliver(id, record);
+  }
+
+  /** Records the pending approval with its call's fingerprint and starts waiting for it. */
+  async function openWait(
+    id: string,
+    request: PermissionRequest,
+    context: { surface: ChatSurface; requester: UserRef; approvers: Approvers; text: string },
+    signal: AbortSignal,
+  ): Promise<{ decided: Promise<PermissionDecision>; waiter: Waiter }> {
+    const { requester, approvers } = context;
+    const fingerprint = callFingerprint({
+      toolName: request.toolName,
+      arguments: request.arguments,
+      riskLevel: request.riskLevel,
+      reason: request.reason,
+      ...(request.grantScope !== undefined ? { grantScope: request.grantScope } : {}),
+      requesterId: requester,
+      approvers,
+    });
+    await options.approvals.create({
+      id,
+      runId: request.runId,
+      toolCallId: request.toolCallId,
+      fingerprint,
+      toolName: request.toolName,
+      riskLevel: request.riskLevel,
+      summary: request.summary,
+      requesterId: requester,
+      approvers,
+      expiresAt: now() + options.timeoutMs,
+    });
+    let resolve: (decision: PermissionDecision) => void = () => undefined;
+    const decided = new Promise<PermissionDecision>((settle) => (resolve = settle));
+    const waiter: Waiter = {
+      resolve,
+      surface: context.surface,
+      text: context.text,
+      grant: request.grantScope ?? request.toolName,
+      expected: { id, runId: request.runId, toolCallId: request.toolCallId, fingerprint },
+      call: { runId: request.runId, toolName: request.toolName, riskLevel: request.riskLevel, summary: request.summary, requesterId: requester },
+      signal,
+    };
+    waiters.set(id, waiter);
+    return { decided, waiter };
+  }
+
+  /** Posts the card (in its place among the reply's messages) and records its message. */
+  async function postCard(waiter: Waiter, request: PermissionRequest, context: { thread: ThreadRef; aroundCard?: AroundCard }): Promise<void> {
+    const { surface, text } = waiter;
+    const id = waiter.expected.id;
+    const buttons: Button[] = [
+      { actionId: APPROVE_ACTION, label: 'Approve', style: 'success', value: id },
+      ...(request.allowForRun && request.riskLevel === 'RESTRICTED'
+        ? [{ actionId: APPROVE_RUN_ACTION, label: approveForRunLabel(request.grantScope ?? request.toolName), style: 'primary' as const, value: id }]
+        : []),
+      { actionId: DENY_ACTION, label: 'Deny', style: 'danger', value: id },
+    ];
+    await options.runs.appendEvent(request.runId, {
+      type: 'note',
+      text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}`,
+    });
+    const expires = `⌛ Expires at ${clock(now() + options.timeoutMs)} (in ${Math.max(1, Math.round(options.timeoutMs / 60_000))} min) if nobody decides — then it is denied.`;
+    const post = () => surface.post({ thread: context.thread, text: `${text}\n${expires}`, buttons });
+    const messageRef = await (context.aroundCard ? context.aroundCard(request, post) : post());
+    // Decided while the prompt was being posted: the decision is shown on it now, never live buttons.
+    await delivery.cardPosted(waiter, messageRef);
+    const record = await options.approvals.setMessageRef(id, messageRef);
+    // Decided in the store (another replica, a forger) but not yet here: it ends this wait now.
+    if (record && (record.tampered || record.status !== 'pending')) await delivery.deliver(id, record);
+  }
+
+  async function ask(
+    request: PermissionRequest,
+    signal: AbortSignal,
+    context: { surface: ChatSurface; thread: ThreadRef; requester: UserRef; aroundCard?: AroundCard },
+  ): Promise<PermissionDecision> {
+    const { surface } = context;
+    const id = randomBytes(6).toString('hex');
+    const rule = await approversOf(request, surface, context.thread);
+    const approvers = rule.approvers;
+    const text = describeRequest({ ...request, requesterId: context.requester }, surface, approvers, { admins: adminsOn(surface), alone: rule.alone });
+    const { decided, waiter } = await openWait(id, request, { surface, requester: context.requester, approvers, text }, signal);
+    // Listening before the buttons exist: a click on any replica reaches this run at once.
+    const unsubscribe = options.coordination?.shared ? await options.coordination.subscribe(`approval:${id}`, () => void decidedElsewhere(id)) : undefined;
+    // The clock starts with the record (its expiresAt), not when the slower post returns.
+    const timer = setTimeout(() => {
+      void delivery.settleAndShow(id, 'expired', {
+        banner: `⌛ Expired after ${Math.round(options.timeoutMs / 1000)} s without a decision — denied.`,
+        note: 'nobody decided in time',
+      });
+    }, options.timeoutMs);
+    try {
+      await postCard(waiter, request, context);
+    } catch (error) {
+      // No prompt could be shown: nobody can decide, so it is denied (fail closed) and nothing stays pending.
+      clearTimeout(timer);
+      await options.approvals.settle(id, { status: 'denied' }).catch(() => undefined);
+      waiters.delete(id);
+      await unsubscribe?.().catch(() => undefined);
+      throw error;
+    }
+    const onAbort = () =>
+      void (isShutdown(signal)
+        ? delivery.settleAndShow(id, 'expired', { banner: '⌛ Expired — TSUKA is restarting; ask again once it is back.', note: 'TSUKA is restarting' })
+        : delivery.settleAndShow(id, 'denied', { banner: '⏹ Cancelled — the run was stopped.', note: 'the run was stopped' }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    try {
+      return await decided;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      await unsubscribe?.().catch(() => undefined);
+    }
   }
 
   return {
     pendingCount: () => waiters.size,
-    async drain() {
-      await Promise.allSettled([...inFlight]);
-    },
-    promptFor({ surface, thread, requester, aroundCard }) {
-      return {
-        async ask(request, signal) {
-          const id = randomBytes(6).toString('hex');
-          const rule = await approversOf(request, surface, thread);
-          const approvers = rule.approvers;
-          const text = describeRequest({ ...request, requesterId: requester }, surface, approvers, { admins: adminsOn(surface), alone: rule.alone });
-          const buttons: Button[] = [
-            { actionId: APPROVE_ACTION, label: 'Approve', style: 'success', value: id },
-            ...(request.allowForRun && request.riskLevel === 'RESTRICTED'
-              ? [{ actionId: APPROVE_RUN_ACTION, label: approveForRunLabel(request.grantScope ?? request.toolName), style: 'primary' as const, value: id }]
-              : []),
-            { actionId: DENY_ACTION, label: 'Deny', style: 'danger', value: id },
-          ];
-          await options.approvals.create({
-            id,
-            runId: request.runId,
-            toolCallId: request.toolCallId,
-            toolName: request.toolName,
-            riskLevel: request.riskLevel,
-            summary: request.summary,
-            requesterId: requester,
-            approvers,
-            expiresAt: now() + options.timeoutMs,
-          });
-          const decided = new Promise<PermissionDecision>((resolve) =>
-            waiters.set(id, { resolve, surface, text, grant: request.grantScope ?? request.toolName }),
-          );
-          // Listening before the buttons exist: a click on any replica reaches this run at once.
-          const unsubscribe = options.coordination?.shared
-            ? await options.coordination.subscribe(`approval:${id}`, () => void decidedElsewhere(id))
-            : undefined;
-          // The clock starts with the record (its expiresAt), not when the slower post returns.
-          const timer = setTimeout(() => {
-            void settleAndShow(
-              id,
-              { outcome: 'expired', note: 'nobody decided in time' },
-              'expired',
-              `⌛ Expired after ${Math.round(options.timeoutMs / 1000)} s without a decision — denied.`,
-            );
-          }, options.timeoutMs);
-          try {
-            await options.runs.appendEvent(request.runId, {
-              type: 'note',
-              text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}`,
-            });
-            const expires = `⌛ Expires at ${clock(now() + options.timeoutMs)} (in ${Math.max(1, Math.round(options.timeoutMs / 60_000))} min) if nobody decides — then it is denied.`;
-            const post = () => surface.post({ thread, text: `${text}\n${expires}`, buttons });
-            const messageRef = await (aroundCard ? aroundCard(request, post) : post());
-            const waiter = waiters.get(id);
-            if (waiter) waiter.messageRef = messageRef;
-            const record = await options.approvals.setMessageRef(id, messageRef);
-            if (record?.tampered) await settleWaiter(id, 'denied', record);
-            else if (record && record.status !== 'pending') {
-              // Decided (expired, stopped) while the prompt was being posted: it must not keep live buttons.
-              await surface.edit({
-                message: messageRef,
-                text: `${decidedBanner(record, surface)}\n${text}`,
-                buttons: [],
-              });
-            }
-          } catch (error) {
-            // No prompt could be shown: nobody can decide, so it is denied (fail closed) and nothing stays pending.
-            clearTimeout(timer);
-            await options.approvals.settle(id, { status: 'denied' }).catch(() => undefined);
-            waiters.delete(id);
-            await unsubscribe?.().catch(() => undefined);
-            throw error;
-          }
-          const onAbort = () =>
-            void (isShutdown(signal)
-              ? settleAndShow(
-                  id,
-                  { outcome: 'expired', note: 'TSUKA is restarting' },
-                  'expired',
-                  '⌛ Expired — TSUKA is restarting; ask again once it is back.',
-                )
-              : settleAndShow(id, { outcome: 'denied', note: 'the run was stopped' }, 'denied', '⏹ Cancelled — the run was stopped.'));
-          signal.addEventListener('abort', onAbort, { once: true });
-          if (signal.aborted) onAbort();
-          try {
-            return await decided;
-          } finally {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', onAbort);
-            await unsubscribe?.().catch(() => undefined);
-          }
-        },
-      };
-    },
+    drain: () => delivery.drain(),
+    promptFor: (context) => ({ ask: (request, signal) => ask(request, signal, context) }),
     async handleButton(event, surface) {
       if (!ACTIONS.has(event.actionId)) return false;
-      const record = await options.approvals.get(event.value);
-      if (!record) {
-        await event.replyEphemeral('This approval is no longer active.');
-        return true;
-      }
-      if (record.tampered) {
-        // Whoever clicks: a forged record only ever denies, and the run waiting here learns it now.
-        await settleWaiter(record.id, 'denied', record);
-        await event.replyEphemeral('This approval was changed outside TSUKA (its signature does not match): it counts as denied.');
-        return true;
-      }
-      if (record.status !== 'pending') {
-        const who = record.decidedBy ? ` by ${surface.mention(record.decidedBy)}` : '';
-        await event.replyEphemeral(`This was already decided: ${record.status}${who}.`);
-        return true;
-      }
-      const verdict = mayDecide(record.approvers ?? 'requester', event.actionId === DENY_ACTION ? 'deny' : 'approve', {
-        user: event.user,
-        requester: record.requesterId,
-        isAdmin: options.admins.includes(event.user),
-      });
-      if (!verdict.ok) {
-        await event.replyEphemeral(verdict.why);
-        return true;
-      }
-      if (event.actionId === APPROVE_RUN_ACTION && record.riskLevel !== 'RESTRICTED') {
-        await event.replyEphemeral('"Approve for this run" is not available for dangerous actions.');
-        return true;
-      }
-      const by = surface.mention(event.user);
-      const at = clock(now());
-      const [status, banner]: ['approved' | 'approved-for-run' | 'denied', string] =
-        event.actionId === APPROVE_ACTION
-          ? ['approved', `✅ Approved by ${by} · ${at}`]
-          : event.actionId === APPROVE_RUN_ACTION
-            ? ['approved-for-run', `✅ Approved \`${waiters.get(record.id)?.grant ?? record.toolName}\` for this run by ${by} · ${at}`]
-            : ['denied', `⛔ Denied by ${by} · ${at}`];
-      const hadWaiter = waiters.has(record.id);
-      const decision = await settleAndShow(
-        record.id,
-        { outcome: status, decidedBy: event.user, note: status === 'denied' ? `denied by ${event.userName ?? event.user}` : undefined },
-        status,
-        banner,
-      );
-      if (!decision) await event.replyEphemeral('This was already decided.');
-      else if (
-        !hadWaiter &&
-        options.coordination?.shared &&
-        (await options.coordination
-          // Only a nudge: the waiting replica reads the signed record and renders everything from it.
-          .publish(`approval:${record.id}`, { status })
-          .catch(() => 0)) > 0
-      ) {
-        // The replica whose run waits for it shows the decision and goes on.
-      } else if (!hadWaiter && record.messageRef) {
-        // Decided but nobody in this process waits for it (it belonged to an earlier process): show the decision anyway.
-        await surface
-          .edit({ message: record.messageRef, text: `${banner}\n> ${record.summary}`, buttons: [] })
-          .catch((error: unknown) => options.logger.warn('could not edit the approval message', { error }));
-      }
+      await handleApprovalButton(event, surface, { ...options, now, waiters, delivery });
       return true;
     },
   };

@@ -2,22 +2,30 @@
 import { whoDecidesLine, type Approvers } from '../core/scopes/approval-rule.js';
 import type { PermissionRequest } from '../core/safety/permission-port.js';
 import type { ChatSurface } from './chat-surface.js';
+import { describeBindingProblem, type BindingProblem } from '../core/store/approval-binding.js';
 
 export const clock = (time: number): string => `${new Date(time).toISOString().slice(11, 16)} UTC`;
 
+/** Shown instead of a decision when the stored approval was refused (approval-binding.ts says why). */
+export const tamperedBanner = (problem: BindingProblem): string =>
+  `⛔ Denied — the stored approval was changed outside TSUKA (${describeBindingProblem(problem)}); ask again.`;
+
 /** Shown instead of a decision when the stored approval does not carry the bot's signature. */
-export const TAMPERED_BANNER = '⛔ Denied — the stored approval was changed outside TSUKA (its signature does not match); ask again.';
+export const TAMPERED_BANNER = tamperedBanner('signature');
+
+/** Added to an approval's banner when a stop overtook it: the call did not run. */
+export const STOPPED_BEFORE_RUN = '— ⏹ not run: the run was stopped first.';
 
 /**
  * The banner of a decision read back from the (verified) store — decided elsewhere, or before the
  * prompt was recorded: every word comes from the signed record, none from a pub/sub message.
  */
 export function decidedBanner(
-  record: { status: string; decidedBy?: string; decidedAt?: number; tampered?: true },
+  record: { status: string; decidedBy?: string; decidedAt?: number; tampered?: true; tamperedBecause?: BindingProblem },
   surface: ChatSurface,
   grant?: string,
 ): string {
-  if (record.tampered) return TAMPERED_BANNER;
+  if (record.tampered) return tamperedBanner(record.tamperedBecause ?? 'signature');
   const by = record.decidedBy ? ` by ${surface.mention(record.decidedBy)}` : '';
   const at = record.decidedAt ? ` · ${clock(record.decidedAt)}` : '';
   if (record.status === 'approved') return `✅ Approved${by}${at}`;

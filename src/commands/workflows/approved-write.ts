@@ -56,6 +56,7 @@ export async function writeWithApproval(input: ApprovedWriteInput): Promise<Appr
           requesterId: input.requesterId,
           allowForRun: risk.level === 'RESTRICTED',
           ...(risk.grantScope !== undefined ? { grantScope: risk.grantScope } : {}),
+          arguments: arguments_,
         },
         input.signal,
       );

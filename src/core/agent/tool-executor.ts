@@ -167,6 +167,7 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
             allowForRun: risk.level === 'RESTRICTED' && !risk.once,
             ...(risk.once ? { decideOnce: true as const } : {}),
             ...(risk.grantScope !== undefined ? { grantScope: risk.grantScope } : {}),
+            arguments: input,
           },
           context.signal,
         ),

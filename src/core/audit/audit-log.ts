@@ -30,6 +30,13 @@ export interface AuditApprovalEntry extends AuditBase {
   /** What the call would do, as the prompt showed it (masked like the prompt). */
   summary: string;
   requester?: string;
+  /**
+   * Set when the stored decision was refused (a denial): `tampered` — a record forged, or a real
+   * one copied or replayed onto this call; `why` says which. Tool, risk and summary are the waiting
+   * call's own, never the record's.
+   */
+  refused?: 'tampered';
+  why?: string;
 }
 
 /** A run's transcript uploaded into the channel it belongs to. */

@@ -87,8 +87,8 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
       logger.warn('permission prompt returned an invalid decision; denying', { requestId: request.id, answer });
       return { outcome: 'denied', note: INVALID_DECISION_NOTE };
     }
-    // A late abort wins over an approval that raced it.
-    if (signal.aborted) return { outcome: 'denied', note: ABORTED_NOTE };
+    // A late abort wins over an approval that raced it (and the prompt is told, so it shows that).
+    if (signal.aborted) return confirmed(answer, { outcome: 'denied', note: ABORTED_NOTE });
 
     const decision: PermissionDecision = { outcome: answer.outcome };
     if (typeof answer.decidedBy === 'string') decision.decidedBy = answer.decidedBy;
@@ -111,6 +111,16 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
       outcome: decision.outcome,
       decidedBy: decision.decidedBy,
     });
+    return confirmed(answer, decision);
+  }
+
+  /** Tells the prompt what the gate finally decided for its call, then returns it. */
+  function confirmed(answer: PermissionDecision, decision: PermissionDecision): PermissionDecision {
+    try {
+      answer.confirm?.(decision.outcome);
+    } catch (error) {
+      logger.warn('a permission prompt failed to show the final decision', { error });
+    }
     return decision;
   }
 

@@ -29,6 +29,11 @@ export interface PermissionRequest {
    * scope (execute_command: `npm test`, `git add`, `mkdir`…). Absent: every call of the tool.
    */
   grantScope?: string;
+  /**
+   * The call's arguments as they will run (validated). With the rest of the request they make the
+   * call's fingerprint (call-fingerprint.ts), which a stored decision must match to release it.
+   */
+  arguments?: unknown;
 }
 
 export type PermissionOutcome = 'approved' | 'approved-for-run' | 'denied' | 'expired';
@@ -39,6 +44,12 @@ export interface PermissionDecision {
   decidedBy?: string;
   /** Shown to the agent on denial. */
   note?: string;
+  /**
+   * Set by a prompt that shows its decision (the chat card): the gate calls it once with what it
+   * finally decided for this call — an approval that a stop overtook is denied — so that the card
+   * says "Approved" only for a call the gate let go on.
+   */
+  confirm?(outcome: PermissionOutcome): void;
 }
 
 export interface PermissionPrompt {

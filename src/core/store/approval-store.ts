@@ -2,12 +2,14 @@
  * Approval prompts that wait for a click. Kept in the store so a click is matched after a reconnect
  * or restart; settling is atomic per approval, so a second click reports "already decided".
  * Every record is signed (approval-signature.ts): one that does not verify — written into the store
- * by something without the bot's key — reads as denied (`tampered`), is never settled, never listed
- * as pending, and is logged.
+ * by something without the bot's key — or that sits under another approval's key (a real record
+ * copied) reads as denied (`tampered`), is never settled, never listed as pending, and is logged.
+ * `consume` uses a decision once, for the call it was made for (approval-binding.ts).
  */
 import { StoreError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ApprovalSigner } from './approval-signature.js';
+import { bindingProblem, describeBindingProblem, type ApprovalExpectation, type BindingProblem } from './approval-binding.js';
 import type { RiskLevel } from '../tools/tool.js';
 import type { Store } from './open-store.js';
 
@@ -19,6 +21,8 @@ export interface ApprovalRecord {
   id: string;
   runId: string;
   toolCallId: string;
+  /** The call's fingerprint (call-fingerprint.ts); absent in records of earlier versions, which decide nothing. */
+  fingerprint?: string;
   toolName: string;
   riskLevel: RiskLevel;
   summary: string;
@@ -32,6 +36,8 @@ export interface ApprovalRecord {
   status: ApprovalStatus;
   decidedBy?: string;
   decidedAt?: number;
+  /** When `consume` used the decision for its call (once). */
+  consumedAt?: number;
   /** HMAC of the fields above with the bot's key (approval-signature.ts). */
   signature?: string;
   /**
@@ -39,14 +45,21 @@ export interface ApprovalRecord {
    * denied, with no decider and no prompt message (both would come from whoever forged it).
    */
   tampered?: true;
+  /** Why it reads as tampered: a bad signature, or a real record under another approval's key. */
+  tamperedBecause?: Extract<BindingProblem, 'signature' | 'key'>;
 }
 
-export type NewApproval = Omit<ApprovalRecord, 'status' | 'decidedBy' | 'decidedAt' | 'createdAt' | 'signature' | 'tampered'> & { createdAt?: number };
+export type NewApproval = Omit<
+  ApprovalRecord,
+  'status' | 'decidedBy' | 'decidedAt' | 'consumedAt' | 'createdAt' | 'signature' | 'tampered' | 'tamperedBecause'
+> & { createdAt?: number };
 export type ApprovalDecision = { status: Exclude<ApprovalStatus, 'pending'>; decidedBy?: string };
 export type SettleResult =
   | { ok: true; record: ApprovalRecord }
   | { ok: false; reason: 'already-decided'; record: ApprovalRecord }
   | { ok: false; reason: 'unknown' };
+/** A decided record used for its call, or why it may not be (it then denies). */
+export type ConsumeResult = { ok: true; record: ApprovalRecord } | { ok: false; problem: BindingProblem | 'pending' | 'unknown' };
 
 export interface ApprovalStore {
   create(pending: NewApproval): Promise<ApprovalRecord>;
@@ -55,6 +68,11 @@ export interface ApprovalStore {
   setMessageRef(id: string, messageRef: string): Promise<ApprovalRecord | undefined>;
   /** Decides a pending approval once. A click after `expiresAt` finds it expired, never approved. */
   settle(id: string, decision: ApprovalDecision): Promise<SettleResult>;
+  /**
+   * Uses a decided record once, for the call `expected` describes: atomically checks its signature,
+   * its key, run, call and fingerprint, and that it was not used before, then marks it used.
+   */
+  consume(id: string, expected: ApprovalExpectation): Promise<ConsumeResult>;
   listPending(): Promise<ApprovalRecord[]>;
   /** Marks every pending approval expired (but those `keep` spares) and returns them (at start, after a restart). */
   expireAllPending(keep?: (pending: ApprovalRecord) => boolean): Promise<ApprovalRecord[]>;
@@ -63,10 +81,13 @@ export interface ApprovalStore {
 /** How long a decided approval stays readable (for "already decided by …" replies). */
 export const DECIDED_APPROVAL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** What a record that failed its signature check reads as: denied, with nothing of the forger's choosing that would act. */
-function tamperedView(stored: ApprovalRecord): ApprovalRecord {
-  const { messageRef: _messageRef, decidedBy: _decidedBy, decidedAt: _decidedAt, signature: _signature, ...rest } = stored;
-  return { ...rest, status: 'denied', tampered: true };
+/**
+ * What a record that failed its check reads as: denied, under the key it was read from, with nothing
+ * of the forger's choosing that would act.
+ */
+function tamperedView(stored: ApprovalRecord, key: string, because: 'signature' | 'key'): ApprovalRecord {
+  const { messageRef: _messageRef, decidedBy: _decidedBy, decidedAt: _decidedAt, signature: _signature, consumedAt: _consumedAt, ...rest } = stored;
+  return { ...rest, id: key, status: 'denied', tampered: true, tamperedBecause: because };
 }
 
 /** Creates the approval store over the `approvals` namespace; `signer` holds the bot's key. */
@@ -75,18 +96,26 @@ export function createApprovalStore(store: Store, options: { signer: ApprovalSig
   const logger = options.logger ?? silentLogger;
   const approvals = store.namespace<ApprovalRecord>('approvals');
   const signed = (record: ApprovalRecord): ApprovalRecord => {
-    const { signature: _old, tampered: _tampered, ...fields } = record;
+    const { signature: _old, tampered: _tampered, tamperedBecause: _because, ...fields } = record;
     return { ...fields, signature: options.signer.sign(fields) };
   };
-  /** The stored record as the bot may act on it: itself when it verifies, else its tampered view (logged). */
-  const checked = (stored: ApprovalRecord): ApprovalRecord => {
-    if (options.signer.verify(stored)) return stored;
-    logger.error("a stored approval failed its signature check: it was written without the bot's key and counts as denied", {
-      approvalId: stored.id,
-      runId: stored.runId,
-      storedStatus: stored.status,
+  /** The record stored under `key` as the bot may act on it: itself when it verifies and is its own, else its tampered view (logged). */
+  const checked = (stored: ApprovalRecord, key: string): ApprovalRecord => {
+    if (!options.signer.verify(stored)) {
+      logger.error("a stored approval failed its signature check: it was written without the bot's key and counts as denied", {
+        approvalId: key,
+        runId: stored.runId,
+        storedStatus: stored.status,
+      });
+      return tamperedView(stored, key, 'signature');
+    }
+    if (stored.id === key) return stored;
+    logger.error(`a stored approval was refused as tampered: ${describeBindingProblem('key')}; it counts as denied`, {
+      approvalId: key,
+      copiedFrom: stored.id,
+      storedTool: stored.toolName,
     });
-    return tamperedView(stored);
+    return tamperedView(stored, key, 'key');
   };
 
   /** `update` for a record that must exist: resolves undefined (and writes nothing) when it does not. */
@@ -116,7 +145,7 @@ export function createApprovalStore(store: Store, options: { signer: ApprovalSig
     await updateExisting(
       id,
       (stored) => {
-        const current = checked(stored);
+        const current = checked(stored, id);
         // A forged record stays as it is (evidence); it decides nothing but a denial.
         if (current.tampered || current.status !== 'pending') {
           result = { ok: false, reason: 'already-decided', record: current };
@@ -136,11 +165,33 @@ export function createApprovalStore(store: Store, options: { signer: ApprovalSig
     return result;
   }
 
+  async function consume(id: string, expected: ApprovalExpectation): Promise<ConsumeResult> {
+    let result: ConsumeResult = { ok: false, problem: 'unknown' };
+    await updateExisting(
+      id,
+      (stored) => {
+        const current = checked(stored, id);
+        const problem = current.tampered ? (current.tamperedBecause ?? 'signature') : bindingProblem(current, expected);
+        if (problem) result = { ok: false, problem };
+        else if (current.status === 'pending') result = { ok: false, problem: 'pending' };
+        else if (current.consumedAt !== undefined) result = { ok: false, problem: 'used' };
+        else {
+          const record = signed({ ...current, consumedAt: now() });
+          result = { ok: true, record };
+          return record;
+        }
+        return stored;
+      },
+      { ttlMs: DECIDED_APPROVAL_TTL_MS },
+    );
+    return result;
+  }
+
   async function listPending(): Promise<ApprovalRecord[]> {
     const pending: ApprovalRecord[] = [];
-    for await (const [, stored] of approvals.entries()) {
+    for await (const [key, stored] of approvals.entries()) {
       if (stored.status !== 'pending') continue;
-      const record = checked(stored);
+      const record = checked(stored, key);
       if (!record.tampered) pending.push(record);
     }
     return pending.sort((a, b) => a.createdAt - b.createdAt);
@@ -156,12 +207,12 @@ export function createApprovalStore(store: Store, options: { signer: ApprovalSig
     },
     async get(id) {
       const stored = await approvals.get(id);
-      return stored === undefined ? undefined : checked(stored);
+      return stored === undefined ? undefined : checked(stored, id);
     },
     async setMessageRef(id, messageRef) {
       let result: ApprovalRecord | undefined;
       await updateExisting(id, (stored) => {
-        const current = checked(stored);
+        const current = checked(stored, id);
         if (current.tampered) {
           result = current;
           return stored;
@@ -172,6 +223,7 @@ export function createApprovalStore(store: Store, options: { signer: ApprovalSig
       return result;
     },
     settle,
+    consume,
     listPending,
     async expireAllPending(keep) {
       const expired: ApprovalRecord[] = [];

@@ -91,7 +91,11 @@ describe('approval decided on another replica', () => {
     const other = createApprovalFlow({ approvals, runs, admins: [], timeoutMs: 10_000, logger: silentLogger, coordination: bus });
     const prompt = flow.promptFor({ surface, thread: 't', requester: 'playground:alice' });
     let decided: string | undefined;
-    const asking = prompt.ask(request, new AbortController().signal).then((decision) => (decided = decision.outcome));
+    const asking = prompt.ask(request, new AbortController().signal).then((decision) => {
+      // What the gate does (permission-manager.ts): confirms the approval for its call, then the card says so.
+      decision.confirm?.(decision.outcome);
+      decided = decision.outcome;
+    });
     await expect.poll(() => surface.messages.length).toBe(1);
     const [pending] = await approvals.listPending();
 
@@ -119,6 +123,7 @@ describe('approval decided on another replica', () => {
       surface,
     );
     await asking;
+    await flow.drain();
     expect(decided).toBe('approved');
     expect(surface.messages[0]!.text).toMatch(/Approved by/);
   });

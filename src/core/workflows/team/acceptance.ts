@@ -54,6 +54,7 @@ async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>
         ...(options.requesterId ? { requesterId: options.requesterId } : {}),
         allowForRun: risk.level === 'RESTRICTED',
         ...(risk.grantScope !== undefined ? { grantScope: risk.grantScope } : {}),
+        arguments: { command: check.command },
       },
       options.signal,
     );
