@@ -37,6 +37,9 @@ export const SENSITIVE_SYSTEM_PATHS = [
   '/etc/credstore.encrypted',
 ] as const;
 const MIB = 1024 * 1024;
+/** The programs run by default (looked up on PATH): bwrap, and unshare(1) for the user-mode network's namespace. */
+export const BWRAP_PROGRAM = 'bwrap';
+export const UNSHARE_PROGRAM = 'unshare';
 
 export interface BubblewrapSandboxOptions {
   /** The bwrap program (default `bwrap`, looked up on PATH). */
@@ -209,7 +212,7 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
     ),
   );
   const resolver = resolverTarget(system.filter((entry) => entry.link === undefined).map((entry) => entry.path));
-  const bwrap = options.bwrapPath ?? 'bwrap';
+  const bwrap = options.bwrapPath ?? BWRAP_PROGRAM;
   const network = networkOf(options.network);
   if (network === 'user' && !options.slirpPath) throw new Error('the user-mode network needs slirp4netns (slirpPath)');
   const allowHost = options.allowHostNetwork ?? network !== 'none';
@@ -232,7 +235,9 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
       const layout = { system, hidden, network: chosen, tmpfsMb: limits.tmpfsMb, ...(resolver ? { resolver } : {}), ...owner };
       const slirp = chosen === 'user' ? (options.slirpPath ?? '') : '';
       const stage =
-        chosen === 'user' ? [options.unsharePath ?? 'unshare', '--user', '--map-root-user', '--net', '/bin/sh', '-c', NETNS_STAGE_SCRIPT, 'tsuka-netns'] : [];
+        chosen === 'user'
+          ? [options.unsharePath ?? UNSHARE_PROGRAM, '--user', '--map-root-user', '--net', '/bin/sh', '-c', NETNS_STAGE_SCRIPT, 'tsuka-netns']
+          : [];
       return {
         file: '/bin/sh',
         args: [
