@@ -32,9 +32,12 @@ LABEL org.opencontainers.image.title="tsuka" \
       org.opencontainers.image.licenses="MIT"
 # tini is PID 1: it forwards SIGTERM to node (graceful shutdown) and reaps orphaned grandchildren
 # of agent commands. Agents run git; ca-certificates lets git and the model client use TLS.
-# bubblewrap sandboxes agent commands where the container may create user namespaces (see docs/docker.md).
+# The default command sandbox (docs/docker.md): bubblewrap, where the container may create user
+# namespaces; slirp4netns, the user-mode network agent commands and MCP servers reach the internet
+# through (without it they have no network at all); util-linux for the unshare and prlimit it runs
+# (essential in Debian: listed so that the image says what the sandbox needs).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini git ca-certificates bubblewrap \
+ && apt-get install -y --no-install-recommends tini git ca-certificates bubblewrap slirp4netns util-linux iproute2 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 tsuka \
  && useradd --system --uid 10001 --gid tsuka --home-dir /home/tsuka --create-home --shell /usr/sbin/nologin tsuka \

@@ -20,6 +20,8 @@ import { resolveModelTier } from '../core/provider/model-tier.js';
 import { createTranscriptWriter } from '../commands/record-agent-event.js';
 import { createTerminalOutput } from './terminal-output.js';
 import { memoryScopeOf } from '../core/scopes/conversation-scope.js';
+import type { TurnResult } from '../core/agent/agent-runner.js';
+import { CUT_ANSWER_NOTE, EMPTY_ANSWER_TEXT } from '../commands/answer-notes.js';
 import type { MemoryAccess } from '../core/scopes/memory-access.js';
 
 /** The CLI's one person: the host operator, who may do anything memory allows an admin. */
@@ -37,6 +39,42 @@ function osUserName(): string | undefined {
     // No passwd entry for this uid (a container's arbitrary uid): the scope is `local:local`.
     if (error instanceof Error) return undefined;
     throw error;
+  }
+}
+
+/**
+ * The exit codes of `tsuka ask` (README, "Exit codes"). Every code but 0 comes with one line on stderr.
+ */
+export const ASK_EXIT = {
+  /** A final answer, on stdout. */
+  answered: 0,
+  /** The model failed, the tool-round limit was reached, or the run was stopped (Ctrl-C); also any unexpected failure. */
+  failed: 1,
+  /** Wrong usage: a missing prompt, an unknown flag or character, an invalid configuration. */
+  usage: 2,
+  /** No model server answers. */
+  noModel: 3,
+  /** The answer reached the model's output-token limit and was cut: stdout holds the part written. */
+  cut: 4,
+  /** The model ended its turn without any text: nothing on stdout. */
+  empty: 5,
+} as const;
+
+/** How a finished turn ends the command: its exit code and the one line said on stderr, as the thread says it. */
+export function askEnding(result: Pick<TurnResult, 'finishReason' | 'text' | 'error'>): { exitCode: number; line?: string } {
+  switch (result.finishReason) {
+    case 'stop':
+      return result.text.trim() === '' ? { exitCode: ASK_EXIT.empty, line: `(${EMPTY_ANSWER_TEXT})` } : { exitCode: ASK_EXIT.answered };
+    case 'length':
+      return { exitCode: ASK_EXIT.cut, line: `⚠️ ${CUT_ANSWER_NOTE}` };
+    case 'error':
+      return { exitCode: ASK_EXIT.failed, line: `Error: ${result.error?.message ?? 'the model failed'}` };
+    case 'max-rounds':
+      return { exitCode: ASK_EXIT.failed, line: 'Stopped: the tool-round limit was reached.' };
+    case 'aborted':
+      return { exitCode: ASK_EXIT.failed, line: 'Stopped.' };
+    default:
+      return { exitCode: ASK_EXIT.failed, line: `Stopped: ${String(result.finishReason satisfies never)}.` };
   }
 }
 
@@ -175,11 +213,9 @@ export async function runAsk(args: string[], config: AppConfig, io: CliIo): Prom
       durationMs: Date.now() - startedAt,
       ...result.usage,
     });
-    if (result.finishReason === 'stop') return 0;
-    if (result.finishReason === 'error') io.stderr(`Error: ${result.error?.message ?? 'the model failed'}\n`);
-    else if (result.finishReason === 'max-rounds') io.stderr('Stopped: the tool-round limit was reached.\n');
-    else if (result.finishReason === 'aborted') io.stderr('Stopped.\n');
-    return 1;
+    const ending = askEnding(result);
+    if (ending.line) io.stderr(`${ending.line}\n`);
+    return ending.exitCode;
   } finally {
     await engine.close();
   }

@@ -98,7 +98,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
     ignoreBots,
     channelAllowlist(deps.settings.channels),
     deduplicate(deps.dedupe),
-    userRateLimit(deps.settings.userEventsPerMinute, deps.now, deps.coordination),
+    userRateLimit(deps.settings.userEventsPerMinute, deps.coordination),
   ];
   const pipeline = compose(middlewares, (event, context) => route(event, context.surface));
 

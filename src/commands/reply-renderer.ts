@@ -11,6 +11,7 @@ import { createEditReplyStream } from './edit-reply-stream.js';
 import { createReplyCap, REPLY_MAX_CHARS } from './reply-cap.js';
 import { splitMessage } from './split-message.js';
 import { taskSources } from './task-sources.js';
+import { EMPTY_ANSWER_TEXT } from './answer-notes.js';
 
 export interface ReplyRendererOptions {
   surface: ChatSurface;
@@ -49,7 +50,7 @@ export interface ReplyRenderer {
 }
 
 /** What a turn that produced no text and no tool line shows: TSUKA's note, not the character's words. */
-export const EMPTY_ANSWER_NOTE = '_(no answer: the model returned nothing)_';
+export const EMPTY_ANSWER_NOTE = `_(${EMPTY_ANSWER_TEXT})_`;
 
 const THINKING_TICK_MS = 1000;
 const TOOL_ICONS: Record<string, string> = { ok: '🔧', error: '⚠️', denied: '⛔', refused: '⚠️', aborted: '⏹' };

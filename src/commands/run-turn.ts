@@ -26,6 +26,7 @@ import { createConversationSpawner } from './conversation-spawner.js';
 import { extensionServices } from './extension-services.js';
 import { memoryAccessFor } from './memory-access-for.js';
 import { replyMenus } from './second-opinion-menu.js';
+import { CUT_ANSWER_NOTE } from './answer-notes.js';
 
 const QUEUE_WATCH_INTERVAL_MS = 500;
 /** Calibrated chars-per-token per model id, shared by every turn of this process. */
@@ -241,7 +242,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
         : result.finishReason === 'aborted'
           ? stoppedLine(surface, request.stoppedBy?.())
           : result.finishReason === 'length'
-            ? "⚠️ The answer reached the model's output limit and was cut."
+            ? `⚠️ ${CUT_ANSWER_NOTE}`
             : undefined;
     // A finished reply offers a second opinion and a re-run; an interrupted one has its Resume button instead.
     await renderer.finish(trailer, shutdown ? [] : await replyMenus(deps, { runId: run.id, character, channel: request.channel, surface }));

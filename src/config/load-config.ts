@@ -13,6 +13,7 @@ import { readSandboxConfig } from './sandbox-config.js';
 import { readTelemetryConfig } from './telemetry-config.js';
 import { parseModelServerUrls } from './model-servers-config.js';
 import { readStoreSecurityConfig } from './store-security-config.js';
+import { storeUrlWithRedisPassword } from './redis-password-setting.js';
 import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
 import { oneOf, readChannelPolicies } from './channel-policies.js';
 import { DANGEROUS_APPROVALS, THREAD_REPLIES } from '../core/scopes/channel-policy.js';
@@ -148,7 +149,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     problems.push(`TSUKA_WORKSPACE="${workspace}" contains ${dotEnv} with the bot's secrets: choose a workspace folder that does not include it.`);
   }
   const modelServers = parseModelServerUrls(setting('TSUKA_LLM_BASE_URL', 'llmBaseUrl'), problems);
-  const storeUrl = setting('TSUKA_STORE_URL', 'storeUrl');
+  const storeUrl = storeUrlWithRedisPassword(setting('TSUKA_STORE_URL', 'storeUrl'), environment.TSUKA_REDIS_PASSWORD, problems);
   if (storeUrl !== undefined && !/^(sqlite|redis|rediss|postgres|postgresql|mysql|mongodb|memory):/.test(storeUrl)) {
     problems.push(`TSUKA_STORE_URL="${storeUrl}" is not a keyv URL: use e.g. sqlite://./data/tsuka.sqlite.`);
   }

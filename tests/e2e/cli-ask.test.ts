@@ -250,3 +250,34 @@ describe('tsuka ask with what real model servers send', () => {
     expect(errorLines[0]).not.toMatch(/could not be read/);
   });
 });
+
+describe('tsuka ask says why an answer is not whole, as the thread does', () => {
+  /** The real process (bin/tsuka.js), so the exit status is the one a shell sees. */
+  async function askProcess(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+    const env = { ...environment(), TSUKA_LOG_LEVEL: 'error', TSUKA_RUN_FROM_SOURCE: '1' };
+    return new Promise((resolve) => {
+      execFile(process.execPath, [path.join(ROOT, 'bin/tsuka.js'), 'ask', ...args], { env, cwd: home }, (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ status, stdout, stderr });
+      });
+    });
+  }
+
+  it('an answer cut at the output-token limit: the part written on stdout, one line on stderr, exit 4', async () => {
+    server.enqueue({
+      rawEvents: [deltaEvent({ role: 'assistant', content: 'The build uses vit' }), deltaEvent({}, 'length')],
+    });
+    const result = await askProcess(['geordi', 'which test runner?']);
+    expect(result.stdout).toBe('The build uses vit\n');
+    expect(result.stderr).toBe("⚠️ The answer reached the model's output limit and was cut.\n");
+    expect(result.status).toBe(4);
+  }, 60_000);
+
+  it('an empty answer: nothing on stdout, one line on stderr, exit 5', async () => {
+    server.enqueue({ rawEvents: [deltaEvent({ role: 'assistant', content: '' }), deltaEvent({}, 'stop')] });
+    const result = await askProcess(['geordi', 'say nothing']);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('(no answer: the model returned nothing)\n');
+    expect(result.status).toBe(5);
+  }, 60_000);
+});

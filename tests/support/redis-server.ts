@@ -29,12 +29,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts redis-server (on `port`, e.g. to restart one, else a free one) and resolves once it accepts connections. */
-export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
+/** Starts redis-server (on `port`, e.g. to restart one, else a free one; `password`, else the file's) and resolves once it accepts connections. */
+export async function startRedisServer(options: { port?: number; password?: string } = {}): Promise<RedisServer> {
   const port = options.port ?? (await freePort());
+  const password = options.password ?? TEST_REDIS_PASSWORD;
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', '--requirepass', TEST_REDIS_PASSWORD],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', '--requirepass', password],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -63,7 +64,7 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return {
-    url: `redis://:${TEST_REDIS_PASSWORD}@127.0.0.1:${port}`,
+    url: `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}`,
     urlWithoutPassword: `redis://127.0.0.1:${port}`,
     port,
     async stop() {

@@ -39,6 +39,9 @@ export const SENSITIVE_SYSTEM_PATHS = [
 ] as const;
 const MIB = 1024 * 1024;
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** The programs run by default (looked up on PATH): bwrap, and unshare(1) for the user-mode network's namespace. */
+export const BWRAP_PROGRAM = 'bwrap';
+export const UNSHARE_PROGRAM = 'unshare';
 
 export interface BubblewrapSandboxOptions {
   /** The bwrap program (default `bwrap`, looked up on PATH). */
@@ -215,7 +218,7 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
     ),
   );
   const resolver = resolverTarget(system.filter((entry) => entry.link === undefined).map((entry) => entry.path));
-  const bwrap = options.bwrapPath ?? 'bwrap';
+  const bwrap = options.bwrapPath ?? BWRAP_PROGRAM;
   const network = networkOf(options.network);
   if (network === 'user' && !options.slirpPath) throw new Error('the user-mode network needs slirp4netns (slirpPath)');
   const ipPath = options.ipPath ?? findProgram('ip', SYSTEM_PATH);
@@ -254,7 +257,7 @@ export function createBubblewrapSandbox(options: BubblewrapSandboxOptions): Comm
               NETNS_HOST_SCRIPT,
               'tsuka-netns-host',
               ipPath ?? 'ip',
-              options.unsharePath ?? 'unshare',
+              options.unsharePath ?? UNSHARE_PROGRAM,
               NETNS_STAGE_SCRIPT,
               routes.refuse,
               routes.allow,

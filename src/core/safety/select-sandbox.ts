@@ -61,6 +61,9 @@ function refuseEnvironmentOnly(why: string): never {
 }
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** The user-mode network's program and the rlimit helper, looked up on SYSTEM_PATH at start (the Docker image installs both). */
+export const SLIRP4NETNS_PROGRAM = 'slirp4netns';
+export const PRLIMIT_PROGRAM = 'prlimit';
 
 function networkSetting(network: SandboxNetworkSetting | boolean): SandboxNetworkSetting {
   if (network === true) return 'auto';
@@ -112,8 +115,8 @@ export async function selectCommandSandbox(settings: SandboxSettings): Promise<C
     return fallback(settings, `TSUKA_SANDBOX=none${networkNote}`);
   }
   const reason = settings.mode === 'auto' ? 'auto: bwrap works here' : 'TSUKA_SANDBOX=bubblewrap';
-  const slirpPath = settings.slirpPath ?? findProgram('slirp4netns', SYSTEM_PATH);
-  const prlimitPath = settings.prlimitPath ?? findProgram('prlimit', SYSTEM_PATH);
+  const slirpPath = settings.slirpPath ?? findProgram(SLIRP4NETNS_PROGRAM, SYSTEM_PATH);
+  const prlimitPath = settings.prlimitPath ?? findProgram(PRLIMIT_PROGRAM, SYSTEM_PATH);
   const ipPath = settings.ipPath ?? findProgram('ip', SYSTEM_PATH);
   const allowed = await resolveAllowEntries(settings.allow ?? [], settings.lookupHost);
   const processCgroups = settings.useCgroups === false ? undefined : findPidsCgroupParent();

@@ -1,6 +1,7 @@
 import { TextDecoder } from 'node:util';
 import { AbortedError } from '../errors.js';
 import { formatBytes } from './format-bytes.js';
+import { politelyTo } from './host-politeness.js';
 import { isPrivateUrl } from './private-address.js';
 import { ToolFailureError } from './tool-failure-error.js';
 
@@ -44,12 +45,15 @@ export async function openUrl(url: URL, options: LimitedFetchOptions): Promise<O
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
     let response: Response;
     try {
-      response = await options.fetch(current, {
-        method: 'GET',
-        redirect: 'manual',
-        signal,
-        headers: { 'user-agent': USER_AGENT, accept: options.accept ?? '*/*' },
-      });
+      const target = current;
+      response = await politelyTo(target.host, signal, () =>
+        options.fetch(target, {
+          method: 'GET',
+          redirect: 'manual',
+          signal,
+          headers: { 'user-agent': USER_AGENT, accept: options.accept ?? '*/*' },
+        }),
+      );
     } catch (error) {
       if (signal.aborted) throw describeAbort(error);
       throw new ToolFailureError(`Could not reach ${current.host}: ${describeCause(error)}.`, { cause: error });

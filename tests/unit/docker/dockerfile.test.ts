@@ -163,7 +163,7 @@ describe('docker-compose.replicas.yml', () => {
     expect(compose).toMatch(/^ {2}ollama:\n\s+image: ollama\/ollama/m);
     // Redis with a password: agent commands share the bot's network, and Redis decides approvals.
     expect(compose).toMatch(/--requirepass", "\$\{REDIS_PASSWORD:\?/);
-    expect(compose).toContain('TSUKA_STORE_URL: redis://:${REDIS_PASSWORD}@redis:6379');
+    expect(compose).toContain('TSUKA_STORE_URL: redis://redis:6379');
     expect(compose).toContain('- ./workspace:/workspace');
     expect(compose).toContain('--scale tsuka=2');
     // No port is published: two replicas could not both bind one host port.
