@@ -104,6 +104,8 @@ describe('tool execution', () => {
         agentName: 'geordi',
         requesterId: 'slack:U1',
         allowForRun: true,
+        // The call's own arguments: the approval's fingerprint binds the decision to them.
+        arguments: { path: 'a.ts' },
       },
     ]);
     expect(tools.executed).toEqual([]);
