@@ -2,6 +2,7 @@
  * `tsuka start`: builds the engine and the command layer, tells threads about runs a previous
  * process left behind, and starts every adapter whose credentials are set (none: the playground).
  */
+import { describePersistence } from '../core/coordination/redis-store-marker.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { ConsoleIo } from './console-io.js';
 import type { ChatSurface, Platform } from '../commands/chat-surface.js';
@@ -207,6 +208,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
         modelStatus: models.describe(),
         // Each model server: up or down (skipped until a probe finds it), generation slots in use of its capacity.
         modelServers: await models.servers(),
+        // Redis only: a Redis that came back empty is said here in those words (issue 41).
+        ...(engine.coordination.storeHealth ? { redis: engine.coordination.storeHealth.describe() ?? 'holds its store marker' } : {}),
       };
       return { ready: checks.slack !== false && checks.discord !== false && checks.store && checks.model !== null && checks.modelReachable, checks };
     },
@@ -265,6 +268,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   announce(models.describe());
   announce(engine.sandbox.summary);
   for (const line of engine.sandbox.details ?? []) announce(line);
+  const storeHealth = engine.coordination.storeHealth;
+  if (storeHealth) announce(`Redis: ${describePersistence(await storeHealth.persistence()).text}`);
 
   return {
     engine,

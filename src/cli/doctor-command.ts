@@ -130,6 +130,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       const { liveReplicas } = await import('../core/coordination/redis-coordination.js');
       const replicas = await liveReplicas(config.storeUrl.trim());
       info(`replicas on this Redis: ${replicas.length === 0 ? 'none running' : `${replicas.length} (${replicas.join(', ')})`}`);
+      const { redisPersistenceAt } = await import('../core/coordination/redis-store-marker.js');
+      const durability = await redisPersistenceAt(config.storeUrl.trim());
+      info(durability.warn ? `⚠ ${durability.text}` : durability.text);
     }
     for (const line of storeSecurityLines(config)) info(line);
     const file = sqliteStorePath(config.storeUrl, config.dataDirectory);

@@ -59,9 +59,14 @@ export interface ApprovalDelivery {
   deliver(id: string, record: ApprovalRecord, shown?: Shown): Promise<void>;
   /** The card now exists: a decision shown before it was posted is shown on it now. */
   cardPosted(waiter: Waiter, messageRef: string): Promise<void>;
+  /** The stored record of `id` is gone (Redis came back empty): its wait ends now, denied, the card saying why. */
+  vanished(id: string): Promise<void>;
   /** Resolves when every decision being recorded and shown has finished (shutdown waits for it). */
   drain(): Promise<void>;
 }
+
+/** What the card and the agent are told when a pending approval's record vanished (issue 41). */
+export const VANISHED_BANNER = '⛔ Denied — this approval’s record vanished: Redis came back empty, so nobody can decide it. Nothing ran; ask again.';
 
 const isApproval = (status: string): status is 'approved' | 'approved-for-run' => status === 'approved' || status === 'approved-for-run';
 
@@ -182,6 +187,18 @@ export function createApprovalDelivery(options: ApprovalDeliveryOptions, waiters
   return {
     settleAndShow: (id, status, shown) => track(settleAndShowNow(id, status, shown)),
     deliver,
+    async vanished(id) {
+      const waiter = waiters.get(id);
+      if (!waiter) return;
+      waiters.delete(id);
+      options.logger.error('a pending approval’s record vanished from the store (Redis came back empty): the call is denied', {
+        approvalId: id,
+        runId: waiter.call.runId,
+        tool: waiter.call.toolName,
+      });
+      await track(showOnCard(waiter, VANISHED_BANNER));
+      waiter.resolve({ outcome: 'denied', note: 'the approval record vanished (Redis came back empty); nothing ran — ask again' });
+    },
     cardPosted(waiter, messageRef) {
       waiter.messageRef = messageRef;
       return waiter.shown === undefined ? Promise.resolve() : track(showOnCard(waiter, waiter.shown));

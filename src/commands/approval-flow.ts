@@ -56,6 +56,16 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   const now = options.now ?? Date.now;
   const waiters = new Map<string, Waiter>();
   const delivery = createApprovalDelivery(options, waiters);
+  // A Redis that came back empty took the pending records with it: their runs are told at once.
+  options.coordination?.storeHealth?.onEmptied(() => void endVanishedWaits());
+
+  /** Ends every wait here whose stored record is gone (a record that cannot be read now is left to its timeout). */
+  async function endVanishedWaits(): Promise<void> {
+    for (const id of [...waiters.keys()]) {
+      const record = await options.approvals.get(id).catch(() => null);
+      if (record === undefined) await delivery.vanished(id);
+    }
+  }
 
   /** Fixed when asked: the channel's rule for DANGEROUS calls; a failure to tell falls back to the strictest sensible rule. */
   async function approversOf(request: PermissionRequest, surface: ChatSurface, thread: ThreadRef): Promise<DangerousRule> {

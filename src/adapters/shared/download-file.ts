@@ -1,8 +1,11 @@
 /**
- * Downloads an attachment from a chat platform's own hosts (issue 23): the URL's host must be the
- * platform's API host or one of its subdomains (`files.slack.com` for `slack.com`; the emulator's
- * host in tests), over the API's protocol; redirects are followed by hand and checked the same way,
- * so the bot's credentials never go anywhere else. The body is read up to `maxBytes` and no further.
+ * Downloads an attachment from a chat platform's own origins (issues 23, 41): every hop's URL must
+ * have the API's scheme and port (https and its default port in production; the emulator's
+ * `http://127.0.0.1:<port>` in tests) and a host that is the API's host, one of its subdomains
+ * (`files.slack.com` for `slack.com`) or one of the platform's extra hosts. Redirects are followed
+ * by hand and each hop is checked the same way before anything is sent; a redirect to any other
+ * origin is refused (not followed without the header), so the bot's credentials never reach
+ * another port or host. The body is read up to `maxBytes` and no further.
  */
 import { TsukaError } from '../../core/errors.js';
 
@@ -28,10 +31,10 @@ export interface PlatformDownload {
   fetch?: typeof fetch;
 }
 
-/** True when `url` is on the platform's own hosts, over the API's protocol. */
+/** True when `url` is on the platform's own origins: the API's scheme and port, one of its hosts. */
 export function isPlatformHost(url: URL, apiUrl: string, extraHosts: readonly string[] = []): boolean {
   const api = new URL(apiUrl);
-  if (url.protocol !== api.protocol || url.username || url.password) return false;
+  if (url.protocol !== api.protocol || url.port !== api.port || url.username || url.password) return false;
   const host = url.hostname.toLowerCase();
   const apiHost = api.hostname.toLowerCase();
   return host === apiHost || host.endsWith(`.${apiHost}`) || extraHosts.includes(host);

@@ -7,6 +7,7 @@
  */
 import type { KeyedMutex } from '../store/keyed-mutex.js';
 import type { SlotTicket, SlotWaiter } from './slot-priority.js';
+import type { StoreHealth } from './redis-store-marker.js';
 
 /** JSON data sent between replicas. */
 export type CoordinationMessage = Record<string, unknown>;
@@ -100,6 +101,8 @@ export interface Coordination {
   /** A shared counter: adds 1 and returns the new value (`initial()` seeds it the first time it is used). */
   increment(key: string, initial: () => Promise<number>): Promise<number>;
   readonly slots: SlotPool;
+  /** Shared state only: whether the Redis came back empty (its marker, redis-store-marker.ts) and keeps its data. */
+  readonly storeHealth?: StoreHealth;
   /** Stops the heartbeat and leaderships, gives up this replica's lease (at once) and disconnects. */
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ import { newReplicaId } from './local-coordination.js';
 import { LEAD, RELEASE_LOCK, TAKE_TOKEN, TURN_ENTER, TURN_NEXT, TURN_RELEASE, TURN_RENEW, TURN_RESUME, TURN_UPDATE } from './redis-scripts.js';
 import { createRedisSlots } from './redis-slots.js';
 import { connectRedis, type RedisClient } from './redis-connection.js';
+import { createStoreMarker } from './redis-store-marker.js';
 
 const PREFIX = 'tsuka:';
 const LOCK_TTL_MS = 10_000;
@@ -134,7 +135,12 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
 
   const slots = createRedisSlots({ client, subscriber, leaseMs: ttlMs, logger, promoteAfterMs: options.slotPromotionMs });
 
+  const marker = createStoreMarker({ client, logger, location });
+  await marker.check();
+  // A connection that comes back may find a Redis that came back empty: looked at at once.
+  client.on('ready', () => void marker.check());
   const beat = async () => {
+    await marker.check();
     await client.set(key(`replica:${replicaId}`), String(Date.now()), { expiration: { type: 'PX', value: ttlMs } });
     for (const thread of heldTurns) await client.eval(TURN_RENEW, { keys: [key(`turn:${thread}`)], arguments: [String(ttlMs), replicaId] });
     await slots.renew();
@@ -261,6 +267,7 @@ export async function openRedisCoordination(options: RedisCoordinationOptions): 
       return Number(value);
     },
     slots,
+    storeHealth: marker,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -6,6 +6,8 @@
  * messages, and a DM is answered. One app for the whole file.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buttonsOf, startSlackHarness, type SlackHarness } from './slack-harness.js';
@@ -18,12 +20,22 @@ interface ModelBody {
 }
 
 let harness: SlackHarness;
+/** Another port on the emulator's own host (127.0.0.1) that records the headers it is sent (issue 41). */
+let otherPort: Server;
+const otherPortHeaders: IncomingHttpHeaders[] = [];
 beforeAll(async () => {
   harness = await startSlackHarness();
+  otherPort = createServer((request, response) => {
+    otherPortHeaders.push(request.headers);
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('stolen');
+  });
+  await new Promise<void>((resolve) => otherPort.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {
   await harness.stop();
+  await new Promise<void>((resolve) => otherPort.close(() => resolve()));
 });
+const otherPortUrl = (file: string) => `http://127.0.0.1:${(otherPort.address() as AddressInfo).port}/files-pri/${file}`;
 beforeEach(() => {
   harness.model.setVision(undefined);
 });
@@ -149,6 +161,23 @@ describe('Slack: what a teammate would see', () => {
     } finally {
       slack.setScopes(DEFAULT_SLACK_SCOPES);
     }
+  });
+
+  it('a file URL on another port of the platform’s host never receives the bot token, directly or through a redirect', async () => {
+    const { slack, model } = harness;
+    const direct = { ...slack.shareFile({ name: 'direct.log', mimetype: 'text/plain', content: 'x' }), url_private_download: otherPortUrl('direct.log') };
+    const redirected = slack.shareFile({ name: 'moved.log', mimetype: 'text/plain', content: 'x', redirectTo: otherPortUrl('moved.log') });
+    const before = model.requests.length;
+    model.enqueue({ text: 'Nothing to read.' });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: 'geordi read these logs', files: [direct, redirected] });
+    const content = textOf(await nextUserMessage(before));
+    await replied('C1', mention.ts, 'Nothing to read.');
+    expect(content).toMatch(/direct\.log: could not be read/);
+    expect(content).toMatch(/moved\.log: could not be read/);
+    expect(slack.fileRequests.some((request) => request.path.endsWith('moved.log'))).toBe(true);
+    expect(otherPortHeaders.filter((headers) => headers.authorization !== undefined)).toEqual([]);
+    expect(JSON.stringify(otherPortHeaders)).not.toContain(slack.botToken);
+    expect(content).not.toContain('stolen');
   });
 
   it('a PDF attached to a mention reaches the model as its text, saved beside it in the inbox', async () => {

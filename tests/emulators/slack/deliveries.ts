@@ -202,8 +202,14 @@ export function createDeliveries(context: DeliveryContext) {
       ];
     },
     /** A person shares a file; the object goes on a message's `files` (served at its private URL to the bot token only). */
-    shareFile(input: { name: string; mimetype: string; content: string | Buffer }): Record<string, unknown> {
-      const file: SharedFile = { id: newSlackId('F'), name: input.name, mimetype: input.mimetype, bytes: Buffer.from(input.content) };
+    shareFile(input: { name: string; mimetype: string; content: string | Buffer; redirectTo?: string }): Record<string, unknown> {
+      const file: SharedFile = {
+        id: newSlackId('F'),
+        name: input.name,
+        mimetype: input.mimetype,
+        bytes: Buffer.from(input.content),
+        ...(input.redirectTo ? { redirectTo: input.redirectTo } : {}),
+      };
       store.sharedFiles.set(file.id, file);
       return sharedFileJson(file, identity, context.baseUrl());
     },

@@ -91,7 +91,9 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     const shared = sinks.store.sharedFiles.get(name.split('-').pop() ?? '');
     const authorized = request.headers.authorization === `Bearer ${sinks.botToken}` && sinks.scopes().includes('files:read');
     sinks.fileRequests.push({ path: url.pathname, authorized, at: Date.now() });
-    if (shared && authorized) {
+    if (shared?.redirectTo) {
+      response.writeHead(302, { location: shared.redirectTo }).end();
+    } else if (shared && authorized) {
       response.writeHead(200, { 'content-type': shared.mimetype, 'content-length': String(shared.bytes.length) });
       response.end(shared.bytes);
     } else {

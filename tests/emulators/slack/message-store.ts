@@ -44,6 +44,8 @@ export interface SharedFile {
   name: string;
   mimetype: string;
   bytes: Buffer;
+  /** Its private URL answers a redirect there instead of the bytes (a hostile or moved file, issue 41). */
+  redirectTo?: string;
 }
 
 /** A chat.postEphemeral message: visible only to `user`. */

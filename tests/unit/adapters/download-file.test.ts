@@ -1,4 +1,4 @@
-/** Attachments come only from the platform's own hosts, never more than the cap (issue 23). */
+/** Attachments come only from the platform's own hosts, never more than the cap (issue 23); scheme, host and port are checked per hop (issue 41). */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,9 @@ describe('isPlatformHost', () => {
     ['https://evilslack.com/x', false],
     ['http://files.slack.com/x', false],
     ['https://user:pass@files.slack.com/x', false],
+    ['https://files.slack.com:8443/x', false],
+    ['https://slack.com:444/files/x', false],
+    ['https://files.slack.com:443/x', true],
   ])('%s → %s', (url, allowed) => {
     expect(isPlatformHost(new URL(url), slack)).toBe(allowed);
   });
@@ -55,6 +58,27 @@ describe('downloadFromPlatform', () => {
       downloadFromPlatform({ url: `${base}/elsewhere`, apiUrl: `${base}/api/`, headers: { authorization: 'Bearer xoxb-1' }, maxBytes: 100 }),
     ).rejects.toThrow(/not on the platform's own hosts \(localhost/);
     expect(seen.some((request) => request.path === '/stolen')).toBe(false);
+  });
+
+  it('refuses another port on the platform’s host, directly or through a redirect, before sending it the token', async () => {
+    const headers: (string | undefined)[] = [];
+    const other = createServer((request, response) => {
+      headers.push(request.headers.authorization);
+      response.writeHead(200).end('stolen');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const redirecting = createServer((_request, response) => response.writeHead(302, { location: `${otherBase}/stolen` }).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    const redirectBase = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
+    try {
+      const download = { apiUrl: `${redirectBase}/api/`, headers: { authorization: 'Bearer xoxb-1' }, maxBytes: 100 };
+      await expect(downloadFromPlatform({ ...download, url: `${otherBase}/file` })).rejects.toThrow(/own hosts/);
+      await expect(downloadFromPlatform({ ...download, url: `${redirectBase}/file` })).rejects.toThrow(/own hosts \(127\.0\.0\.1:/);
+      expect(headers).toEqual([]);
+    } finally {
+      await Promise.all([other, redirecting].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    }
   });
 
   it('refuses a file on another host outright', async () => {
