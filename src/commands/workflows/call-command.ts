@@ -110,7 +110,7 @@ async function postVerdict(
   });
   const text = deps.maskSecrets(verdictCardText(verdict, session.runId, surface.limits.maxMessageLength));
   await deps.runs.appendEvent(session.runId, { type: 'note', text });
-  const card = await surface.post({ thread: session.thread, text, buttons: verdictButtons(session.runId) });
+  const card = await surface.post({ thread: session.thread, text, buttons: verdictButtons(session.runId, verdict) });
   await store.update(session.runId, (current) => (current ? { ...current, card } : current));
 }
 
