@@ -113,10 +113,18 @@ export interface WorkflowSession {
   picture(image: { fileName: string; title: string; svg: string; altText: string }): Promise<void>;
 }
 
-type Sinks = { status?(report: StatusReport): void; route?(decision: RouteDecision): void; vote?(vote: VoteCast): void; decision?(decision: RecordedDecision): void };
+type Sinks = {
+  status?(report: StatusReport): void;
+  route?(decision: RouteDecision): void;
+  vote?(vote: VoteCast): void;
+  decision?(decision: RecordedDecision): void;
+};
 
 /** What a member turn reports through its coordination tools (the last call of each wins). */
-function turnReports(request: Pick<MemberTurnRequest, 'onlyTools'>): { sinks: Sinks; reported(): Pick<MemberTurnOutcome, 'status' | 'route' | 'vote' | 'decision'> } {
+function turnReports(request: Pick<MemberTurnRequest, 'onlyTools'>): {
+  sinks: Sinks;
+  reported(): Pick<MemberTurnOutcome, 'status' | 'route' | 'vote' | 'decision'>;
+} {
   const got: Pick<MemberTurnOutcome, 'status' | 'route' | 'vote' | 'decision'> = {};
   const sinks: Sinks = { status: (r) => (got.status = r), route: (r) => (got.route = r), vote: (r) => (got.vote = r) };
   // Only a turn offered `record_decision` (the /call moderator's closing turn) may record a decision.

@@ -84,7 +84,12 @@ export function offeredTools(input: OfferedToolsInput): OfferedTools {
  */
 export function exactTools(names: readonly string[], tools: ToolRegistry, tier: ModelTier): OfferedTools {
   const wanted = new Set(names);
-  const definitions = tools.definitionsFor([...wanted].filter((name) => tools.has(name)), tier).filter((definition) => wanted.has(definition.name));
+  const definitions = tools
+    .definitionsFor(
+      [...wanted].filter((name) => tools.has(name)),
+      tier,
+    )
+    .filter((definition) => wanted.has(definition.name));
   return { definitions, names: new Set(definitions.map((definition) => definition.name)), onDemand: [] };
 }
 

@@ -313,7 +313,8 @@ describe('Slack: debates end in decisions, conflicts are merged by a character',
     for (let index = 0; index < total; index++)
       model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing for ${callerOf(body as never)})` });
     await slack.deliverSlashCommand({ command: '/goal', text: 'both add a todo', userId: 'U1', channelId: 'C1' });
-    const root = () => harness.slack.messages('C1').find((message) => message.bot_id && message.text.startsWith('🎯') && message.text.includes('both add a todo'));
+    const root = () =>
+      harness.slack.messages('C1').find((message) => message.bot_id && message.text.startsWith('🎯') && message.text.includes('both add a todo'));
     await slack.waitFor(() => Boolean(root()));
     const prompts = await approveAll(root()!.ts, 3);
     await slack.waitFor(() => harness.botReplies('C1', root()!.ts).some((message) => /Goal (completed|finished)/.test(message.text)), { timeoutMs: 8000 });

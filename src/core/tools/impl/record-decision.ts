@@ -16,7 +16,11 @@ export const recordDecisionTool: ToolImplementation<RecordDecisionInput> = {
     workflow.recordDecision({
       decision,
       options: (input.options ?? []).map((option) => option.trim()).filter(Boolean),
-      votes: (input.votes ?? []).map((vote) => ({ participant: vote.participant.trim().replace(/^@/, ''), vote: vote.vote, ...(vote.reason ? { reason: vote.reason.trim() } : {}) })),
+      votes: (input.votes ?? []).map((vote) => ({
+        participant: vote.participant.trim().replace(/^@/, ''),
+        vote: vote.vote,
+        ...(vote.reason ? { reason: vote.reason.trim() } : {}),
+      })),
     });
     return { output: 'Decision recorded. Finish your synthesis in plain text now.', display: 'decision recorded' };
   },
