@@ -55,7 +55,7 @@ export function verdictCardText(verdict: CallVerdict, runId: string, maxLength =
     `**Dissent:** ${dissent}`,
     verdict.decisionGiven
       ? `Run \`${runId}\` · Adopt (whoever started the call, or an admin) records the decision in this channel's memory and, after approval, in docs/decisions/; Reopen runs one more round.`
-      : `Run \`${runId}\` · Nothing to adopt: no decision was stated. Reopen (whoever started the call, or an admin) runs one more round and asks the moderator again.`,
+      : `Run \`${runId}\` · Nothing to adopt: no decision was stated. Whoever started the call (or an admin) may reply in this thread with \`DECISION: <the decision>\` to state it, then Adopt; Reopen runs one more round and asks the moderator again.`,
   ];
   const synthesisLabel = `**Synthesis** (by ${verdict.moderator}): `;
   // Room left for the synthesis (room for a footer an edit adds, too); the moderator's message above holds all of it.

@@ -93,4 +93,21 @@ describe('/call decisions do not depend on exact wording', () => {
     expect(answers).toEqual([expect.stringContaining('nothing to adopt')]);
     expect((await harness!.engine.memory.list('channel:playground:general')).filter((fact) => fact.kind === 'decision')).toEqual([]);
   });
+
+  it('a verdict without a decision gets one from a DECISION reply in the thread by whoever started the call, and Adopt comes back', async () => {
+    const card = await debate([say('Fair points on both sides. No clear winner.')]);
+    const thread = `thread:${harness!.surface.messages[0]!.ref}`;
+    const reply = (user: string, text: string, id: string) =>
+      harness!.layer.handle(
+        { type: 'thread-message', id, platform: 'playground', channel: 'playground:general', user, fromBot: false, message: `m-${id}`, thread, text },
+        harness!.surface,
+      );
+    // Someone else cannot state it for the requester.
+    await reply('playground:bob', 'DECISION: Never cache anything', 'r1');
+    expect(card.buttons.map((button) => button.label)).toEqual(['Reopen']);
+    await reply('playground:alice', '**Decision:** Cache sessions in Redis with a TTL', 'r2');
+    expect(card.buttons.map((button) => button.label)).toEqual(['Adopt', 'Reopen']);
+    expect(card.text).toContain('**Decision proposed:** Cache sessions in Redis with a TTL _(stated in the thread by <@playground:alice>)_');
+    expect(card.text).not.toContain('Never cache anything');
+  });
 });
