@@ -70,6 +70,8 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
       case 'thread-message':
         // A reply with a changed plan, while a /goal's plan waits for Run plan, edits it.
         if (await planGates.handleReply(event)) return;
+        // A DECISION: reply to a /call verdict that stated none (issue 35).
+        if (await workflows.reply?.(event, surface)) return;
         return conversations.handleMessage(event, surface);
       case 'button-action':
         if (await approvals.handleButton(event, surface)) return;

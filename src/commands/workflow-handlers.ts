@@ -4,7 +4,7 @@
  * neither side imports the other's module (no import cycle).
  */
 import type { ChatSurface } from './chat-surface.js';
-import type { ButtonActionEvent, SlashCommandEvent } from './inbound-event.js';
+import type { ButtonActionEvent, SlashCommandEvent, ThreadMessageEvent } from './inbound-event.js';
 import type { ApprovalFlow } from './approval-flow.js';
 import type { ActiveRuns } from './active-runs.js';
 import type { PlanGates } from './workflows/goal/plan-gate.js';
@@ -17,6 +17,8 @@ export type WorkflowHandlers = Partial<Record<'call' | 'team' | 'goal', Workflow
   /** The Resume button of an interrupted workflow run (its value is the run id). */
   resume?: (event: ButtonActionEvent, surface: ChatSurface) => Promise<void>;
   button?: WorkflowButtonHandler;
+  /** A reply in a finished run's thread that is theirs (a /call verdict's stated decision); false when it is not. */
+  reply?: (event: ThreadMessageEvent, surface: ChatSurface) => Promise<boolean>;
 };
 /** What workflows get from the command layer: the same approvals and run registry as conversations. */
 export interface WorkflowServices {

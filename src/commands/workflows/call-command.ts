@@ -15,6 +15,7 @@ import { openWorkflowSession } from './workflow-session.js';
 import { runSafely } from './run-safely.js';
 import { verdictButtons, verdictCardText } from './verdict-card.js';
 import { verdictStore } from './verdict-store.js';
+import { undecidedVerdicts } from './verdict-edit.js';
 
 export interface CallCommandOptions {
   cardIntervalMs?: number;
@@ -110,8 +111,10 @@ async function postVerdict(
   });
   const text = deps.maskSecrets(verdictCardText(verdict, session.runId, surface.limits.maxMessageLength));
   await deps.runs.appendEvent(session.runId, { type: 'note', text });
-  const card = await surface.post({ thread: session.thread, text, buttons: verdictButtons(session.runId) });
+  const card = await surface.post({ thread: session.thread, text, buttons: verdictButtons(session.runId, verdict) });
   await store.update(session.runId, (current) => (current ? { ...current, card } : current));
+  // No decision stated: a DECISION: reply in the thread may state it (issue 35, `verdict-edit.ts`).
+  if (!verdict.decisionGiven) await undecidedVerdicts(deps.store).remember(session.thread, session.runId);
 }
 
 /** The verdict with known secret values masked: it is stored, shown, saved to memory and written to a file. */

@@ -8,6 +8,7 @@ import { depsInChannel } from '../channel-deps.js';
 import { handleGoalResume } from './goal/goal-resume.js';
 import { handleTeamResume } from './team/team-resume.js';
 import { handleVerdictButton } from './verdict-buttons.js';
+import { handleVerdictDecisionReply } from './verdict-edit.js';
 
 export interface WorkflowOptions {
   teamMaxRounds?: number;
@@ -35,5 +36,6 @@ export function createWorkflows(deps: CommandDependencies, options: WorkflowOpti
         ? handleTeamResume(deps, services, event, surface, options)
         : handleGoalResume(deps, services, event, surface, goalOptions),
     button: (event, surface) => handleVerdictButton(deps, services, event, surface, options),
+    reply: (event, surface) => handleVerdictDecisionReply(deps, event, surface),
   });
 }

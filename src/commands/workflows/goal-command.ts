@@ -18,7 +18,7 @@ import type { WorkflowServices } from '../workflow-handlers.js';
 import type { SlashCommandEvent } from '../inbound-event.js';
 import { createModelCallMeter, planWithModel } from './goal-model-calls.js';
 import { supervisorOf } from './goal-prompts.js';
-import { resolveGoalConflicts } from './goal-conflicts.js';
+import { resolveGoalConflicts, tsukaMerger } from './goal-conflicts.js';
 import { runSafely } from './run-safely.js';
 import { openWorkflowSession, type WorkflowSession, type WorkflowSessionOptions } from './workflow-session.js';
 import { closing } from './goal/goal-closing.js';
@@ -169,7 +169,8 @@ export async function driveGoal(drive: GoalDrive): Promise<void> {
               objective,
               requester: event.user,
               rows: context.reviewRows,
-              ...(context.reviewer ? { resolver: deps.roster.characters.get(context.reviewer) } : {}),
+              // Issue 35: no supervisor in the plan: TSUKA itself proposes the merge (the planner is no character).
+              resolver: (context.reviewer ? deps.roster.characters.get(context.reviewer) : undefined) ?? tsukaMerger(deps.roster),
             },
             report,
             stagings,

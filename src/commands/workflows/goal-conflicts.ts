@@ -6,7 +6,7 @@
  * The supervisor's turns count in the goal's stats.
  */
 import { AbortedError } from '../../core/errors.js';
-import type { Character } from '../../core/data/types.js';
+import type { Character, Roster } from '../../core/data/types.js';
 import { extractMergedFile, readConflictVersions, type ConflictVersions } from '../../core/workflows/goal/conflict-versions.js';
 import type { GoalStatsRow } from '../../core/workflows/goal/goal-stats.js';
 import { CONFLICTS_FOLDER, type MergeReport } from '../../core/workflows/goal/merge-stagings.js';
@@ -21,10 +21,25 @@ export interface GoalConflictContext {
   session: WorkflowSession;
   objective: string;
   requester: string;
-  /** Who proposes merges (the plan's supervisor); none: conflicts stay saved, as before. */
+  /** Who proposes merges: the plan's supervisor, else TSUKA itself ({@link tsukaMerger}); none: conflicts stay saved. */
   resolver?: Character;
   /** The goal's extra stats rows (the supervisor's reviews): the merge turns join them. */
   rows: GoalStatsRow[];
+}
+
+/** TSUKA as the merger of a goal whose plan names no supervisor (issue 35): the bot's own voice, a neutral role. */
+export function tsukaMerger(roster: Pick<Roster, 'roles'>): Character {
+  const role = roster.roles.has('assistant') ? 'assistant' : ([...roster.roles.keys()][0] ?? 'assistant');
+  return {
+    name: 'tsuka',
+    aiName: 'TSUKA',
+    displayName: 'TSUKA',
+    description: 'Merges the changes of parallel steps that touched the same file.',
+    roles: [role],
+    activeRole: role,
+    trait: '',
+    avatar: ':twisted_rightwards_arrows:',
+  };
 }
 
 function fence(text: string): string {

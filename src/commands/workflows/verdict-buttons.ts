@@ -47,6 +47,11 @@ export async function handleVerdictButton(
     await event.replyEphemeral(`Only the person who started this call or an admin can ${adopt ? 'adopt its verdict' : 'reopen it'}.`);
     return true;
   }
+  // Issue 35: a verdict without a stated decision is never adopted (its card offers Reopen only; an older card may still show Adopt).
+  if (adopt && !record.verdict.decisionGiven) {
+    await event.replyEphemeral('This verdict states no decision, so there is nothing to adopt: Reopen runs one more round and asks the moderator again.');
+    return true;
+  }
   // One click wins, on any replica: the stored state leaves `open` once.
   let claimed = false;
   const current = await store.update(record.runId, (stored) => {

@@ -24,7 +24,7 @@ import { formatStatsTable, type GoalStatsRow } from '../../core/workflows/goal/g
 import { statsChartSvg, statsChartText } from '../charts/stats-chart.js';
 import { createSubAgentSpawner } from '../../core/workflows/sub-agent.js';
 import type { MemberTurnOutcome, MemberTurnRequest, WorkflowIo } from '../../core/workflows/workflow-io.js';
-import type { RouteDecision, StatusReport, VoteCast, WorkflowToolService } from '../../core/workflows/workflow-services.js';
+import type { RecordedDecision, RouteDecision, StatusReport, VoteCast, WorkflowToolService } from '../../core/workflows/workflow-services.js';
 import { identityOf } from '../character-selection.js';
 import type { ChatSurface, ThreadRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
@@ -111,6 +111,25 @@ export interface WorkflowSession {
   finish(outcome: WorkflowFinish): Promise<void>;
   /** A picture in the run's thread where the platform shows one; a failure is logged, never fatal. */
   picture(image: { fileName: string; title: string; svg: string; altText: string }): Promise<void>;
+}
+
+type Sinks = {
+  status?(report: StatusReport): void;
+  route?(decision: RouteDecision): void;
+  vote?(vote: VoteCast): void;
+  decision?(decision: RecordedDecision): void;
+};
+
+/** What a member turn reports through its coordination tools (the last call of each wins). */
+function turnReports(request: Pick<MemberTurnRequest, 'onlyTools'>): {
+  sinks: Sinks;
+  reported(): Pick<MemberTurnOutcome, 'status' | 'route' | 'vote' | 'decision'>;
+} {
+  const got: Pick<MemberTurnOutcome, 'status' | 'route' | 'vote' | 'decision'> = {};
+  const sinks: Sinks = { status: (r) => (got.status = r), route: (r) => (got.route = r), vote: (r) => (got.vote = r) };
+  // Only a turn offered `record_decision` (the /call moderator's closing turn) may record a decision.
+  if (request.onlyTools?.includes('record_decision')) sinks.decision = (r) => (got.decision = r);
+  return { sinks, reported: () => ({ ...got }) };
 }
 
 interface TurnRecorder {
@@ -277,7 +296,6 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     }
   };
 
-  type Sinks = { status?(report: StatusReport): void; route?(decision: RouteDecision): void; vote?(vote: VoteCast): void };
   const serviceFor = (depth: number, sinks: Sinks, turn: { toolContext: ReturnType<typeof toolContextFor>; recorder: TurnRecorder }): WorkflowToolService => ({
     runId: run.id,
     depth,
@@ -287,6 +305,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
     reportStatus: (report) => sinks.status?.(report),
     routeNext: (decision) => sinks.route?.(decision),
     castVote: (vote) => sinks.vote?.(vote),
+    ...(sinks.decision ? { recordDecision: sinks.decision } : {}),
     spawn: createSubAgentSpawner({
       runner,
       roster: deps.roster,
@@ -328,14 +347,12 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       });
       await renderer.start();
       const step = plan.started(character, activity.includes(character.aiName) ? activity : character.aiName);
-      let status: StatusReport | undefined;
-      let route: RouteDecision | undefined;
-      let vote: VoteCast | undefined;
       const toolContext = toolContextFor(request);
       const recorder = createRecorder();
       const member = { agent: character.name, renderer, recorder };
       replying.add(member);
-      const workflow = serviceFor(0, { status: (r) => (status = r), route: (r) => (route = r), vote: (r) => (vote = r) }, { toolContext, recorder });
+      const reports = turnReports(request);
+      const workflow = serviceFor(0, reports.sinks, { toolContext, recorder });
       const startedAt = Date.now();
       const result = await runTurnOf(member, {
         character,
@@ -350,6 +367,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         memoryScope: memoryAccess.scope,
         signal: abort.signal,
         allowTools: request.allowTools,
+        ...(request.onlyTools ? { onlyTools: request.onlyTools } : {}),
         ...(request.extraSystemPrompt ? { extraSystemPrompt: request.extraSystemPrompt } : {}),
         onEvent: (agentEvent) => recorder.record(character.name, agentEvent, (shown) => renderer.handle(shown)),
       });
@@ -362,9 +380,7 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
         usage: result.usage,
         durationMs,
         ...(result.error ? { error: result.error } : {}),
-        ...(status ? { status } : {}),
-        ...(route ? { route } : {}),
-        ...(vote ? { vote } : {}),
+        ...reports.reported(),
       };
       plan.finished(step, outcome);
       const trailer = [...(request.trailer?.(outcome) ?? [])];

@@ -41,6 +41,8 @@ export interface TurnInput {
   onEvent?: (event: AgentEvent) => void;
   /** False for /call debates: no tools are offered at all. Default true. */
   allowTools?: boolean;
+  /** Offer exactly these tools, whatever the role allows (the /call moderator's `record_decision`); `allowTools: false` still wins. */
+  onlyTools?: readonly string[];
   extraSystemPrompt?: string;
 }
 

@@ -20,9 +20,7 @@ import { formatTextToolCatalog } from './text-tool-calls.js';
 import { TEXT_TOOL_CALL_HINT, TIER_DEFAULTS } from './tier-defaults.js';
 import { createTokenEstimator, type TokenEstimator } from './token-estimator.js';
 import { ABORTED_TOOL_RESULT, executeToolCall } from './tool-executor.js';
-import { createCallIdLedger, createOfferedToolsMemo, type OfferedRound } from './turn-memo.js';
-
-const NO_TOOLS: OfferedRound = { definitions: [], names: new Set(), onDemand: [], onDemandNames: new Set() };
+import { createCallIdLedger, createTurnOffer } from './turn-memo.js';
 
 /** The sentence appended when the loop hits its round limit. */
 export const maxRoundsNote = (rounds: number): string => `I stopped after ${rounds} tool rounds without finishing; say 'continue' to go on.`;
@@ -172,12 +170,12 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
     let historyBudget = settings.historyBudgetTokens;
     // Once per turn: the server said the prompt does not fit its context window.
     let contextRetried = false;
-    const offeredFor = createOfferedToolsMemo();
+    const offeredFor = createTurnOffer(input, tools, settings.tier);
     const uniqueCallIds = createCallIdLedger(conversation);
     for (let round = 1; ; round++) {
       if (signal.aborted) return finish('aborted');
       const role = requireRole(state);
-      const offered = input.allowTools === false ? NO_TOOLS : offeredFor({ role, loadedTools: state.loadedTools, tools, tier: settings.tier });
+      const offered = offeredFor(role, state.loadedTools);
       const textMode = !settings.nativeToolCalling;
       const expectsTextCalls = settings.textToolCallsExpected ?? TIER_DEFAULTS[settings.tier].textToolCalls;
       const system = roundSystemMessage({

@@ -78,6 +78,21 @@ export function offeredTools(input: OfferedToolsInput): OfferedTools {
   return { definitions, names, onDemand };
 }
 
+/**
+ * Exactly `names` (those this registry holds and the tier reaches), whatever the role allows: a
+ * turn that must answer through one tool and nothing else (the /call moderator's `record_decision`).
+ */
+export function exactTools(names: readonly string[], tools: ToolRegistry, tier: ModelTier): OfferedTools {
+  const wanted = new Set(names);
+  const definitions = tools
+    .definitionsFor(
+      [...wanted].filter((name) => tools.has(name)),
+      tier,
+    )
+    .filter((definition) => wanted.has(definition.name));
+  return { definitions, names: new Set(definitions.map((definition) => definition.name)), onDemand: [] };
+}
+
 /** Why a tool cannot be called at all: not in this registry, not in the role, or above the tier. */
 export function unreachableReason(name: string, input: Omit<OfferedToolsInput, 'loadedTools'>): string {
   if (!input.tools.has(name)) return `there is no tool ${name} here`;

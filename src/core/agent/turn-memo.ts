@@ -4,7 +4,9 @@
  */
 import type { ChatMessage } from '../model/language-model.js';
 import type { ToolCallRequest } from './tool-executor.js';
-import { offeredTools, type OfferedTools, type OfferedToolsInput } from './offered-tools.js';
+import type { Role } from '../data/types.js';
+import type { ModelTier, ToolRegistry } from '../tools/tool.js';
+import { exactTools, offeredTools, type OfferedTools, type OfferedToolsInput } from './offered-tools.js';
 
 /** `offered` plus the on-demand names as a set, as the tool executor wants them. */
 export interface OfferedRound extends OfferedTools {
@@ -36,6 +38,26 @@ export function createOfferedToolsMemo(): (input: OfferedToolsInput) => OfferedR
     last = { input, loaded, names, offered };
     return offered;
   };
+}
+
+const NO_TOOLS: OfferedRound = { definitions: [], names: new Set(), onDemand: [], onDemandNames: new Set() };
+
+/**
+ * The tools of each round of one turn: none for `allowTools: false` (a /call debater), exactly
+ * `onlyTools` when given (the /call moderator's `record_decision`), else the role's (memoised).
+ */
+export function createTurnOffer(
+  input: { allowTools?: boolean; onlyTools?: readonly string[] },
+  tools: ToolRegistry,
+  tier: ModelTier,
+): (role: Role, loadedTools: Iterable<string>) => OfferedRound {
+  if (input.allowTools === false) return () => NO_TOOLS;
+  if (input.onlyTools) {
+    const only: OfferedRound = { ...exactTools(input.onlyTools, tools, tier), onDemandNames: new Set() };
+    return () => only;
+  }
+  const memo = createOfferedToolsMemo();
+  return (role, loadedTools) => memo({ role, loadedTools, tools, tier });
 }
 
 /**

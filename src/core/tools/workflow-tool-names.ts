@@ -7,6 +7,7 @@ export const WORKFLOW_TOOL_NAMES: readonly string[] = [
   'report_status',
   'route_next',
   'cast_vote',
+  'record_decision',
   'post_note',
   'read_notes',
   'send_message',

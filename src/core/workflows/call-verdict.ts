@@ -4,7 +4,14 @@
  * moderator wrote (`OPTIONS:` list, `DECISION:` line, the synthesis), the tally and the dissent.
  */
 import { parseVoteLine } from './protocol.js';
-import type { Vote } from './workflow-services.js';
+import type { RecordedDecision, Vote } from './workflow-services.js';
+
+/** Where a verdict's decision came from: the moderator's `record_decision` call, its text, or nothing (issue 35). */
+export type DecisionSource = 'tool' | 'text' | 'default' | 'edited';
+/** The clearly marked default when the moderator stated no decision: never the topic. */
+export const NO_DECISION_STATED = 'no decision was stated';
+/** `DECISION: x`, `**Decision:** x`, `- Decision — x`, `Final decision: x`, `Decision proposed: x`, `Decision is x`. */
+const DECISION_LINE = /^(?:[-•]\s*|\d+[.)]\s*)?(?:final\s+|recommended\s+|proposed\s+)?decision(?:\s+proposed|\s+recommended)?\s*(?:[:=\-—–]+|\bis\b)\s*(.+)$/i;
 
 /** Longest decision line kept (it titles the decision record). */
 export const DECISION_MAX_CHARS = 200;
@@ -20,6 +27,8 @@ export interface CallPosition {
   position: string;
   vote?: Vote;
   reason?: string;
+  /** Set when the vote is the moderator's record (`record_decision`), the participant having written no VOTE: line. */
+  voteBy?: 'moderator';
 }
 
 export interface CallVerdict {
@@ -28,10 +37,14 @@ export interface CallVerdict {
   moderator: string;
   options: string[];
   positions: CallPosition[];
-  /** The moderator's `DECISION:` line; the topic itself when the moderator wrote none. */
+  /** The moderator's decision ({@link NO_DECISION_STATED} when it stated none — never the topic). */
   decision: string;
-  /** Whether `decision` came from the moderator (false: the topic stands in, degraded protocol). */
+  /** Whether `decision` came from the moderator (false: nothing was stated, Adopt is not offered). */
   decisionGiven: boolean;
+  /** Which path gave the decision (absent on verdicts stored before issue 35: read `decisionGiven`). */
+  decisionSource?: DecisionSource;
+  /** Who stated the decision in the thread after a verdict without one (`edited`), as chat shows them. */
+  editedBy?: string;
   /** The moderator's text without its OPTIONS and DECISION lines. */
   synthesis: string;
   /** Votes counted, most first (`APPROVE` 2, `REJECT` 1). */
@@ -78,8 +91,8 @@ export function parseModeratorText(text: string): { options: string[]; decision?
   let inOptions = false;
   for (const raw of text.split(/\r?\n/)) {
     const line = clean(raw);
-    const decisionMatch = /^decision\s*[:=]\s*(.+)$/i.exec(line);
-    if (decisionMatch?.[1]) {
+    const decisionMatch = DECISION_LINE.exec(line);
+    if (decisionMatch?.[1]?.trim()) {
       decision = clip(decisionMatch[1].trim(), DECISION_MAX_CHARS);
       inOptions = false;
       continue;
@@ -115,6 +128,20 @@ export function tallyVotes(positions: readonly CallPosition[]): Pick<CallVerdict
   return { tally, dissent: prevailing ? positions.filter((position) => position.vote !== undefined && position.vote !== prevailing) : [] };
 }
 
+/** A participant without a VOTE: line of its own gets the vote the moderator recorded for it. */
+function withRecordedVote(position: CallPosition, recorded: RecordedDecision | undefined): CallPosition {
+  if (position.vote || !recorded) return position;
+  const key = (name: string) => name.trim().replace(/^@/, '').toLowerCase();
+  const names = new Set([key(position.name), key(position.aiName)]);
+  const entry = recorded.votes.find((vote) => names.has(key(vote.participant)));
+  if (!entry) return position;
+  return { ...position, vote: entry.vote, ...(entry.reason ? { reason: clip(entry.reason, POSITION_MAX_CHARS) } : {}), voteBy: 'moderator' };
+}
+
+/**
+ * The seeds' rule (issue 35): the moderator's `record_decision` call first, then its text
+ * (a tolerant DECISION line), then a clearly marked default — never the topic.
+ */
 export function buildVerdict(input: {
   topic: string;
   moderator: string;
@@ -122,16 +149,23 @@ export function buildVerdict(input: {
   /** Each participant's last turn, by file name. */
   lastTurns: ReadonlyMap<string, string>;
   moderatorText: string;
+  /** What the moderator recorded with `record_decision`, if it called it. */
+  recorded?: RecordedDecision;
 }): CallVerdict {
-  const positions = input.participants.map((participant) => positionOf(participant, input.lastTurns.get(participant.name)));
+  const { recorded } = input;
+  const positions = input.participants.map((participant) => withRecordedVote(positionOf(participant, input.lastTurns.get(participant.name)), recorded));
   const parsed = parseModeratorText(input.moderatorText);
+  const source: DecisionSource = recorded ? 'tool' : parsed.decision !== undefined ? 'text' : 'default';
+  const decision = recorded ? clip(clean(recorded.decision), DECISION_MAX_CHARS) : (parsed.decision ?? NO_DECISION_STATED);
+  const options = recorded && recorded.options.length > 0 ? recorded.options.map((option) => clip(option, OPTION_MAX_CHARS)) : parsed.options;
   return {
     topic: input.topic,
     moderator: input.moderator,
-    options: parsed.options,
+    options,
     positions,
-    decision: parsed.decision ?? clip(input.topic, DECISION_MAX_CHARS),
-    decisionGiven: parsed.decision !== undefined,
+    decision,
+    decisionGiven: source !== 'default',
+    decisionSource: source,
     synthesis: parsed.synthesis,
     ...tallyVotes(positions),
   };

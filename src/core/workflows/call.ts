@@ -13,6 +13,8 @@ import { WorkflowTurnError } from './workflow-turn-error.js';
 export const DEFAULT_CALL_ROUNDS = 2;
 export const MAX_CALL_ROUNDS = 10;
 const SUPERVISOR_ROLE = 'supervisor';
+/** The moderator's tool for the decision, its options and the votes. */
+export const RECORD_DECISION_TOOL = 'record_decision';
 /** The role TSUKA moderates with when no participant is a supervisor (the roster's general assistant). */
 const MODERATOR_FALLBACK_ROLE = 'assistant';
 
@@ -101,10 +103,11 @@ function synthesisPrompt(options: CallOptions, moderator: Character, transcript:
     'Full transcript:',
     transcriptText(transcript),
     '',
-    `As ${moderator.aiName}, write the closing synthesis in this form:`,
+    `As ${moderator.aiName}, write the closing synthesis. First call record_decision with the decision you recommend (one line — it becomes the title of the decision record), the options the participants argued and each participant's vote.`,
+    'Then write the synthesis in this form (if you cannot call the tool, these lines are the record):',
     'OPTIONS:',
     '- <each option the participants argued, one line each>',
-    'DECISION: <the decision you recommend, in one line — it becomes the title of the decision record>',
+    'DECISION: <the decision you recommend, in one line>',
     'Then, in a few short paragraphs: where the participants agree, where they differ, and why this decision.',
   ].join('\n');
 }
@@ -138,7 +141,9 @@ export async function runCall(options: CallOptions): Promise<CallOutcome> {
   const synthesis = await io.runMember({
     character: moderator,
     prompt: synthesisPrompt(options, moderator, transcript),
-    allowTools: false,
+    // The moderator's one tool: the decision is recorded by a call first, read from its text only without one (issue 35).
+    allowTools: true,
+    onlyTools: [RECORD_DECISION_TOOL],
     ...(neutral ? { extraSystemPrompt: NEUTRAL_MODERATOR_PROMPT } : {}),
   });
   if (synthesis.finishReason === 'aborted' || io.signal.aborted) return stopped();
@@ -146,6 +151,13 @@ export async function runCall(options: CallOptions): Promise<CallOutcome> {
     throw new WorkflowTurnError(moderator.aiName, synthesis.error?.message ?? 'the model failed', { cause: synthesis.error });
   const lastTurns = new Map<string, string>();
   for (const entry of transcript) lastTurns.set(entry.speaker.name, entry.text);
-  const verdict = buildVerdict({ topic: options.topic, moderator: moderator.aiName, participants, lastTurns, moderatorText: synthesis.text });
+  const verdict = buildVerdict({
+    topic: options.topic,
+    moderator: moderator.aiName,
+    participants,
+    lastTurns,
+    moderatorText: synthesis.text,
+    ...(synthesis.decision ? { recorded: synthesis.decision } : {}),
+  });
   return { status: 'completed', transcript, moderator, synthesis: synthesis.text, verdict };
 }

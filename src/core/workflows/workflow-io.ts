@@ -8,7 +8,7 @@ import type { TurnUsage } from '../agent/agent-runner.js';
 import type { Character } from '../data/types.js';
 import type { Workspace } from '../tools/tool.js';
 import type { ReasoningEffort } from '../model/language-model.js';
-import type { RouteDecision, StatusReport, VoteCast } from './workflow-services.js';
+import type { RecordedDecision, RouteDecision, StatusReport, VoteCast } from './workflow-services.js';
 
 export interface MemberTurnOutcome {
   character: Character;
@@ -19,6 +19,8 @@ export interface MemberTurnOutcome {
   status?: StatusReport;
   route?: RouteDecision;
   vote?: VoteCast;
+  /** What a /call moderator recorded with `record_decision` (the last call wins). */
+  decision?: RecordedDecision;
   /** The turn's tokens (a /goal keeps its own per-step stats from them). */
   usage: TurnUsage;
   durationMs: number;
@@ -29,6 +31,8 @@ export interface MemberTurnRequest {
   prompt: string;
   /** False for /call: no tools at all. */
   allowTools: boolean;
+  /** Offer exactly these tools and no other, whatever the role allows (the /call moderator's `record_decision`). */
+  onlyTools?: string[];
   /** Tools offered from the first round on top of the role's core tools (the role must allow them). */
   loadedTools?: string[];
   extraSystemPrompt?: string;

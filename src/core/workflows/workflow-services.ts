@@ -27,6 +27,13 @@ export interface VoteCast {
   reason: string;
 }
 
+/** What a /call moderator records with `record_decision` (the tool path of the decision, before any text fallback). */
+export interface RecordedDecision {
+  decision: string;
+  options: string[];
+  votes: { participant: string; vote: Vote; reason?: string }[];
+}
+
 export interface SpawnRequest {
   task: string;
   roleName?: string;
@@ -54,6 +61,8 @@ export interface WorkflowToolService {
   reportStatus(report: StatusReport): void;
   routeNext(decision: RouteDecision): void;
   castVote(vote: VoteCast): void;
+  /** The /call moderator's `record_decision`; absent where no decision is being taken. */
+  recordDecision?(decision: RecordedDecision): void;
   spawn?: SubAgentSpawner;
 }
 

@@ -104,7 +104,11 @@ describe('Discord workflows', () => {
     ]);
     expect(card!.content).toContain('finished');
     expect(buttonsOf(card!)).toHaveLength(0);
-    expect((h.model.requests.at(-1)!.body as Body).tools).toBeUndefined();
+    // The debaters get no tools; the moderator only record_decision (issue 35).
+    expect((h.model.requests.at(-2)!.body as Body).tools).toBeUndefined();
+    expect((((h.model.requests.at(-1)!.body as Body).tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual([
+      'record_decision',
+    ]);
     // A face per character: each speaker's webhook posts carry its own picture, which the bot serves as a PNG.
     const avatarOf = (name: string) => [
       ...new Set(

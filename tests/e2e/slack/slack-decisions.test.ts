@@ -280,4 +280,46 @@ describe('Slack: debates end in decisions, conflicts are merged by a character',
     expect(slack.ephemerals.at(-1)).toMatchObject({ user: 'U2', text: expect.stringMatching(/not available here/) });
     expect(model.requests.length).toBe(requests);
   });
+
+  it('issue 35: a /call whose moderator writes no DECISION line says "no decision was stated", never the topic, and offers Reopen, not Adopt', async () => {
+    const { slack, model } = harness;
+    model.enqueue({ text: 'Postgres queues are enough for us, I think.' });
+    model.enqueue({ text: 'A broker would scale better, but it costs.' });
+    model.enqueue({ text: 'Both raised fair points on cost and scale. The team should weigh them.' });
+    const topic = 'Should we move jobs to a message broker?';
+    await slack.deliverSlashCommand({ command: '/call', text: `geordi spock rounds=1 "${topic}"`, userId: 'U1', channelId: 'C1' });
+    const root = () => harness.slack.messages('C1').find((message) => message.bot_id && message.text.startsWith('📞') && message.text.includes(topic));
+    await slack.waitFor(() => Boolean(root()));
+    const cardOf = () => harness.botReplies('C1', root()!.ts).find((message) => message.text.includes('Verdict'));
+    await slack.waitFor(() => buttonsOf(cardOf() ?? {}).length > 0, { timeoutMs: 8000 });
+    const card = cardOf()!;
+    expect(buttonsOf(card).map((button) => button.text.text)).toEqual(['Reopen']);
+    expect(card.text).toContain('no decision was stated');
+    expect(card.text).not.toContain(`Decision proposed:* ${topic}`);
+    expect(card.text).not.toContain(`Decision proposed:** ${topic}`);
+  });
+
+  it('issue 35: parallel /goal steps that conflict in a plan without a supervisor get a merge proposed by TSUKA', async () => {
+    const { slack, model } = harness;
+    await writeFile(path.join(harness.workspace, 'todo.txt'), 'todo\n');
+    const merged = 'todo\ngeordi: api\ndata: docs\n';
+    const script: Record<string, ScriptedReplySpec[]> = {
+      plan: [{ text: 'PARALLEL:\nAGENT: @geordi — Add your todo\nAGENT: @data — Add your todo\nEND PARALLEL\nEND' }],
+      'step:1': [{ toolCalls: [{ name: 'write_file', arguments: { path: 'todo.txt', content: 'todo\ngeordi: api\n' } }] }, { text: 'done' }],
+      'step:2': [{ toolCalls: [{ name: 'write_file', arguments: { path: 'todo.txt', content: 'todo\ndata: docs\n' } }] }, { text: 'done' }],
+      'merge:todo.txt': [{ text: `Merged both, here:\n\`\`\`\n${merged}\`\`\`` }],
+    };
+    const total = Object.values(script).reduce((sum, answers) => sum + answers.length, 0);
+    for (let index = 0; index < total; index++)
+      model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing for ${callerOf(body as never)})` });
+    await slack.deliverSlashCommand({ command: '/goal', text: 'both add a todo', userId: 'U1', channelId: 'C1' });
+    const root = () =>
+      harness.slack.messages('C1').find((message) => message.bot_id && message.text.startsWith('🎯') && message.text.includes('both add a todo'));
+    await slack.waitFor(() => Boolean(root()));
+    const prompts = await approveAll(root()!.ts, 3);
+    await slack.waitFor(() => harness.botReplies('C1', root()!.ts).some((message) => /Goal (completed|finished)/.test(message.text)), { timeoutMs: 8000 });
+    expect(prompts[2]).toMatch(/tsuka.*wants to run `write_file`/);
+    expect(await readFile(path.join(harness.workspace, 'todo.txt'), 'utf8')).toBe(merged);
+    expect(harness.botReplies('C1', root()!.ts).some((message) => message.text.includes("todo.txt: TSUKA's merge written."))).toBe(true);
+  });
 });

@@ -60,7 +60,9 @@ describe('Slack workflows', () => {
     expect(thread.find((message) => message.username === 'Geordi')!.icon_emoji).toBe(':wrench:');
     const card = harness.botReplies('C1', root.ts).find((message) => message.text.startsWith('🛰'))!;
     expect(buttonsOf(card)).toHaveLength(0);
-    expect((harness.model.requests.at(-1)!.body as Body).tools).toBeUndefined();
+    // The debaters get no tools; the moderator only record_decision (issue 35).
+    expect((harness.model.requests.at(-2)!.body as Body).tools).toBeUndefined();
+    expect(((harness.model.requests.at(-1)!.body as Body).tools ?? []).map((tool) => tool.function.name)).toEqual(['record_decision']);
     // The closing stats as a picture in the thread: a PNG drawn without a browser, with its words as alt text.
     await harness.slack.waitFor(() => harness!.slack.files.some((file) => file.name === 'call-stats.png'));
     const chart = harness.slack.files.find((file) => file.name === 'call-stats.png')!;

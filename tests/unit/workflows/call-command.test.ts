@@ -43,11 +43,12 @@ describe('/call from a slash command', () => {
     const card = thread.find((message) => message.text.startsWith('🛰'))!;
     expect(card.buttons).toEqual([]);
     expect(card.text).toContain('finished');
-    // Every speaker saw the transcript so far; no tools were offered.
+    // Every speaker saw the transcript so far; no tools were offered to the debaters, the moderator only record_decision.
     const requests = harness.model.requests;
     expect(lastUserOf(requests[1]!)).toContain('[Geordi]: "Geordi r1: cache it."');
     expect(lastUserOf(requests[3]!)).toContain('[Pike]: "Pike r1: measure first."');
-    expect(requests.every((request) => request.tools === undefined)).toBe(true);
+    expect(requests.slice(0, 4).every((request) => request.tools === undefined)).toBe(true);
+    expect(requests[4]!.tools?.map((tool) => tool.name)).toEqual(['record_decision']);
     const [run] = await harness.runs();
     expect(run).toMatchObject({ kind: 'call', status: 'completed', startedBy: 'playground:alice' });
     expect(run!.stats).toMatchObject({ turns: 5, 'Geordi.outputTokens': expect.any(Number), 'Pike.peakContextTokens': 100 });

@@ -95,7 +95,8 @@ describe('the /call verdict', () => {
       { vote: 'REJECT', count: 1 },
     ]);
     expect(verdict.dissent.map((position) => position.aiName)).toEqual(['C']);
-    expect(verdict).toMatchObject({ decision: 'Redis?', decisionGiven: false, options: [] });
+    // Issue 35: no decision stated is said so — the topic never stands in.
+    expect(verdict).toMatchObject({ decision: 'no decision was stated', decisionGiven: false, decisionSource: 'default', options: [] });
     // A tie goes to APPROVE, then CHANGE.
     expect(
       tallyVotes([

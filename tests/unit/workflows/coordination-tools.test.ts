@@ -52,6 +52,7 @@ describe('coordination tools', () => {
       'cast_vote',
       'post_note',
       'read_notes',
+      'record_decision',
       'report_status',
       'request_call',
       'request_goal',

@@ -2,6 +2,7 @@ import type { ToolImplementation } from '../tool.js';
 import { castVoteTool } from './cast-vote.js';
 import { postNoteTool } from './post-note.js';
 import { readNotesTool } from './read-notes.js';
+import { recordDecisionTool } from './record-decision.js';
 import { reportStatusTool } from './report-status.js';
 import { requestCallTool } from './request-call.js';
 import { requestGoalTool } from './request-goal.js';
@@ -19,6 +20,7 @@ export function coordinationToolImplementations(): ToolImplementation[] {
     reportStatusTool,
     routeNextTool,
     castVoteTool,
+    recordDecisionTool,
     postNoteTool,
     readNotesTool,
     sendMessageTool,

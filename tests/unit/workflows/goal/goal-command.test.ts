@@ -73,6 +73,8 @@ describe('/goal', () => {
           callTool('write_file', { path: 'shared.txt', content: 'data was here\n' }),
           say('Wrote docs.txt.\nSTATUS: COMPLETED — docs written'),
         ],
+        // Issue 35: TSUKA is asked to merge; this model answers without a merged file, so the conflict stays saved.
+        'merge:shared.txt': [say('I would rather a person merged these.')],
       },
       asked,
     );
@@ -105,8 +107,10 @@ describe('/goal', () => {
       .filter((message) => message.identity)
       .map((message) => message.identity!.name);
     // Each reply goes on below every approval card it asked for (issue 24): several messages per speaker.
-    expect([...new Set(speakers)].sort()).toEqual(['Data', 'Geordi']);
+    // Issue 35: no supervisor, yet the conflict is offered to TSUKA for a merge (here it proposes no file: the conflict stays saved).
+    expect([...new Set(speakers)].sort()).toEqual(['Data', 'Geordi', 'TSUKA']);
     expect(thread.filter((line) => line === `bot: ${NO_REVIEW_NOTE}`)).toHaveLength(1);
+    expect(thread).toContain('bot: 🔀 shared.txt: TSUKA proposed no merged file; the conflict stays saved in .tsuka/conflicts/.');
     expect(asked.filter((caller) => caller.startsWith('review'))).toEqual([]);
     const geordiLast = h
       .thread()

@@ -55,8 +55,8 @@ async function decide(h: Harness, count: number, last: 'approve' | 'deny'): Prom
   return asked;
 }
 
-async function start(): Promise<Harness> {
-  harness = await startWorkflowHarness({ steps: goalModelSteps(script()) });
+async function start(given: GoalScript = script()): Promise<Harness> {
+  harness = await startWorkflowHarness({ steps: goalModelSteps(given) });
   await mkdir(harness.engine.workspace.root, { recursive: true });
   await writeFile(path.join(harness.engine.workspace.root, 'shared.txt'), 'line one\n');
   return harness;
@@ -102,5 +102,23 @@ describe('/goal conflicts resolved by a character', () => {
     expect(
       h.thread().some((message) => /🔀 shared\.txt: Pike's merge was not written \(.*\); the conflict stays saved in \.tsuka\/conflicts\//.test(message.text)),
     ).toBe(true);
+  });
+
+  it('issue 35: a plan without a supervisor still gets a merge, proposed by TSUKA, not only a file in .tsuka/conflicts', async () => {
+    const noSupervisor: GoalScript = {
+      plan: [say('PARALLEL:\nAGENT: @geordi — Add a line\nAGENT: @data — Add a line\nEND PARALLEL\nEND')],
+      'step:1': script()['step:1']!,
+      'step:2': script()['step:2']!,
+      // A model that does not follow the format to the letter: chatter around the block.
+      'merge:shared.txt': [say(`Sure! Here you go:\n\n\`\`\`text\n${MERGED}\`\`\``)],
+    };
+    const h = await start(noSupervisor);
+    const running = h.slash('goal', 'both add a line');
+    const prompts = await decide(h, 3, 'approve');
+    await running;
+    expect(prompts[2]).toContain('**tsuka** wants to run `write_file`');
+    expect(await readFile(path.join(h.engine.workspace.root, 'shared.txt'), 'utf8')).toBe(MERGED);
+    const thread = h.thread().map((message) => `${message.identity?.name ?? 'bot'}: ${message.text}`);
+    expect(thread).toContain("bot: 🔀 shared.txt: TSUKA's merge written.");
   });
 });
