@@ -179,7 +179,9 @@ describe.skipIf(!hasChromium)(`playground in Chromium${skippedReason}`, () => {
     expect(await readFile(path.join(h.workspace, 'notes/plan.md'), 'utf8')).toBe('# Plan\n');
     expect(await page.locator('#thread-messages .tool-line').count()).toBeGreaterThan(0);
 
-    for (const turn of ['Geordi opens.', 'Spock answers.', 'Geordi replies.', 'Spock concludes.', 'Synthesis.']) h.model.enqueue({ text: turn });
+    // The moderator states its decision (a verdict without one offers Reopen, never Adopt: issue 35).
+    for (const turn of ['Geordi opens.', 'Spock answers.', 'Geordi replies.', 'Spock concludes.', 'Synthesis.\nDECISION: cache sessions in Redis'])
+      h.model.enqueue({ text: turn });
     await send(page, '#input', '/call geordi spock "Should we cache sessions in Redis?"');
     // The debate opens its own thread: both speakers under their names, then the moderator's synthesis.
     await page.locator('#thread-messages .body', { hasText: 'Synthesis.' }).first().waitFor();
