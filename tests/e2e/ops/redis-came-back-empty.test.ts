@@ -25,6 +25,7 @@ describe('Redis came back empty', () => {
     expect(harness.logs.join('')).toMatch(/Redis: this Redis keeps nothing across its own restart \(appendonly no, save off\)/);
   });
 
+  // Waits are event-driven; the longer budget only covers a loaded CI machine starting the app and its first turn.
   it('tells a pending approval’s thread at once, and says it in /readyz and the log', async () => {
     const { slack, model } = harness;
     model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/plan.md', content: '# Plan\n' } }] });
@@ -34,7 +35,7 @@ describe('Redis came back empty', () => {
     });
     const mention = await slack.mention({ userId: 'U1', channelId: 'C1', text: `<@${slack.botUserId}> geordi write the plan` });
     const asking = () => harness.botReplies('C1', mention.ts).find((message) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve'));
-    await slack.waitFor(() => asking() !== undefined, { timeoutMs: 20_000 });
+    await slack.waitFor(() => asking() !== undefined, { timeoutMs: 40_000 });
     const card = asking()!;
 
     // Restarted empty: killed, and started again on its port without persistence.
@@ -42,7 +43,7 @@ describe('Redis came back empty', () => {
     redis = await startRedisServer({ port: redis.port });
 
     await slack.waitFor(() => /record vanished: Redis came back empty/.test(slack.messages('C1').find((message) => message.ts === card.ts)?.text ?? ''), {
-      timeoutMs: 20_000,
+      timeoutMs: 40_000,
     });
     const settled = slack.messages('C1').find((message) => message.ts === card.ts)!;
     expect(buttonsOf(settled)).toHaveLength(0);
