@@ -13,9 +13,19 @@ import { removeDeadRunControls } from './dead-run-controls.js';
 
 export const REPLICA_STOPPED_TEXT = '⚠️ The TSUKA replica running this stopped — this run was interrupted. Ask again to continue.';
 export const RESTARTED_TEXT = '⚠️ TSUKA restarted — this run was interrupted. Ask again to continue.';
-/** Added for runs that can continue where they stopped (a /goal, a /team, a conversation turn). */
-export const RESUME_HINT =
-  '**Resume** continues it (the person who started it or an admin): a /goal from its first unfinished step, a /team after its last completed round.';
+/** Added for runs that can continue where they stopped, each in its own words (a chat turn is not a /goal). */
+export const RESUME_HINTS: Readonly<Record<string, string>> = {
+  goal: '**Resume** continues this /goal from its first unfinished step (whoever started it, or an admin).',
+  team: '**Resume** continues this /team after its last completed round (whoever started it, or an admin).',
+  ask: '**Resume** answers the message again with the thread so far (whoever asked, or an admin).',
+};
+
+/** What an interrupted run's thread is told: the stop, and how this kind of run continues. */
+export function interruptedNotice(kind: string, why: 'restart' | 'replica'): string {
+  const said = why === 'replica' ? REPLICA_STOPPED_TEXT : RESTARTED_TEXT;
+  const hint = RESUMABLE_KINDS.includes(kind) ? RESUME_HINTS[kind] : undefined;
+  return hint ? `${said}\n${hint}` : said;
+}
 
 /** Tells each interrupted run's thread, and shows each expired approval as expired. */
 export async function tellInterruptedThreads(
@@ -29,10 +39,9 @@ export async function tellInterruptedThreads(
     if (!surface || !run.where.threadId) continue;
     const resumable = RESUMABLE_KINDS.includes(run.kind);
     const buttons: Button[] = resumable ? [{ actionId: RESUME_ACTION, label: 'Resume', style: 'primary', value: run.id }] : [];
-    const said = why === 'replica' ? REPLICA_STOPPED_TEXT : RESTARTED_TEXT;
     await removeDeadRunControls(engine, surface, run);
     await surface
-      .post({ thread: run.where.threadId, text: resumable ? `${said}\n${RESUME_HINT}` : said, ...(resumable ? { buttons } : {}) })
+      .post({ thread: run.where.threadId, text: interruptedNotice(run.kind, why), ...(resumable ? { buttons } : {}) })
       .catch((error: unknown) => engine.logger.warn('could not tell an interrupted thread', { runId: run.id, error }));
   }
   for (const approval of report.expiredApprovals) {

@@ -45,8 +45,8 @@ export function verdictCardText(verdict: CallVerdict, runId: string, maxLength =
       : 'none';
   const head = [
     `⚖️ **Verdict** — ${verdict.topic}`,
-    '**Options argued:**',
-    ...(verdict.options.length > 0 ? verdict.options.map((option) => `• ${option}`) : ['• (the moderator named none)']),
+    // No options named: the line goes (a placeholder read as if the moderator had failed; the positions say it all).
+    ...(verdict.options.length > 0 ? ['**Options argued:**', ...verdict.options.map((option) => `• ${option}`)] : []),
     `**Positions and votes** (${tally}):`,
     ...verdict.positions.map(positionLine),
     decisionLine(verdict),
