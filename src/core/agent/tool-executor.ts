@@ -4,6 +4,7 @@ import type { ChatMessage, ToolCall } from '../model/language-model.js';
 import type { PermissionDecision } from '../safety/permission-port.js';
 import type { CallRisk, RiskLevel, ToolContext, ToolRegistry, ToolResult } from '../tools/tool.js';
 import { fenceUntrusted } from '../safety/untrusted-content.js';
+import { withoutHostPaths } from '../tools/host-paths.js';
 import { raceWithAbort } from './abortable.js';
 import type { AgentEvent } from './agent-events.js';
 import { capToolResult } from './cap-tool-result.js';
@@ -145,7 +146,8 @@ export async function executeToolCall(request: ToolCallRequest, options: ToolExe
 
   try {
     const risk: CallRisk = await tools.classify(toolCall.name, input, context);
-    const preview = await tools.preview(toolCall.name, input, context);
+    // What a card shows: never the host's folder of the workspace (host-paths.ts).
+    const preview = withoutHostPaths(await tools.preview(toolCall.name, input, context), context.workspace);
     summary = preview.summary;
     emitStarted(risk.level);
 

@@ -39,14 +39,16 @@ describe('execute_command', () => {
     const result = await executeCommandTool.execute({ command: 'pwd' }, test.context);
     expect(result.output).toBe(`exit 0\n${test.outside}`);
     const preview = await executeCommandTool.preview({ command: 'pwd' }, test.context);
-    expect(preview.details).toContain(`cwd: ${test.outside}`);
+    // Never the host folder on a card (issue 40): a cwd outside this workspace is named as such.
+    expect(preview.details).toContain('cwd: (outside the workspace)');
+    expect(preview.details?.join('\n')).not.toContain(test.outside);
   });
 
   it('previews the command, the cwd and the classifier reason', async () => {
     const preview = await executeCommandTool.preview({ command: 'rm -rf build' }, test.context);
     expect(preview.summary).toBe('execute_command rm -rf build');
     expect(preview.details?.[0]).toBe('command: rm -rf build');
-    expect(preview.details?.[1]).toBe(`cwd: ${test.root}`);
+    expect(preview.details?.[1]).toBe('cwd: <workspace>');
     expect(preview.details?.[2]).toMatch(/^risk: DANGEROUS — \S/);
   });
 

@@ -3,6 +3,7 @@ import { gitCommandEnv } from '../../safety/git-env.js';
 import { runCommand } from '../../safety/process-runner.js';
 import { limitMessage } from '../../safety/sandbox-limits.js';
 import { countLines } from '../format-bytes.js';
+import { displayCwd } from '../host-paths.js';
 import type { CallRisk, RiskLevel, ToolContext, ToolImplementation } from '../tool.js';
 
 export const EXECUTE_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
@@ -41,7 +42,7 @@ export const executeCommandTool: ToolImplementation<ExecuteCommandInput> = {
     const summary = oneLine.length > SUMMARY_MAX_CHARACTERS ? `${oneLine.slice(0, SUMMARY_MAX_CHARACTERS)}…` : oneLine;
     return {
       summary: `execute_command ${summary}`,
-      details: [`command: ${input.command}`, `cwd: ${commandCwd(context)}`, `risk: ${risk.level} — ${risk.reason}`],
+      details: [`command: ${input.command}`, `cwd: ${displayCwd(context.workspace, commandCwd(context))}`, `risk: ${risk.level} — ${risk.reason}`],
     };
   },
 

@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { AcceptanceCheck } from '../../data/types.js';
 import type { Workspace } from '../../tools/tool.js';
+import { WORKSPACE_WORD } from '../../tools/host-paths.js';
 import type { PermissionManager } from '../../safety/permission-manager.js';
 import type { CommandSandbox } from '../../safety/command-sandbox.js';
 import { classifyCommand } from '../../safety/command-risk.js';
@@ -49,7 +50,7 @@ async function checkCommand(check: Extract<AcceptanceCheck, { type: 'command' }>
         riskLevel: risk.level,
         reason: risk.reason,
         summary: `acceptance check: ${check.command}`,
-        details: [`command: ${check.command}`, `cwd: ${options.workspace.root}`],
+        details: [`command: ${check.command}`, `cwd: ${WORKSPACE_WORD}`],
         agentName: 'acceptance',
         ...(options.requesterId ? { requesterId: options.requesterId } : {}),
         allowForRun: risk.level === 'RESTRICTED',
