@@ -23,3 +23,5 @@ export const TURN_STARTING_ACTIONS: ReadonlySet<string> = new Set([SECOND_ASK_AC
 export const APPROVE_ACTION = 'tsuka_approve';
 export const APPROVE_RUN_ACTION = 'tsuka_approve_run';
 export const DENY_ACTION = 'tsuka_deny';
+/** "Show whole file" on an approval card whose preview was cut (value: the approval id). */
+export const SHOW_WHOLE_FILE_ACTION = 'tsuka_show_whole_file';

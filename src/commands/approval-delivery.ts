@@ -34,6 +34,8 @@ export interface Waiter {
   /** The waiting call as this run knows it, never read from the store. */
   expected: ApprovalExpectation;
   call: { runId: string; toolName: string; riskLevel: ApprovalRecord['riskLevel']; summary: string; requesterId?: string };
+  /** The whole file a cut write preview stands for, for "Show whole file" (approval-whole-file.ts). */
+  wholeFile?: { fileName: string; shownPath: string; content: string };
   /** The run's signal: a stop that overtakes an approval is shown on the card. */
   signal: AbortSignal;
 }

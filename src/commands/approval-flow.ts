@@ -8,14 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import type { PermissionDecision, PermissionPrompt, PermissionRequest } from '../core/safety/permission-port.js';
 import { callFingerprint } from '../core/safety/call-fingerprint.js';
-import type { Button, ChatSurface, MessageRef, ThreadRef, UserRef } from './chat-surface.js';
+import type { ChatSurface, MessageRef, ThreadRef, UserRef } from './chat-surface.js';
 import type { ButtonActionEvent } from './inbound-event.js';
 import { isShutdown } from './active-runs.js';
-import { approveForRunLabel } from './button-label.js';
 import { clock, describeRequest } from './approval-text.js';
 import type { Coordination } from '../core/coordination/coordination.js';
 import type { Approvers, DangerousRule } from '../core/scopes/approval-rule.js';
-import { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION } from './action-ids.js';
+import { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION, SHOW_WHOLE_FILE_ACTION } from './action-ids.js';
+import { approvalCardButtons, showWholeFile, wholeFileOf } from './approval-whole-file.js';
 import { createApprovalDelivery, type ApprovalDeliveryOptions, type Waiter } from './approval-delivery.js';
 import { handleApprovalButton } from './approval-buttons.js';
 
@@ -136,6 +136,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       expected: { id, runId: request.runId, toolCallId: request.toolCallId, fingerprint },
       call: { runId: request.runId, toolName: request.toolName, riskLevel: request.riskLevel, summary: request.summary, requesterId: requester },
       signal,
+      ...(wholeFileOf(request) ? { wholeFile: wholeFileOf(request) } : {}),
     };
     waiters.set(id, waiter);
     return { decided, waiter };
@@ -145,13 +146,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   async function postCard(waiter: Waiter, request: PermissionRequest, context: { thread: ThreadRef; aroundCard?: AroundCard }): Promise<void> {
     const { surface, text } = waiter;
     const id = waiter.expected.id;
-    const buttons: Button[] = [
-      { actionId: APPROVE_ACTION, label: 'Approve', style: 'success', value: id },
-      ...(request.allowForRun && request.riskLevel === 'RESTRICTED'
-        ? [{ actionId: APPROVE_RUN_ACTION, label: approveForRunLabel(request.grantScope ?? request.toolName), style: 'primary' as const, value: id }]
-        : []),
-      { actionId: DENY_ACTION, label: 'Deny', style: 'danger', value: id },
-    ];
+    const buttons = approvalCardButtons(request, id, waiter.wholeFile !== undefined);
     await options.runs.appendEvent(request.runId, {
       type: 'note',
       text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}`,
@@ -216,6 +211,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     drain: () => delivery.drain(),
     promptFor: (context) => ({ ask: (request, signal) => ask(request, signal, context) }),
     async handleButton(event, surface) {
+      if (event.actionId === SHOW_WHOLE_FILE_ACTION) return showWholeFile(event, surface, waiters).then(() => true);
       if (!ACTIONS.has(event.actionId)) return false;
       await handleApprovalButton(event, surface, { ...options, now, waiters, delivery });
       return true;

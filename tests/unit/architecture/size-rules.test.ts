@@ -1,8 +1,8 @@
 /**
  * Size rules (issue 36), like the cycle test: no function over 150 lines and no file over 400 in
  * src/ (the playground's page included). What is over today is named in an allow-list with its
- * size now; an entry may only shrink (the test fails when one grows, and when one is back under
- * the line, so that the list is cut). Functions are found with the TypeScript parser: function
+ * size now; an entry may only shrink (the test fails when one grows, when one shrinks without its
+ * entry being lowered, and when one is back under the line, so that the list is cut). Functions are found with the TypeScript parser: function
  * declarations, methods, arrow functions and function expressions, counted from their first line
  * to their last.
  */
@@ -25,7 +25,7 @@ const FUNCTIONS_OVER: Record<string, number> = {
   'app/create-engine.ts#createEngine': 167,
   'app/start-app.ts#startLocked': 201,
   'cli/doctor-command.ts#runDoctor': 204,
-  'commands/approval-flow.ts#createApprovalFlow': 170,
+  'commands/approval-flow.ts#createApprovalFlow': 166,
   'commands/conversations.ts#createConversations': 272,
   'commands/reply-renderer.ts#createReplyRenderer': 228,
   'commands/run-turn.ts#runTurnInThread': 207,
@@ -96,6 +96,7 @@ describe('size rules (no function over 150 lines, no file over 400 in src/)', ()
         const allowed = FUNCTIONS_OVER[key];
         if (allowed === undefined) problems.push(`${key} has ${lines} lines (at most ${MAX_FUNCTION_LINES}): split it`);
         else if (lines > allowed) problems.push(`${key} grew to ${lines} lines (allowed ${allowed}): split it, do not grow it`);
+        else if (lines < allowed) problems.push(`${key} shrank to ${lines} lines: lower its FUNCTIONS_OVER entry to ${lines}`);
       }
     }
     for (const key of Object.keys(FUNCTIONS_OVER)) {
@@ -115,6 +116,7 @@ describe('size rules (no function over 150 lines, no file over 400 in src/)', ()
       const allowed = FILES_OVER[key];
       if (allowed === undefined) problems.push(`${key} has ${lines} lines (at most ${MAX_FILE_LINES}): split it`);
       else if (lines > allowed) problems.push(`${key} grew to ${lines} lines (allowed ${allowed})`);
+      else if (lines < allowed) problems.push(`${key} shrank to ${lines} lines: lower its FILES_OVER entry to ${lines}`);
     }
     for (const key of Object.keys(FILES_OVER)) {
       if (!seen.has(key)) problems.push(`${key} is under the line now (or gone): take it off FILES_OVER`);
