@@ -31,6 +31,8 @@ export interface RunCard {
   start(): Promise<MessageRef>;
   /** The current step or speaker. */
   update(activity: string): void;
+  /** Who waits for which approval (approval-waits.ts); undefined takes the line off. */
+  approvals(line: string | undefined): void;
   /** Last edit: the outcome, no buttons. */
   finish(outcome: string): Promise<void>;
 }
@@ -48,6 +50,7 @@ export function createRunCard(options: RunCardOptions): RunCard {
   const buttons = [{ actionId: STOP_ACTION, label: 'Stop', style: 'danger' as const, value: options.runId }];
   let message: MessageRef | undefined;
   let activity = 'starting';
+  let approvalsLine: string | undefined;
   let shown = '';
   let shownPosition: number | undefined;
   let lastEditAt = 0;
@@ -61,7 +64,7 @@ export function createRunCard(options: RunCardOptions): RunCard {
   const text = (): string => {
     const estimate = options.queue?.();
     const waiting = estimate ? ` · ${waitingNote(estimate)}` : '';
-    return `🛰 **${options.title}** · running · ${elapsed(now() - startedAt)}\nNow: ${activity}${waiting}`;
+    return `🛰 **${options.title}** · running · ${elapsed(now() - startedAt)}\nNow: ${activity}${waiting}${approvalsLine ? `\n${approvalsLine}` : ''}`;
   };
 
   function render(): void {
@@ -116,6 +119,10 @@ export function createRunCard(options: RunCardOptions): RunCard {
     },
     update(next) {
       activity = next;
+      schedule();
+    },
+    approvals(line) {
+      approvalsLine = line;
       schedule();
     },
     async finish(outcome) {

@@ -15,7 +15,8 @@ import { RESUME_ACTION } from '../action-ids.js';
 export const RESUME_AFTER_SHUTDOWN = '**Resume** continues it from its first unfinished step (the person who started it or an admin).';
 /** Said with the Resume button when a shutdown interrupts a /team. */
 export const RESUME_TEAM_AFTER_SHUTDOWN = '**Resume** continues it after its last completed round (the person who started it or an admin).';
-import { createPermissionManager, type PermissionManager } from '../../core/safety/permission-manager.js';
+import type { PermissionManager } from '../../core/safety/permission-manager.js';
+import { createWorkflowPermissions } from './approval-waits.js';
 import type { RunKind, RunRecord, RunStatus } from '../../core/store/run-types.js';
 import { createBlackboard } from '../../core/workflows/blackboard.js';
 import { createMemberInbox } from '../../core/workflows/member-inbox.js';
@@ -227,18 +228,12 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
       return asking ? asking.renderer.aroundCard(request, post) : post();
     },
   });
-  const permissions = createPermissionManager({
-    prompt: {
-      async ask(request, signal) {
-        plan.waiting(request.agentName, true);
-        try {
-          return await prompt.ask(request, signal);
-        } finally {
-          plan.waiting(request.agentName, false);
-        }
-      },
-    },
+  const permissions = createWorkflowPermissions({
+    prompt,
+    plan,
     logger,
+    displayName: (agent) => deps.roster.characters.get(agent)?.aiName ?? agent,
+    onLine: (line) => card.approvals(line),
   });
   let activity = '';
   /** Member turns so far: a /goal step's menus name it by its number. */

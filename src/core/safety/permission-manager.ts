@@ -9,9 +9,14 @@ import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { PermissionDecision, PermissionOutcome, PermissionPrompt, PermissionRequest } from './permission-port.js';
 
+/** Where a check stands: waiting behind another open question of its run, asking, or finished. */
+export type PermissionWait = { request: PermissionRequest; state: 'queued' | 'asking' | 'done' };
+
 export interface PermissionManagerOptions {
   prompt?: PermissionPrompt;
   logger?: Logger;
+  /** Told as each check that asks moves through the run's one-question-at-a-time queue (a run card says who waits for what). */
+  onWait?: (wait: PermissionWait) => void;
 }
 
 /** The core's single way to ask before a non-SAFE tool call. Never approves on error. */
@@ -60,6 +65,15 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
   const approvals = new Map<string, Set<string>>();
   /** Per run: settles when the last queued check has finished with the prompt. */
   const queues = new Map<string, Promise<void>>();
+  /** Per run: checks that asked or wait to ask. */
+  const open = new Map<string, number>();
+  const tell = (wait: PermissionWait): void => {
+    try {
+      options.onWait?.(wait);
+    } catch (error) {
+      logger.warn('a permission wait listener failed', { error });
+    }
+  };
 
   // A call decided for itself only (a network call after untrusted text) is never covered by a grant.
   const isApprovedForRun = (request: PermissionRequest): boolean =>
@@ -136,13 +150,21 @@ export function createPermissionManager(options: PermissionManagerOptions = {}):
     const tail = previous.then(() => done);
     queues.set(request.runId, tail);
 
+    const behind = open.get(request.runId) ?? 0;
+    open.set(request.runId, behind + 1);
+    if (behind > 0) tell({ request, state: 'queued' });
     const abort = abortPromise(signal);
     try {
       const turn = await Promise.race([previous.then(() => 'turn' as const), abort.promise]);
       if (turn === 'aborted') return { outcome: 'denied', note: ABORTED_NOTE };
+      tell({ request, state: 'asking' });
       return await ask(request, signal);
     } finally {
       abort.dispose();
+      const left = (open.get(request.runId) ?? 1) - 1;
+      if (left > 0) open.set(request.runId, left);
+      else open.delete(request.runId);
+      tell({ request, state: 'done' });
       release();
       // Drop the run's queue once it is drained, unless a newer check has extended it.
       void tail.then(() => {
