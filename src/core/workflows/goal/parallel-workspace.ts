@@ -57,10 +57,11 @@ export function stagingLabel(text: string): string {
 
 /**
  * Copies the workspace into `stagingRoot/label`, skipping `.git`, `.tsuka` (but its chat inbox,
- * copied read-only: `staging-inbox.ts`) and the dependency folders. Symlinks stay symlinks (re-pointed at the copy); links leading outside the workspace are
- * not copied. Each dependency folder becomes a link to the workspace's own (read-only in the
- * sandbox), and the copy gets a git folder of its own over the real objects (`staging-git.ts`),
- * so a step can run the project's tests and `git diff`.
+ * copied read-only: `staging-inbox.ts`) and the dependency folders. Symlinks stay symlinks
+ * (re-pointed at the copy); links leading outside the workspace are not copied. Each dependency
+ * folder becomes a link to the workspace's own (read-only in the sandbox), and the copy gets a git
+ * folder of its own over the real objects (`staging-git.ts`), so a step can run the project's
+ * tests and `git diff`.
  */
 export async function createStaging(workspaceRoot: string, stagingRoot: string, label: string, options: { signal?: AbortSignal } = {}): Promise<Staging> {
   if (!LABEL_PATTERN.test(label)) {
