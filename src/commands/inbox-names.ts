@@ -4,8 +4,10 @@
  * read from its media type and extension (what is read as text, what is an image, what is not read).
  */
 
+import { INBOX_FOLDER } from '../core/tools/inbox-folder.js';
+
 /** Where attachments land, relative to the conversation's workspace. */
-export const INBOX_FOLDER = '.tsuka/inbox';
+export { INBOX_FOLDER };
 /** Longest sanitised name kept (the extension survives the cut). */
 export const INBOX_MAX_NAME_LENGTH = 80;
 

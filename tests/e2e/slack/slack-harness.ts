@@ -26,7 +26,8 @@ export interface SlackHarness {
 
 export async function startSlackHarness(
   options: {
-    environment?: Record<string, string>;
+    /** Added to the test configuration's environment; a key set to undefined takes a switch of `test-app-config.ts` away (the product's default). */
+    environment?: Record<string, string | undefined>;
     emulator?: SlackEmulatorOptions;
     rateLimits?: Parameters<typeof startApp>[0]['slackRateLimits'];
     /** Written as tsuka.config.json in the home (the `channels` section, say); `home` names the folder. */

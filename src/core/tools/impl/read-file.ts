@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { isBinaryHandle } from '../binary-content.js';
+import { INBOX_FOLDER } from '../inbox-folder.js';
 import { formatBytes } from '../format-bytes.js';
 import type { ToolImplementation } from '../tool.js';
 import { ToolFailureError } from '../tool-failure-error.js';
@@ -15,7 +16,7 @@ const MAX_LINE_CHARACTERS = 2000;
 export type ReadFileInput = { path: string; offset?: number; limit?: number };
 
 /** Where attachments are saved (`src/commands/inbox-names.ts`): what they say is untrusted text (issue 41). */
-const INBOX_PREFIX = '.tsuka/inbox/';
+const INBOX_PREFIX = `${INBOX_FOLDER}/`;
 
 /** `read_file`: numbered lines of a text file, paged with offset (1-based line) and limit. */
 export const readFileTool: ToolImplementation<ReadFileInput> = {

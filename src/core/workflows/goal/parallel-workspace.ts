@@ -11,6 +11,7 @@ import { createWorkspace } from '../../safety/workspace-jail.js';
 import type { Workspace } from '../../tools/tool.js';
 import { readStagingBase, saveStagingBase, stagingBasePath } from './staging-base.js';
 import { createStagingGit, excludeInStagingGit } from './staging-git.js';
+import { copyInboxIntoStaging } from './staging-inbox.js';
 import { readManifest, STAGING_DEPENDENCY_FOLDERS, symlinkTarget, walkTree, type Manifest, type ManifestEntry, type TreeEntry } from './workspace-manifest.js';
 
 /** One path a branch added, modified or deleted, with its new entry (none for a deletion). */
@@ -55,11 +56,12 @@ export function stagingLabel(text: string): string {
 }
 
 /**
- * Copies the workspace into `stagingRoot/label`, skipping `.git`, `.tsuka` and the dependency
- * folders. Symlinks stay symlinks (re-pointed at the copy); links leading outside the workspace are
- * not copied. Each dependency folder becomes a link to the workspace's own (read-only in the
- * sandbox), and the copy gets a git folder of its own over the real objects (`staging-git.ts`),
- * so a step can run the project's tests and `git diff`.
+ * Copies the workspace into `stagingRoot/label`, skipping `.git`, `.tsuka` (but its chat inbox,
+ * copied read-only: `staging-inbox.ts`) and the dependency folders. Symlinks stay symlinks
+ * (re-pointed at the copy); links leading outside the workspace are not copied. Each dependency
+ * folder becomes a link to the workspace's own (read-only in the sandbox), and the copy gets a git
+ * folder of its own over the real objects (`staging-git.ts`), so a step can run the project's
+ * tests and `git diff`.
  */
 export async function createStaging(workspaceRoot: string, stagingRoot: string, label: string, options: { signal?: AbortSignal } = {}): Promise<Staging> {
   if (!LABEL_PATTERN.test(label)) {
@@ -82,8 +84,9 @@ export async function createStaging(workspaceRoot: string, stagingRoot: string, 
   let sharedReadOnly: string[];
   try {
     copied = await copyTree(realWorkspace, target, [realStagingRoot], options.signal);
+    const inbox = await copyInboxIntoStaging(realWorkspace, target, options.signal);
     const git = await createStagingGit(realWorkspace, target);
-    if (git) await excludeInStagingGit(target, copied.dependencyLinks);
+    if (git) await excludeInStagingGit(target, [...copied.dependencyLinks, ...(inbox ? [inbox] : [])]);
     sharedReadOnly = [...copied.dependencyLinks.map((relative) => path.join(realWorkspace, relative)), ...(git?.readOnly ?? [])];
     base = await readManifest(target, { signal: options.signal });
     await saveStagingBase(realStagingRoot, label, base);

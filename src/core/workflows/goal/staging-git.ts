@@ -67,13 +67,13 @@ export async function createStagingGit(realWorkspace: string, stagingRoot: strin
 }
 
 /**
- * Adds lines to the staging's `info/exclude`: the dependency links are the harness's, not the
- * step's (a `node_modules/` rule in `.gitignore` matches a folder, not a link).
+ * Adds lines to the staging's `info/exclude`: the dependency links and the inbox copy are the
+ * harness's, not the step's (a `node_modules/` rule in `.gitignore` matches a folder, not a link).
  */
 export async function excludeInStagingGit(stagingRoot: string, relativePaths: readonly string[]): Promise<void> {
   if (relativePaths.length === 0) return;
   const lines = relativePaths.map((relative) => `/${relative.split(path.sep).join('/')}`);
-  await fs.appendFile(path.join(stagingRoot, '.git', 'info', 'exclude'), `\n# linked read-only by TSUKA\n${lines.join('\n')}\n`);
+  await fs.appendFile(path.join(stagingRoot, '.git', 'info', 'exclude'), `\n# linked or copied read-only by TSUKA\n${lines.join('\n')}\n`);
 }
 
 /**

@@ -29,7 +29,8 @@ export const STAGING_DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set(['node_mo
 /**
  * Names never copied into a staging area nor merged back, whatever they are (folder, link, gitfile):
  * VCS data (a staging copy gets its own `.git`, see `staging-git.ts`), dependencies (linked, see
- * above), and `.tsuka`, the harness's own files (conflict copies).
+ * above), and `.tsuka`, the harness's own files (conflict copies, created tools; its chat inbox is
+ * copied into a staging copy on its own, `staging-inbox.ts`, and never merged back either).
  */
 export const STAGING_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', '.tsuka', ...STAGING_DEPENDENCY_FOLDERS]);
 
