@@ -37,8 +37,8 @@ export interface AppContexts {
   changed(team: string, user: string, context: unknown): Promise<void>;
   /** What `user` is looking at, once: the next call says nothing until it changes. */
   take(team: string, user: string): Promise<ViewingContext | undefined>;
-  /** An event of one view arrived (recorded at most once a minute per view). */
-  seen(view: keyof SlackViewsSeen): void;
+  /** An event of one view arrived (recorded at most once a minute per view); never rejects. */
+  seen(view: keyof SlackViewsSeen): Promise<void>;
 }
 
 /** Slack's entities as ids, unknown types and malformed ids dropped. */
@@ -98,7 +98,7 @@ export function createAppContexts(options: {
       await contexts.delete(key(team, user));
       return { platform: 'Slack', entities: stored.entities };
     },
-    seen(view) {
+    async seen(view) {
       const now = Date.now();
       if (view === 'assistant' && !warned) {
         warned = true;
@@ -108,7 +108,7 @@ export function createAppContexts(options: {
       }
       if (now - (lastRecorded.get(view) ?? 0) < SEEN_EVERY_MS) return;
       lastRecorded.set(view, now);
-      void views
+      await views
         .update(SLACK_VIEWS_KEY, (current) => ({ ...current, [view]: now }))
         .catch((error: unknown) => logger.warn('could not record which Slack view events arrived', { error }));
     },

@@ -128,7 +128,8 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       logger.warn('an assistant_thread_started event without its thread was ignored');
       return;
     }
-    options.appContexts?.seen('assistant');
+    // Recorded before the prompts are offered: doctor reads it.
+    await options.appContexts?.seen('assistant');
     void options.assistant?.started(team, thread.channel_id, thread.thread_ts);
   });
   registerAgentViewListeners(options);
@@ -212,13 +213,13 @@ function registerAgentViewListeners(options: SlackEventOptions): void {
   app.event('app_home_opened', async ({ event, body }) => {
     const opened = event as unknown as { tab?: string; channel?: string };
     if (opened.tab !== 'messages' || !opened.channel) return;
-    options.appContexts?.seen('agent');
+    await options.appContexts?.seen('agent');
     void options.assistant?.messagesTabOpened(teamOf(body), opened.channel);
   });
 
   app.event('app_context_changed', async ({ event, body }) => {
     const changed = event as unknown as { user?: string; context?: unknown };
-    options.appContexts?.seen('agent');
+    void options.appContexts?.seen('agent');
     // Without the person it belongs to, a context is nobody's: dropped rather than guessed.
     if (!changed.user) {
       logger.warn('an app_context_changed event without its user was ignored');
@@ -229,7 +230,7 @@ function registerAgentViewListeners(options: SlackEventOptions): void {
 
   app.event('assistant_thread_context_changed', async ({ event, body }) => {
     const thread = (event as unknown as { assistant_thread?: { user_id?: string; context?: { channel_id?: string } } }).assistant_thread;
-    options.appContexts?.seen('assistant');
+    void options.appContexts?.seen('assistant');
     if (!thread?.user_id) return;
     const channel = thread.context?.channel_id;
     remember(teamOf(body), thread.user_id, channel ? { entities: [{ type: 'slack#/types/channel_id', value: channel }] } : {});
