@@ -113,7 +113,13 @@ export async function gatherTurnContext(
     .filter(Boolean)
     .join('\n\n');
   const attached = earlier.files.length > 0 || (source.files ?? []).length > 0 ? [ATTACHED_FILES] : [];
-  return { thread, files: fenced(attached, files), viewing: formatViewing(source.viewing), images: parts.flatMap((part) => part.images), untrusted: [...inThread, ...attached] };
+  return {
+    thread,
+    files: fenced(attached, files),
+    viewing: formatViewing(source.viewing),
+    images: parts.flatMap((part) => part.images),
+    untrusted: [...inThread, ...attached],
+  };
 }
 
 /** `text` fenced and labelled when it carries untrusted text; '' stays ''. */

@@ -6,9 +6,7 @@
  */
 import { fenceUntrusted } from '../core/safety/untrusted-content.js';
 
-export type ViewedEntity =
-  | { kind: 'channel' | 'canvas' | 'list'; id: string }
-  | { kind: 'message'; channel: string; ts: string };
+export type ViewedEntity = { kind: 'channel' | 'canvas' | 'list'; id: string } | { kind: 'message'; channel: string; ts: string };
 
 export interface ViewingContext {
   /** The platform's name, as the person knows it ("Slack"). */

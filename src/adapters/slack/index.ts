@@ -122,7 +122,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
     assistant: createAssistantThreads({ client: app.client, caller, logger, prompts: options.assistantPrompts ?? (() => []) }),
     ...(options.state
-      ? { appContexts: createAppContexts({ contexts: options.state.namespace(SLACK_APP_CONTEXT_NAMESPACE), views: options.state.namespace(SLACK_VIEWS_NAMESPACE), logger }) }
+      ? {
+          appContexts: createAppContexts({
+            contexts: options.state.namespace(SLACK_APP_CONTEXT_NAMESPACE),
+            views: options.state.namespace(SLACK_VIEWS_NAMESPACE),
+            logger,
+          }),
+        }
       : {}),
   });
   app.error(async (error) => {

@@ -55,7 +55,10 @@ describe('tsuka manifest slack', () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'tsuka-manifest-long-'));
     try {
       mkdirSync(root, { recursive: true });
-      writeFileSync(path.join(root, 'slack-app-manifest.yaml'), file.replace(/agent_description: .*$/m, `agent_description: ${'Ask a character. '.repeat(30)}`));
+      writeFileSync(
+        path.join(root, 'slack-app-manifest.yaml'),
+        file.replace(/agent_description: .*$/m, `agent_description: ${'Ask a character. '.repeat(30)}`),
+      );
       const long = /^ {4}agent_description: (.+)$/m.exec(slackManifest(root, 'TSUKA'))?.[1];
       const printed = JSON.parse(long!) as string;
       expect([...printed]).toHaveLength(300);
