@@ -37,6 +37,8 @@ export interface AppContexts {
   changed(team: string, user: string, context: unknown): Promise<void>;
   /** What `user` is looking at, once: the next call says nothing until it changes. */
   take(team: string, user: string): Promise<ViewingContext | undefined>;
+  /** At start: an app whose latest view events were the assistant view's is told (in the log) what to change; never rejects. */
+  atStart(): Promise<void>;
   /** An event of one view arrived (recorded at most once a minute per view); never rejects. */
   seen(view: keyof SlackViewsSeen): Promise<void>;
 }
@@ -74,7 +76,18 @@ export function createAppContexts(options: {
   // A change still being written: a DM that follows it at once waits for it (in this process).
   const pending = new Map<string, Promise<void>>();
   let warned = false;
+  const warnAssistantView = () => {
+    if (warned) return;
+    warned = true;
+    logger.warn(
+      'This Slack app is on the assistant view (assistant_thread_started arrived), which Slack retires: switch its manifest to features.agent_view with an agent_description and subscribe app_home_opened and app_context_changed (`tsuka manifest slack` prints it)',
+    );
+  };
   return {
+    async atStart() {
+      const seen = await views.get(SLACK_VIEWS_KEY).catch(() => undefined);
+      if (seen?.assistant !== undefined && (seen.agent ?? 0) < seen.assistant) warnAssistantView();
+    },
     async changed(team, user, context) {
       const entities = entitiesOf(context);
       const at = key(team, user);
@@ -100,12 +113,7 @@ export function createAppContexts(options: {
     },
     async seen(view) {
       const now = Date.now();
-      if (view === 'assistant' && !warned) {
-        warned = true;
-        logger.warn(
-          'This Slack app is on the assistant view (assistant_thread_started arrived), which Slack retires: switch its manifest to features.agent_view with an agent_description and subscribe app_home_opened and app_context_changed (`tsuka manifest slack` prints it)',
-        );
-      }
+      if (view === 'assistant') warnAssistantView();
       if (now - (lastRecorded.get(view) ?? 0) < SEEN_EVERY_MS) return;
       lastRecorded.set(view, now);
       await views

@@ -112,6 +112,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     bot: () => ({ userId: botUserId, botId }),
   });
   let connected = false;
+  const appContexts = options.state
+    ? createAppContexts({ contexts: options.state.namespace(SLACK_APP_CONTEXT_NAMESPACE), views: options.state.namespace(SLACK_VIEWS_NAMESPACE), logger })
+    : undefined;
   registerSlackListeners({
     app,
     botUserId: () => botUserId,
@@ -121,15 +124,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     removeButtons: surface.removeButtons,
     logger,
     assistant: createAssistantThreads({ client: app.client, caller, logger, prompts: options.assistantPrompts ?? (() => []) }),
-    ...(options.state
-      ? {
-          appContexts: createAppContexts({
-            contexts: options.state.namespace(SLACK_APP_CONTEXT_NAMESPACE),
-            views: options.state.namespace(SLACK_VIEWS_NAMESPACE),
-            logger,
-          }),
-        }
-      : {}),
+    ...(appContexts ? { appContexts } : {}),
   });
   app.error(async (error) => {
     logger.error('Slack listener error', { error });
@@ -167,6 +162,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       if (socketMode) await app.start();
       connected = true;
       logger.info('Slack connected', { mode: socketMode ? 'socket' : 'http', botUserId, team: identity.team });
+      await appContexts?.atStart();
     },
     async stop() {
       connected = false;
