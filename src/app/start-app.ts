@@ -147,6 +147,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       rateLimits: options.slackRateLimits,
       sharedBudget,
       assistantPrompts: () => suggestedPrompts(engine.roster, config.defaultCharacter),
+      state: engine.store,
     });
     surfaces.slack = slack.surface;
   }

@@ -21,6 +21,8 @@ import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { checkMcpServers, reportModelProfiles, reportSandboxDetails } from './doctor-extensions.js';
 import { storeSecurityLines } from './doctor-store-security.js';
+import { slackViewVerdict } from './doctor-slack-view.js';
+import { SLACK_VIEWS_KEY, SLACK_VIEWS_NAMESPACE, type SlackViewsSeen } from '../adapters/slack/app-context.js';
 import { createConfigMasker } from '../app/config-masker.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 
@@ -125,6 +127,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   try {
     const store = await openStore({ url: config.storeUrl, dataDirectory: config.dataDirectory });
     ok(`store opens: ${store.location}`);
+    if (config.slack) {
+      const verdict = slackViewVerdict(await store.namespace<SlackViewsSeen>(SLACK_VIEWS_NAMESPACE).get(SLACK_VIEWS_KEY));
+      if (verdict.level === 'ok') ok(verdict.text);
+      else info(verdict.level === 'warn' ? `⚠ ${verdict.text}` : verdict.text);
+    }
     await store.close();
     if (isRedisUrl(config.storeUrl)) {
       const { liveReplicas } = await import('../core/coordination/redis-coordination.js');

@@ -12,13 +12,34 @@ import type { ConsoleIo } from '../app/console-io.js';
 /** Slack's limit for an app's name (display_information.name), in characters. */
 const SLACK_APP_NAME_MAX = 35;
 
+/** Slack's limit for the agent view's `agent_description` (the manifest schema's maxLength), in characters. */
+export const SLACK_AGENT_DESCRIPTION_MAX = 300;
+
 const USAGE = 'Usage: tsuka manifest slack [--name NAME]';
 
-/** The manifest with `name` as the app's and the bot user's name (a YAML double-quoted string). */
+/** `text` within Slack's 300 characters: cut with an ellipsis when longer. */
+export function trimAgentDescription(text: string): string {
+  const characters = [...text.trim()];
+  if (characters.length <= SLACK_AGENT_DESCRIPTION_MAX) return characters.join('');
+  return `${characters
+    .slice(0, SLACK_AGENT_DESCRIPTION_MAX - 1)
+    .join('')
+    .trimEnd()}…`;
+}
+
+/**
+ * The manifest with `name` as the app's and the bot user's name (a YAML double-quoted string), and
+ * the agent view's description within Slack's limit (a longer one would make Slack refuse the manifest).
+ */
 export function slackManifest(root: string, name: string): string {
   const manifest = readFileSync(path.join(root, 'slack-app-manifest.yaml'), 'utf8');
   const quoted = JSON.stringify(name);
-  return manifest.replace(/^(display_information:\n {2}name: ).*$/m, `$1${quoted}`).replace(/^( {2}bot_user:\n {4}display_name: ).*$/m, `$1${quoted}`);
+  return manifest
+    .replace(/^(display_information:\n {2}name: ).*$/m, `$1${quoted}`)
+    .replace(/^( {2}bot_user:\n {4}display_name: ).*$/m, `$1${quoted}`)
+    .replace(/^( {4}agent_description: )(.*)$/m, (line, head: string, text: string) =>
+      [...text].length <= SLACK_AGENT_DESCRIPTION_MAX ? line : `${head}${JSON.stringify(trimAgentDescription(text))}`,
+    );
 }
 
 /** The problem with a chosen name, or undefined when Slack takes it. */

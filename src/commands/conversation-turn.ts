@@ -17,6 +17,7 @@ export function turnSource(event: MentionEvent | ThreadMessageEvent): TurnSource
     ...(event.thread ? { thread: event.thread } : {}),
     ...(replyTo ? { replyTo } : {}),
     ...(event.files && event.files.length > 0 ? { files: event.files } : {}),
+    ...(event.type === 'mention' && event.viewing ? { viewing: event.viewing } : {}),
     readThread: event.type === 'mention' && Boolean(event.thread || replyTo),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { ChannelRef, MessageRef, Platform, ThreadRef, UserRef } from './chat-surface.js';
 import type { InboundFile } from './conversation-context.js';
+import type { ViewingContext } from './viewing-context.js';
 
 interface InboundBase {
   /** Unique per delivery of the same event (Slack event_id; Discord message/interaction id). */
@@ -34,6 +35,8 @@ export interface MentionEvent extends InboundBase {
   files?: InboundFile[];
   /** Set when a schedule fired this mention on its owner's behalf (the schedule's id). */
   schedule?: string;
+  /** What the person was looking at when they wrote (Slack's agent view, DMs): ids only. */
+  viewing?: ViewingContext;
 }
 
 /** A message in a thread the bot follows, without a mention of the bot. */

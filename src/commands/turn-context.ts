@@ -14,6 +14,7 @@ import type { ContextMessage, InboundFile } from './conversation-context.js';
 import { prepareFiles, type PreparedFiles, type PrepareFilesOptions } from './inbound-files.js';
 import { formatThreadContext, readUnseenThreadMessages, THREAD_CONTEXT_BUDGET_CHARS } from './thread-context.js';
 import { earlierFiles, THREAD_FILES_MAX_TOTAL_BYTES } from './thread-files.js';
+import { formatViewing, type ViewingContext } from './viewing-context.js';
 
 /** Where a turn's message came from: serialisable, so a queued turn carries it to another replica. */
 export interface TurnSource {
@@ -24,6 +25,8 @@ export interface TurnSource {
   files?: InboundFile[];
   /** A tag-in (a mention inside a thread or a reply): the thread's earlier messages are read. */
   readThread: boolean;
+  /** What the person was looking at when they wrote (Slack's agent view): ids only. */
+  viewing?: ViewingContext;
 }
 
 export interface TurnContext {
@@ -31,6 +34,8 @@ export interface TurnContext {
   thread: string;
   /** The attached files ('' when none), fenced as untrusted. */
   files: string;
+  /** What the person was looking at ('' when unknown): ids only, quoted as untrusted. */
+  viewing: string;
   images: ImagePart[];
   /** What untrusted text came with the turn (issue 41): attached files, other people's or bots' messages. */
   untrusted: string[];
@@ -65,7 +70,7 @@ export async function gatherTurnContext(
   },
 ): Promise<TurnContext> {
   const { source, surface } = turn;
-  if (!source) return { thread: '', files: '', images: [], untrusted: [] };
+  if (!source) return { thread: '', files: '', viewing: '', images: [], untrusted: [] };
   const messages = source.readThread
     ? await readUnseenThreadMessages({
         surface,
@@ -108,7 +113,13 @@ export async function gatherTurnContext(
     .filter(Boolean)
     .join('\n\n');
   const attached = earlier.files.length > 0 || (source.files ?? []).length > 0 ? [ATTACHED_FILES] : [];
-  return { thread, files: fenced(attached, files), images: parts.flatMap((part) => part.images), untrusted: [...inThread, ...attached] };
+  return {
+    thread,
+    files: fenced(attached, files),
+    viewing: formatViewing(source.viewing),
+    images: parts.flatMap((part) => part.images),
+    untrusted: [...inThread, ...attached],
+  };
 }
 
 /** `text` fenced and labelled when it carries untrusted text; '' stays ''. */

@@ -34,12 +34,17 @@ export async function firstMessage(
 ): Promise<string> {
   const { context } = turn;
   for (const source of context.untrusted) turn.untrusted.add(source);
-  if (context.thread || context.files) {
+  if (context.thread || context.files || context.viewing) {
     // The transcript says what else the model was given (the texts themselves are in the turn's message).
-    const given = [context.thread ? 'the thread’s earlier messages' : '', context.files ? 'attached files (saved in .tsuka/inbox/)' : ''].filter(Boolean);
+    const given = [
+      context.thread ? 'the thread’s earlier messages' : '',
+      context.files ? 'attached files (saved in .tsuka/inbox/)' : '',
+      context.viewing ? 'what the person was looking at' : '',
+    ].filter(Boolean);
     await deps.runs.appendEvent(turn.runId, { type: 'note', text: `Started with ${given.join(' and ')}.` });
   }
-  return withThreadContext(context.thread, withSideTalk(turn.session?.sideTalk ?? [], withThreadContext(context.files, turn.text), turn.requester));
+  const text = withThreadContext(context.viewing, withThreadContext(context.files, turn.text));
+  return withThreadContext(context.thread, withSideTalk(turn.session?.sideTalk ?? [], text, turn.requester));
 }
 
 /** A fresh tracker seeded from the session (the command layer hands it to the turn and its sub-agents). */

@@ -6,6 +6,9 @@
  * `Assistant` class is not used: it would take the DM's messages away from our own listener (and
  * its calls from the budget). A workspace that refuses the methods (no `assistant:write`, not an
  * assistant app) is remembered and not asked again; nothing here ever fails a reply.
+ * On the Agent messaging experience (agent_view, issue 37) the prompts go to the Messages tab when
+ * it opens (`app_home_opened`, tab `messages`) without a `thread_ts`: Slack answers `ok` to one with
+ * a `thread_ts` there and shows nothing.
  * https://docs.slack.dev/reference/methods/assistant.threads.setTitle
  * https://docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts
  */
@@ -22,6 +25,8 @@ const MAX_OPEN_THREADS = 1_000;
 export interface AssistantThreads {
   /** A person opened an assistant thread: offer the prompts. */
   started(team: string, channel: string, threadTs: string): Promise<void>;
+  /** A person opened the app's Messages tab (agent view): the prompts, for the conversation (no thread_ts). */
+  messagesTabOpened(team: string, channel: string): Promise<void>;
   /** True once for the first message of a thread opened here: it is titled from `text` (the caller answers it as addressed to the bot). */
   firstMessage(team: string, channel: string, threadTs: string, text: string): boolean;
 }
@@ -60,6 +65,13 @@ export function createAssistantThreads(options: AssistantThreadsOptions): Assist
       if (prompts.length === 0) return;
       await call(team, 'assistant.threads.setSuggestedPrompts', channel, () =>
         client.assistant.threads.setSuggestedPrompts({ channel_id: channel, thread_ts: threadTs, title: 'Ask a character', prompts }),
+      );
+    },
+    async messagesTabOpened(team, channel) {
+      const prompts = options.prompts();
+      if (prompts.length === 0) return;
+      await call(team, 'assistant.threads.setSuggestedPrompts', channel, () =>
+        client.assistant.threads.setSuggestedPrompts({ channel_id: channel, title: 'Ask a character', prompts }),
       );
     },
     firstMessage(team, channel, threadTs, text) {

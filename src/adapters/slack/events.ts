@@ -12,6 +12,7 @@ import { toSlackMrkdwn } from './markdown.js';
 import type { InboundFile } from '../../commands/conversation-context.js';
 import { inboundFileOf, type SlackFileObject } from './files.js';
 import type { AssistantThreads } from './assistant-threads.js';
+import type { AppContexts } from './app-context.js';
 import { parseOptionValue } from './cards.js';
 
 export const SLACK_COMMANDS: SlashCommandName[] = ['call', 'team', 'goal', 'tsuka'];
@@ -28,6 +29,8 @@ export interface SlackEventOptions {
   logger: Logger;
   /** The assistant surface (DMs with the app): prompts when a thread opens, its title from the first message. */
   assistant?: AssistantThreads;
+  /** The agent view: what each person is looking at (app_context_changed), for their next DM turn. */
+  appContexts?: AppContexts;
 }
 
 interface SlackMessageLike {
@@ -55,6 +58,15 @@ export function registerSlackListeners(options: SlackEventOptions): void {
   const { app, logger } = options;
   const fire = (event: InboundEvent) => {
     void options.dispatch(event).catch((error: unknown) => logger.error('Slack event handling failed', { error }));
+  };
+  // What the person was looking at, given once to their next DM turn; a store that fails costs only the context.
+  const viewingOf = async (team: string, user: string | undefined) => {
+    if (!options.appContexts || !user) return {};
+    const viewing = await options.appContexts.take(team, user).catch((error: unknown) => {
+      logger.warn('what the person is looking at could not be read', { error });
+      return undefined;
+    });
+    return viewing ? { viewing } : {};
   };
   const stripBotMention = (text: string) => text.replace(new RegExp(`<@${options.botUserId()}(\\|[^>]*)?>`, 'g'), '').trim();
 
@@ -96,10 +108,11 @@ export function registerSlackListeners(options: SlackEventOptions): void {
     };
     const reply = message.thread_ts !== undefined && message.thread_ts !== message.ts;
     if (direct && !reply) {
-      fire({ ...base, type: 'mention', direct: true });
+      // Agent view: every DM message is a thread root, answered in its own thread.
+      fire({ ...base, type: 'mention', direct: true, ...(await viewingOf(team, message.user)) });
     } else if (direct && options.assistant?.firstMessage(team, message.channel, message.thread_ts!, base.text)) {
       // The first message of an assistant thread the person just opened: for the bot, in that thread.
-      fire({ ...base, type: 'mention', direct: true, thread: messageRef(team, message.channel, message.thread_ts!) });
+      fire({ ...base, type: 'mention', direct: true, thread: messageRef(team, message.channel, message.thread_ts!), ...(await viewingOf(team, message.user)) });
     } else if (message.thread_ts && message.thread_ts !== message.ts) {
       fire({ ...base, type: 'thread-message', thread: messageRef(team, message.channel, message.thread_ts) });
     } else if (options.plainMentions && /^\s*@\w/.test(text)) {
@@ -115,8 +128,11 @@ export function registerSlackListeners(options: SlackEventOptions): void {
       logger.warn('an assistant_thread_started event without its thread was ignored');
       return;
     }
+    // Recorded before the prompts are offered: doctor reads it.
+    await options.appContexts?.seen('assistant');
     void options.assistant?.started(team, thread.channel_id, thread.thread_ts);
   });
+  registerAgentViewListeners(options);
 
   for (const name of SLACK_COMMANDS) {
     app.command(`/${name}`, async ({ ack, command, respond }) => {
@@ -180,5 +196,43 @@ export function registerSlackListeners(options: SlackEventOptions): void {
         ? { clearButtons: () => options.removeButtons({ channel, ts: messageTs, text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] }) }
         : {}),
     });
+  });
+}
+
+/**
+ * The Agent messaging experience (agent_view, issue 37): the Messages tab opened offers the
+ * prompts; `app_context_changed` (and the assistant view's `assistant_thread_context_changed`)
+ * remember what the person is looking at.
+ */
+function registerAgentViewListeners(options: SlackEventOptions): void {
+  const { app, logger } = options;
+  const teamOf = (body: unknown) => (body as { team_id?: string }).team_id ?? 'T';
+  const remember = (team: string, user: string, context: unknown) =>
+    void options.appContexts?.changed(team, user, context).catch((error: unknown) => logger.warn('what the person is looking at could not be kept', { error }));
+
+  app.event('app_home_opened', async ({ event, body }) => {
+    const opened = event as unknown as { tab?: string; channel?: string };
+    if (opened.tab !== 'messages' || !opened.channel) return;
+    await options.appContexts?.seen('agent');
+    void options.assistant?.messagesTabOpened(teamOf(body), opened.channel);
+  });
+
+  app.event('app_context_changed', async ({ event, body }) => {
+    const changed = event as unknown as { user?: string; context?: unknown };
+    void options.appContexts?.seen('agent');
+    // Without the person it belongs to, a context is nobody's: dropped rather than guessed.
+    if (!changed.user) {
+      logger.warn('an app_context_changed event without its user was ignored');
+      return;
+    }
+    remember(teamOf(body), changed.user, changed.context);
+  });
+
+  app.event('assistant_thread_context_changed', async ({ event, body }) => {
+    const thread = (event as unknown as { assistant_thread?: { user_id?: string; context?: { channel_id?: string } } }).assistant_thread;
+    void options.appContexts?.seen('assistant');
+    if (!thread?.user_id) return;
+    const channel = thread.context?.channel_id;
+    remember(teamOf(body), thread.user_id, channel ? { entities: [{ type: 'slack#/types/channel_id', value: channel }] } : {});
   });
 }

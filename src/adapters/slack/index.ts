@@ -15,6 +15,8 @@ import { verifySlackSignature } from './signature.js';
 import { guardSocketModeEnvelopes } from './envelope-guard.js';
 import { createSlackCaller } from './call-budget.js';
 import { createAssistantThreads } from './assistant-threads.js';
+import { createAppContexts, SLACK_APP_CONTEXT_NAMESPACE, SLACK_VIEWS_NAMESPACE } from './app-context.js';
+import type { KeyValueNamespace } from '../../core/store/key-value-namespace.js';
 import type { SuggestedPrompt } from '../../commands/assistant-prompts.js';
 import type { SharedBudget } from '../shared/call-budget.js';
 import { nodeHttpFetch } from '../../core/http/node-http-fetch.js';
@@ -34,6 +36,8 @@ export interface SlackAdapterOptions {
   streaming?: boolean;
   /** The suggested prompts of a new assistant thread (DMs with the app): the characters. */
   assistantPrompts?: () => SuggestedPrompt[];
+  /** Where the agent view's state is kept (what each person looks at; which view's events arrived): the store. */
+  state?: { namespace<T>(name: string): KeyValueNamespace<T> };
 }
 
 export interface SlackAdapter {
@@ -108,6 +112,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     bot: () => ({ userId: botUserId, botId }),
   });
   let connected = false;
+  const appContexts = options.state
+    ? createAppContexts({ contexts: options.state.namespace(SLACK_APP_CONTEXT_NAMESPACE), views: options.state.namespace(SLACK_VIEWS_NAMESPACE), logger })
+    : undefined;
   registerSlackListeners({
     app,
     botUserId: () => botUserId,
@@ -117,6 +124,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     removeButtons: surface.removeButtons,
     logger,
     assistant: createAssistantThreads({ client: app.client, caller, logger, prompts: options.assistantPrompts ?? (() => []) }),
+    ...(appContexts ? { appContexts } : {}),
   });
   app.error(async (error) => {
     logger.error('Slack listener error', { error });
@@ -154,6 +162,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       if (socketMode) await app.start();
       connected = true;
       logger.info('Slack connected', { mode: socketMode ? 'socket' : 'http', botUserId, team: identity.team });
+      await appContexts?.atStart();
     },
     async stop() {
       connected = false;

@@ -8,6 +8,8 @@
  *   `prompts` (up to four, each with its `title` and `message`), optional `thread_ts` and `title`.
  * Both need the `assistant:write` scope and are Tier 4. Shapes are checked as documented; errors are
  * Slack's (`invalid_arguments`, `channel_not_found`, `invalid_thread_ts`).
+ * An app on the Agent messaging experience (`agent_view`, agent-view.ts) gets its prompts only
+ * without a `thread_ts`: with one, Slack answers `ok` and shows nothing (recorded in `ignoredPrompts`).
  */
 import type { RequestFields } from './http-body.js';
 import { stringField } from './http-body.js';
@@ -34,9 +36,15 @@ export interface AssistantTitle {
   title: string;
 }
 
+/** Which messaging experience the app's manifest enables: the assistant view (legacy) or the agent view. */
+export type MessagingView = 'assistant' | 'agent';
+
 export interface AssistantThreads {
   readonly titles: AssistantTitle[];
   readonly suggestedPrompts: SuggestedPromptsCall[];
+  /** Calls Slack answered `ok` but showed nothing for (a `thread_ts` on an agent-view app). */
+  readonly ignoredPrompts: SuggestedPromptsCall[];
+  view: MessagingView;
   handlers: Record<string, (fields: RequestFields) => Record<string, unknown>>;
   /** A person opens a new assistant thread in their DM with the app: its root message, then the event to deliver. */
   start(input: { userId: string; channelId: string; teamId: string; contextChannelId?: string }): { threadTs: string; event: Record<string, unknown> };
@@ -64,15 +72,18 @@ function promptsOf(value: unknown): SuggestedPromptsCall['prompts'] | string {
   return prompts as SuggestedPromptsCall['prompts'];
 }
 
-export function createAssistantThreads(store: MessageStore): AssistantThreads {
+export function createAssistantThreads(store: MessageStore, view: MessagingView = 'assistant'): AssistantThreads {
   const titles: AssistantTitle[] = [];
   const suggestedPrompts: SuggestedPromptsCall[] = [];
+  const ignoredPrompts: SuggestedPromptsCall[] = [];
   const isDm = (channel: string) => channel.startsWith('D');
   const knownThread = (channel: string, ts: string) => store.find(channel, ts) !== undefined;
 
-  return {
+  const threads: AssistantThreads = {
     titles,
     suggestedPrompts,
+    ignoredPrompts,
+    view,
     handlers: {
       'assistant.threads.setTitle': (fields) => {
         const channel = stringField(fields, 'channel_id');
@@ -92,7 +103,10 @@ export function createAssistantThreads(store: MessageStore): AssistantThreads {
         const threadTs = stringField(fields, 'thread_ts');
         if (!isDm(channel)) return fail('channel_not_found');
         if (threadTs !== undefined && !knownThread(channel, threadTs)) return fail('invalid_thread_ts');
-        suggestedPrompts.push({ channel, ...(threadTs ? { thread_ts: threadTs } : {}), ...(fields.title ? { title: fields.title } : {}), prompts });
+        const call = { channel, ...(threadTs ? { thread_ts: threadTs } : {}), ...(fields.title ? { title: fields.title } : {}), prompts };
+        // Agent view: prompts sit at the top of the conversation; one sent to a thread fails silently.
+        if (threads.view === 'agent' && threadTs !== undefined) ignoredPrompts.push(call);
+        else suggestedPrompts.push(call);
         return { ok: true };
       },
     },
@@ -112,4 +126,5 @@ export function createAssistantThreads(store: MessageStore): AssistantThreads {
       return { threadTs: root.ts, event };
     },
   };
+  return threads;
 }

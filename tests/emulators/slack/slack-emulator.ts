@@ -26,7 +26,8 @@ import { createWebApi } from './web-api.js';
 import { createFaultInjector, type FaultedCall, type FaultWindow } from './faults.js';
 import type { StreamingRefusal } from './streaming.js';
 import { createConversations, type EmulatedChannel } from './conversations.js';
-import { createAssistantThreads, type AssistantTitle, type SuggestedPromptsCall } from './assistant-threads.js';
+import { createAssistantThreads, type AssistantTitle, type MessagingView, type SuggestedPromptsCall } from './assistant-threads.js';
+import { buildAppContextChanged, buildMessagesTabOpened, type AppContextEntity } from './agent-view.js';
 
 /** Every scope a TSUKA bot asks for (platform-notes.md), customize included. */
 export const DEFAULT_SLACK_SCOPES: readonly string[] = [
@@ -65,6 +66,8 @@ export interface SlackEmulatorOptions {
   streamingRefusal?: StreamingRefusal;
   /** Refuse task_update and plan_update chunks with this error (default: taken). */
   taskChunksRefusal?: string;
+  /** The app's messaging experience: `assistant` (assistant_view, the default) or `agent` (agent_view). */
+  messagingView?: MessagingView;
 }
 
 /** A running emulator. State getters return the live records; `messages()`/`thread()` return copies. */
@@ -124,6 +127,14 @@ export interface SlackEmulator extends Deliveries {
   readonly assistantTitles: readonly AssistantTitle[];
   /** assistant.threads.setSuggestedPrompts calls that succeeded, in order. */
   readonly suggestedPrompts: readonly SuggestedPromptsCall[];
+  /** setSuggestedPrompts calls answered `ok` that Slack showed nothing for (a `thread_ts` on an agent-view app). */
+  readonly ignoredSuggestedPrompts: readonly SuggestedPromptsCall[];
+  /** Switches the app between the assistant view and the agent view (its manifest's `features`). */
+  setMessagingView(view: MessagingView): void;
+  /** A person opens the app's Messages tab (their DM with it): `app_home_opened` with `tab: "messages"`. */
+  openMessagesTab(input: { userId: string; channelId: string }): Promise<{ eventId: string }>;
+  /** What a person looks at changes while the app is visible (agent view only): `app_context_changed`. */
+  changeAppContext(input: { userId: string; channelId: string; entities: readonly AppContextEntity[] }): Promise<{ eventId: string }>;
   /** A person opens a new assistant thread in their DM with the app: the root message, then `assistant_thread_started`. */
   startAssistantThread(input: { userId: string; channelId: string; contextChannelId?: string }): Promise<{ threadTs: string; eventId: string }>;
   /** Resolves as soon as `predicate` holds; re-checked on every recorded call, ack and connection. */
@@ -177,7 +188,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     onChange: () => waiter.changed(),
   });
   const conversations = createConversations(identity.botUserId, () => scopes);
-  const assistant = createAssistantThreads(store);
+  const assistant = createAssistantThreads(store, options.messagingView);
   const webApi = createWebApi({
     store,
     rateLimiter,
@@ -283,7 +294,21 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     },
     assistantTitles: assistant.titles,
     suggestedPrompts: assistant.suggestedPrompts,
+    ignoredSuggestedPrompts: assistant.ignoredPrompts,
+    setMessagingView(view) {
+      assistant.view = view;
+    },
+    async openMessagesTab(input) {
+      const delivered = await deliveries.deliverEvent(buildMessagesTabOpened({ ...input, eventTs: store.nextTs() }));
+      return { eventId: delivered.eventId };
+    },
+    async changeAppContext(input) {
+      const event = buildAppContextChanged({ ...input, view: assistant.view, teamId: identity.teamId, eventTs: store.nextTs() });
+      const delivered = await deliveries.deliverEvent(event);
+      return { eventId: delivered.eventId };
+    },
     async startAssistantThread(input) {
+      if (assistant.view === 'agent') throw new Error('an agent-view app gets no assistant_thread_started: use openMessagesTab');
       const { threadTs, event } = assistant.start({ ...input, teamId: identity.teamId });
       const delivered = await deliveries.deliverEvent(event);
       return { threadTs, eventId: delivered.eventId };

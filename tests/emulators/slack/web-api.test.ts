@@ -183,3 +183,22 @@ describe('Web API: the assistant surface (issue 24)', () => {
     });
   });
 });
+
+describe('Web API: the Agent messaging experience (issue 37)', () => {
+  it('an agent-view app gets its prompts without a thread_ts; with one Slack answers ok and shows nothing', async () => {
+    emulator.setMessagingView('agent');
+    const root = await callApi('chat.postMessage', { channel: 'D1', text: 'hello' });
+    const prompts = [{ title: 'Ask Geordi', message: '@geordi what can you do?' }];
+    expect((await callApi('assistant.threads.setSuggestedPrompts', { channel_id: 'D1', thread_ts: String(root.body.ts), prompts })).body).toEqual({ ok: true });
+    expect(emulator.suggestedPrompts).toEqual([]);
+    expect(emulator.ignoredSuggestedPrompts).toEqual([{ channel: 'D1', thread_ts: String(root.body.ts), prompts }]);
+    expect((await callApi('assistant.threads.setSuggestedPrompts', { channel_id: 'D1', prompts })).body).toEqual({ ok: true });
+    expect(emulator.suggestedPrompts).toEqual([{ channel: 'D1', prompts }]);
+    // The assistant view's thread-opening event does not exist there.
+    await expect(emulator.startAssistantThread({ userId: 'U1', channelId: 'D1' })).rejects.toThrow(/agent-view app gets no assistant_thread_started/);
+  });
+
+  it('app_context_changed reaches only an agent-view app, with its entities as Slack sends them', async () => {
+    await expect(emulator.changeAppContext({ userId: 'U1', channelId: 'D1', entities: [] })).rejects.toThrow(/only an app whose manifest enables agent_view/);
+  });
+});

@@ -29,9 +29,22 @@ describe('slack-app-manifest.yaml', () => {
     expect(manifest).toMatch(/messages_tab_enabled: true\n\s+messages_tab_read_only_enabled: false/);
   });
 
-  it('opens DMs as assistant threads: the assistant view, its scope and its event', () => {
-    expect(manifest).toMatch(/features:[\s\S]*assistant_view:\n\s+assistant_description: \S/);
-    expect(manifest).toContain('- assistant:write\n');
-    expect(manifest).toContain('- assistant_thread_started\n');
+  it('is on the Agent messaging experience (issue 37): agent_view with its description, its scope and its events, not the retiring assistant view', () => {
+    const description = /^ {2}agent_view:\n {4}agent_description: (.+)$/m.exec(manifest)?.[1];
+    expect(description).toBeDefined();
+    expect([...description!].length).toBeLessThanOrEqual(300);
+    expect(manifest).toMatch(/^features:\n(?: {2}.*\n)* {2}agent_view:\n/m);
+    expect(manifest).not.toMatch(/^ {2}assistant_view:/m);
+    // The scopes Slack lists for agents: assistant:write, the DM's history, chat:write, mentions.
+    for (const scope of ['assistant:write', 'im:history', 'chat:write', 'app_mentions:read']) expect(manifest).toContain(`- ${scope}\n`);
+    const events = /bot_events:\n((?:\s+- \S+\n)+)/.exec(manifest)?.[1] ?? '';
+    for (const event of ['app_home_opened', 'app_context_changed', 'message.im']) expect(events).toContain(`- ${event}\n`);
+    expect(events).not.toContain('assistant_thread_started');
+  });
+
+  it('the adapter listens to every event the manifest subscribes to, and still to the assistant view’s', () => {
+    const events = readFileSync(path.resolve(import.meta.dirname, '../../../src/adapters/slack/events.ts'), 'utf8');
+    for (const event of ['app_home_opened', 'app_context_changed', 'app_mention', 'assistant_thread_started', 'assistant_thread_context_changed'])
+      expect(events).toContain(`app.event('${event}'`);
   });
 });

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { slackManifest, trimAgentDescription } from '../../../src/cli/manifest-command.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
 
 async function run(argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   // An empty folder with no .env and no tsuka.config.json: the command must not need them.
@@ -41,6 +43,32 @@ describe('tsuka manifest slack', () => {
     expect(status).toBe(0);
     expect(stdout).toMatch(/^ {2}name: "TSUKA"$/m);
     expect(stdout).toContain('socket_mode_enabled: true');
+  });
+
+  it('prints the agent view with its description within Slack’s 300 characters, a longer one cut with an ellipsis', async () => {
+    const { stdout } = await run(['manifest', 'slack']);
+    const description = /^ {2}agent_view:\n {4}agent_description: (.+)$/m.exec(stdout)?.[1];
+    expect(description).toMatch(/Geordi/);
+    expect([...description!].length).toBeLessThanOrEqual(300);
+    expect(stdout).toMatch(/bot_events:\n(?:\s+- \S+\n)*\s+- app_home_opened\n/);
+
+    const root = await mkdtemp(path.join(os.tmpdir(), 'tsuka-manifest-long-'));
+    try {
+      mkdirSync(root, { recursive: true });
+      writeFileSync(
+        path.join(root, 'slack-app-manifest.yaml'),
+        file.replace(/agent_description: .*$/m, `agent_description: ${'Ask a character. '.repeat(30)}`),
+      );
+      const long = /^ {4}agent_description: (.+)$/m.exec(slackManifest(root, 'TSUKA'))?.[1];
+      const printed = JSON.parse(long!) as string;
+      expect([...printed]).toHaveLength(300);
+      expect(printed.endsWith('…')).toBe(true);
+      expect(printed.startsWith('Ask a character. Ask a character.')).toBe(true);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+    expect(trimAgentDescription('  short  ')).toBe('short');
+    expect([...trimAgentDescription('é'.repeat(301))]).toHaveLength(300);
   });
 
   it('refuses a name Slack would refuse, an unknown platform or argument, with exit 2 and one line', async () => {
