@@ -134,23 +134,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   const sharedBudget = shared ? (name: string, rule: RateRule) => engine.coordination.takeToken(name, rule) : undefined;
   const stoppers: (() => Promise<void>)[] = [];
 
-  let slack: SlackAdapter | undefined;
-  if (config.slack) {
-    const { createSlackAdapter } = await import('../adapters/slack/index.js');
-    slack = createSlackAdapter({
-      config: config.slack,
-      handle: layer.handle,
-      logger,
-      editIntervalMs: config.streamEditIntervalMs,
-      plainMentions: config.plainMentions,
-      retries: options.slackRetries,
-      rateLimits: options.slackRateLimits,
-      sharedBudget,
-      assistantPrompts: () => suggestedPrompts(engine.roster, config.defaultCharacter),
-      state: engine.store,
-    });
-    surfaces.slack = slack.surface;
-  }
+  const slack = config.slack ? await openSlackAdapter(config.slack, { config, options, engine, layer, logger, sharedBudget }) : undefined;
+  if (slack) surfaces.slack = slack.surface;
   let discord: DiscordAdapter | undefined;
   if (config.discord) {
     const { createDiscordAdapter } = await import('../adapters/discord/index.js');
@@ -290,4 +275,32 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       removeGuard();
     },
   };
+}
+
+/** The Slack adapter, loaded only when Slack is configured (a Discord-only bot never loads Bolt). */
+async function openSlackAdapter(
+  slackConfig: NonNullable<AppConfig['slack']>,
+  context: {
+    config: AppConfig;
+    options: StartAppOptions;
+    engine: Engine;
+    layer: CommandLayer;
+    logger: Parameters<typeof createSlackAdapter>[0]['logger'];
+    sharedBudget: Parameters<typeof createSlackAdapter>[0]['sharedBudget'];
+  },
+): Promise<SlackAdapter> {
+  const { config, options, engine } = context;
+  const { createSlackAdapter } = await import('../adapters/slack/index.js');
+  return createSlackAdapter({
+    config: slackConfig,
+    handle: context.layer.handle,
+    logger: context.logger,
+    editIntervalMs: config.streamEditIntervalMs,
+    plainMentions: config.plainMentions,
+    retries: options.slackRetries,
+    rateLimits: options.slackRateLimits,
+    sharedBudget: context.sharedBudget,
+    assistantPrompts: () => suggestedPrompts(engine.roster, config.defaultCharacter),
+    state: engine.store,
+  });
 }

@@ -11,7 +11,6 @@ import { CREATED_ROLES_FOLDER } from '../core/tools/impl/create-role.js';
 import { loadProviderCatalogue } from '../core/provider/catalogue.js';
 import { probeServer } from '../core/provider/probe-server.js';
 import { openStore } from '../core/store/open-store.js';
-import { isRedisUrl } from '../core/coordination/open-coordination.js';
 import { dataProblemLines } from './failure-lines.js';
 import { sqliteStorePath, sqliteStoreStats } from '../core/store/sqlite-maintenance.js';
 import { formatBytes } from './format-bytes.js';
@@ -20,7 +19,7 @@ import { checkDiscord, checkPublicUrl, checkSlack } from './doctor-platforms.js'
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { checkMcpServers, reportModelProfiles, reportSandboxDetails } from './doctor-extensions.js';
-import { storeSecurityLines } from './doctor-store-security.js';
+import { redisStoreLines, storeSecurityLines } from './doctor-store-security.js';
 import { slackViewVerdict } from './doctor-slack-view.js';
 import { SLACK_VIEWS_KEY, SLACK_VIEWS_NAMESPACE, type SlackViewsSeen } from '../adapters/slack/app-context.js';
 import { createConfigMasker } from '../app/config-masker.js';
@@ -129,19 +128,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     ok(`store opens: ${store.location}`);
     if (config.slack) {
       const verdict = slackViewVerdict(await store.namespace<SlackViewsSeen>(SLACK_VIEWS_NAMESPACE).get(SLACK_VIEWS_KEY));
-      if (verdict.level === 'ok') ok(verdict.text);
-      else info(verdict.level === 'warn' ? `⚠ ${verdict.text}` : verdict.text);
+      (verdict.level === 'ok' ? ok : info)(verdict.level === 'warn' ? `⚠ ${verdict.text}` : verdict.text);
     }
     await store.close();
-    if (isRedisUrl(config.storeUrl)) {
-      const { liveReplicas } = await import('../core/coordination/redis-coordination.js');
-      const replicas = await liveReplicas(config.storeUrl.trim());
-      info(`replicas on this Redis: ${replicas.length === 0 ? 'none running' : `${replicas.length} (${replicas.join(', ')})`}`);
-      const { redisPersistenceAt } = await import('../core/coordination/redis-store-marker.js');
-      const durability = await redisPersistenceAt(config.storeUrl.trim());
-      info(durability.warn ? `⚠ ${durability.text}` : durability.text);
-    }
-    for (const line of storeSecurityLines(config)) info(line);
+    for (const line of [...(await redisStoreLines(config.storeUrl)), ...storeSecurityLines(config)]) info(line);
     const file = sqliteStorePath(config.storeUrl, config.dataDirectory);
     if (file) {
       const stats = await sqliteStoreStats(file);
