@@ -18,7 +18,8 @@ import { createRunStore } from '../../../src/core/store/run-store.js';
 import { testApprovalSigner } from '../../support/approval-signer.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
 
-const offline = () => new StoreError('The shared state (Redis) does not answer right now; try again in a moment.', { cause: new Error('The client is offline') });
+const offline = () =>
+  new StoreError('The shared state (Redis) does not answer right now; try again in a moment.', { cause: new Error('The client is offline') });
 
 async function setup() {
   const store = await openStore({ url: 'memory://', dataDirectory: '/tmp' });
@@ -93,5 +94,4 @@ describe('a pending approval when the Redis came back empty', () => {
     expect(reads).toBe(2);
     expect(surface.messages[0]!.text.split('\n')[0]).toBe(VANISHED_BANNER);
   });
-
 });
