@@ -113,8 +113,8 @@ describe('state one replica writes on Redis, read by another process', () => {
 
   it('`tsuka audit` in a third process reads the decision, and `tsuka export` the run it belongs to', async () => {
     const entries = (await cli('audit', '--json'))
-      .trim()
       .split('\n')
+      .filter((line) => line.trim() !== '')
       .map((line) => JSON.parse(line) as { type: string; decision?: string; tool?: string; actor?: string; runId?: string });
     const approval = entries.find((entry) => entry.type === 'approval' && entry.tool === 'write_file');
     expect(approval).toMatchObject({ decision: 'approved', actor: 'slack:U1' });
