@@ -24,6 +24,8 @@ export { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION } from './action-ids.js
 
 const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 const ACTIONS = new Set([APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION]);
+/** How often a pending record that cannot be read right after the Redis came back empty is read again (about 30 s in all). */
+const VANISHED_REREADS = 20;
 
 export interface ApprovalFlowOptions extends ApprovalDeliveryOptions {
   admins: string[];
@@ -59,11 +61,28 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   // A Redis that came back empty took the pending records with it: their runs are told at once.
   options.coordination?.storeHealth?.onEmptied(() => void endVanishedWaits());
 
-  /** Ends every wait here whose stored record is gone (a record that cannot be read now is left to its timeout). */
+  /**
+   * Ends every wait here whose stored record is gone. The store has its own connection, which may
+   * come back a moment after the one that found the Redis empty: a record that cannot be read yet
+   * is read again, at the connection's own reconnect pace, for a while; then it is left to its timeout.
+   */
   async function endVanishedWaits(): Promise<void> {
-    for (const id of [...waiters.keys()]) {
-      const record = await options.approvals.get(id).catch(() => null);
-      if (record === undefined) await delivery.vanished(id);
+    let unread = [...waiters.keys()];
+    for (let attempt = 0; unread.length > 0; attempt++) {
+      const next: string[] = [];
+      for (const id of unread) {
+        if (!waiters.has(id)) continue;
+        const record = await options.approvals.get(id).catch(() => null);
+        if (record === undefined) await delivery.vanished(id);
+        else if (record === null) next.push(id);
+      }
+      unread = next;
+      if (unread.length === 0) return;
+      if (attempt >= VANISHED_REREADS) {
+        options.logger.warn('could not read pending approvals after the Redis came back empty; they are left to their timeout', { approvalIds: unread });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)).unref());
     }
   }
 
@@ -156,7 +175,12 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     const messageRef = await (context.aroundCard ? context.aroundCard(request, post) : post());
     // Decided while the prompt was being posted: the decision is shown on it now, never live buttons.
     await delivery.cardPosted(waiter, messageRef);
-    const record = await options.approvals.setMessageRef(id, messageRef);
+    // The card is up and this wait knows it: the store losing the reference (Redis dropped just now)
+    // does not end the wait — a decision still needs the stored record, and a vanished one is said on the card.
+    const record = await options.approvals.setMessageRef(id, messageRef).catch((error: unknown) => {
+      options.logger.warn('could not record which message is an approval card; the wait goes on', { approvalId: id, error });
+      return undefined;
+    });
     // Decided in the store (another replica, a forger) but not yet here: it ends this wait now.
     if (record && (record.tampered || record.status !== 'pending')) await delivery.deliver(id, record);
   }
