@@ -6,7 +6,7 @@ import { WorkspaceEscapeError } from '../errors.js';
 import { assertDescriptorInside } from '../safety/open-beneath.js';
 import type { Workspace } from './tool.js';
 import { ToolFailureError } from './tool-failure-error.js';
-import { isMissingError, locateBeneath } from './workspace-files.js';
+import { isMissingError, locateBeneath, readFileBeneath } from './workspace-files.js';
 
 /**
  * Writes through a temp file in the same directory and renames it over the target, so a crash
@@ -117,30 +117,22 @@ export async function appendFileBeneath(workspace: Workspace, absolutePath: stri
       if (code === 'EISDIR') throw new ToolFailureError(`${shown} is a directory; give a file path.`, { cause: error });
       throw error;
     });
-    let shared: Buffer | undefined;
+    let shared = false;
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) throw new ToolFailureError(`${shown} is not a regular file.`);
       await assertDescriptorInside(workspace.root, `/proc/self/fd/${handle.fd}`, shown);
       // A hard link shared with the real workspace is never appended to in place: it is replaced.
-      if (workspace.linkedFiles && stats.nlink > 1) shared = await readWhole(handle, stats.size);
-      else await handle.appendFile(content);
+      shared = workspace.linkedFiles === true && stats.nlink > 1;
+      if (!shared) await handle.appendFile(content);
     } finally {
       await handle.close();
     }
-    if (shared) await writeFileBeneath(workspace, absolutePath, Buffer.concat([shared, Buffer.from(content)]));
+    if (shared) {
+      const before = (await readFileBeneath(workspace, absolutePath)) ?? Buffer.alloc(0);
+      await writeFileBeneath(workspace, absolutePath, Buffer.concat([before, Buffer.from(content)]));
+    }
   } finally {
     await entry.directory.close();
   }
-}
-
-async function readWhole(handle: fs.FileHandle, size: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(size);
-  let offset = 0;
-  while (offset < size) {
-    const { bytesRead } = await handle.read(buffer, offset, size - offset, offset);
-    if (bytesRead === 0) break;
-    offset += bytesRead;
-  }
-  return buffer.subarray(0, offset);
 }
