@@ -8,7 +8,7 @@
  * 8 unchanged stagings ≤ 1 s.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStaging, type Staging } from '../src/core/workflows/goal/parallel-workspace.js';
 import { benchSize } from './bench-size.js';
@@ -60,12 +60,16 @@ async function stagingsOf(megabytes: number, keep: (stagings: Staging[], workspa
   }
 }
 
-console.log(`Staging bench (${BRANCHES} parallel stagings, ${FILE_BYTES / 1024} KB files)`);
+console.log(
+  `Staging bench (${BRANCHES} parallel stagings, ${FILE_BYTES / 1024} KB files; load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`,
+);
 const small = await stagingsOf(SMALL_MB, async () => {});
 const large = await stagingsOf(LARGE_MB, async (stagings) => {
   const unchanged = await timed(() => Promise.all(stagings.map((staging) => staging.diff())));
   const changes = unchanged.value.reduce((sum, list) => sum + list.length, 0);
-  console.log(`  diff of ${BRANCHES} unchanged stagings: ${seconds(unchanged.ms)} (${changes} changes) — goal ≤ ${DIFF_TARGET_S} s: ${verdict(unchanged.ms <= DIFF_TARGET_S * 1000)}`);
+  console.log(
+    `  diff of ${BRANCHES} unchanged stagings: ${seconds(unchanged.ms)} (${changes} changes) — goal ≤ ${DIFF_TARGET_S} s: ${verdict(unchanged.ms <= DIFF_TARGET_S * 1000)}`,
+  );
   const first = stagings[0] as Staging;
   await writeFile(join(first.root, 'src-0', 'file-0.txt'), 'written by the step\n');
   const oneWrite = await timed(() => first.diff());

@@ -135,7 +135,13 @@ export async function reopenStaging(stagingRoot: string, label: string): Promise
   return stagingOver(workspace, realStagingRoot, label, saved, { skippedLinks: [], sharedReadOnly: [] });
 }
 
-function stagingOver(workspace: Workspace, stagingRoot: string, label: string, saved: SavedBase, extra: Pick<Staging, 'skippedLinks' | 'sharedReadOnly'>): Staging {
+function stagingOver(
+  workspace: Workspace,
+  stagingRoot: string,
+  label: string,
+  saved: SavedBase,
+  extra: Pick<Staging, 'skippedLinks' | 'sharedReadOnly'>,
+): Staging {
   const { base, stamps } = saved;
   let privateFiles: Promise<void> | undefined;
   const makeFilesPrivate = async (): Promise<void> => {

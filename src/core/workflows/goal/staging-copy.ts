@@ -148,7 +148,6 @@ function linkInside(from: string, to: string, relative: string, tree: CopiedTree
   tree.base.set(relative, `link:${relativeTarget}`);
 }
 
-
 /** `dev:ino` of the files a hard-link staging still shares with the workspace, from its base and stamps. */
 export function sharedInodes(base: Manifest, stamps: ReadonlyMap<string, string>): Set<string> {
   const shared = new Set<string>();

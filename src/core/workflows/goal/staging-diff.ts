@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { entryAt, fileStamp, hashFile, STAGING_SKIPPED_DIRECTORIES, stampAt, symlinkEntry, type Manifest, type ManifestEntry } from './workspace-manifest.js';
+import { entryAt, fileStamp, hashFile, STAGING_SKIPPED_DIRECTORIES, stampAt, symlinkEntry, type ManifestEntry } from './workspace-manifest.js';
 
 /** One path a branch added, modified or deleted, with its new entry (none for a deletion). */
 export interface FileChange {

@@ -81,7 +81,7 @@ describe('a staging made of hard links', () => {
     expect(['reflink', 'hardlink']).toContain(chosen.mode);
   });
 
-  it("leaves the real workspace unchanged when the file tools write, append and edit, until the merge", async () => {
+  it('leaves the real workspace unchanged when the file tools write, append and edit, until the merge', async () => {
     const staging = await createStaging(workspace, stagingRoot, 'step-1', { mode: 'hardlink' });
     const sibling = await createStaging(workspace, stagingRoot, 'step-2', { mode: 'hardlink' });
     const tools = context(staging);
@@ -170,7 +170,7 @@ describe('a folder whose files cannot be made private', () => {
       throw new Error('disk full');
     });
     try {
-      const command = runCommand({ command: 'touch ran', cwd: folder, sandbox: createFallbackSandbox(), env: { PATH: '/usr/bin:/bin' } });
+      const command = runCommand({ command: 'touch ran', cwd: folder, sandbox: createFallbackSandbox(), env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000 });
       await expect(command).rejects.toMatchObject({ code: 'command_folder_unprepared' });
       await expect(fs.stat(path.join(folder, 'ran'))).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
