@@ -118,7 +118,8 @@ async function placeFile(tree: CopiedTree, relative: string, source: string, des
 async function copyOne(tree: CopiedTree, relative: string, source: string, destination: string): Promise<void> {
   const before = fs.lstatSync(source, { bigint: true });
   if (before.size > LARGE_FILE) await fsp.copyFile(source, destination, constants.COPYFILE_FICLONE);
-  else fs.copyFileSync(source, destination, constants.COPYFILE_FICLONE);
+  else if (tree.mode === 'reflink') fs.copyFileSync(source, destination, constants.COPYFILE_FICLONE);
+  else copySmall(source, destination, Number(before.mode) & 0o7777);
   tree.base.set(relative, fileStamp(before));
   tree.stamps.set(relative, fileStamp(fs.lstatSync(destination, { bigint: true })));
 }
@@ -186,8 +187,13 @@ async function privateFile(root: string, relative: string, shared: ReadonlySet<s
     const before = fs.lstatSync(file, { bigint: true });
     if (!shared.has(`${before.dev}:${before.ino}`) || before.nlink <= 1n) return false;
     const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tsuka-private`);
-    if (before.size > LARGE_FILE) await fsp.copyFile(file, temporary, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
-    else fs.copyFileSync(file, temporary, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
+    try {
+      if (before.size > LARGE_FILE) await fsp.copyFile(file, temporary, constants.COPYFILE_EXCL);
+      else copySmall(file, temporary, Number(before.mode) & 0o7777);
+    } catch (error) {
+      fs.rmSync(temporary, { force: true });
+      throw error;
+    }
     const after = fs.lstatSync(file, { bigint: true });
     if (fileStamp(after) !== fileStamp(before)) {
       // Written meanwhile (by the workspace): the copy may be torn, so it is made again.
@@ -200,4 +206,17 @@ async function privateFile(root: string, relative: string, shared: ReadonlySet<s
     return true;
   }
   throw new Error(`${relative} kept changing while it was being made private.`);
+}
+
+/** A small file's copy with its mode: a read and a write cost a quarter of `copyFileSync` here (ext4, 16 KB). */
+function copySmall(from: string, to: string, mode: number): void {
+  const content = fs.readFileSync(from);
+  const descriptor = fs.openSync(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  try {
+    fs.writeFileSync(descriptor, content);
+    // The umask may have taken bits off the mode.
+    if ((fs.fstatSync(descriptor).mode & 0o7777) !== mode) fs.fchmodSync(descriptor, mode);
+  } finally {
+    fs.closeSync(descriptor);
+  }
 }

@@ -125,6 +125,20 @@ describe('a staging made of hard links', () => {
     expect(streamed).toEqual([]);
   });
 
+  it('keeps each file\'s mode in its private copy, and in a copied staging', async () => {
+    await fs.writeFile(path.join(workspace, 'run.sh'), '#!/bin/sh\n');
+    await fs.chmod(path.join(workspace, 'run.sh'), 0o751);
+    const linked = await createStaging(workspace, stagingRoot, 'step-1', { mode: 'hardlink' });
+    await linked.prepareForCommands();
+    const copied = await createStaging(workspace, stagingRoot, 'step-2', { mode: 'copy' });
+    for (const staging of [linked, copied]) {
+      const stats = await fs.stat(path.join(staging.root, 'run.sh'));
+      expect(stats.mode & 0o7777).toBe(0o751);
+      expect(stats.ino).not.toBe(await inode(path.join(workspace, 'run.sh')));
+      expect(await staging.diff()).toEqual([]);
+    }
+  });
+
   it('calls a file the workspace changed in place meanwhile a conflict, though the staging shares it', async () => {
     const staging = await createStaging(workspace, stagingRoot, 'step-1', { mode: 'hardlink' });
     await writeFileTool.execute({ path: 'README.md', content: 'from the branch\n' }, context(staging));
