@@ -125,7 +125,7 @@ describe('a staging made of hard links', () => {
     expect(streamed).toEqual([]);
   });
 
-  it('keeps each file\'s mode in its private copy, and in a copied staging', async () => {
+  it("keeps each file's mode in its private copy, and in a copied staging", async () => {
     await fs.writeFile(path.join(workspace, 'run.sh'), '#!/bin/sh\n');
     await fs.chmod(path.join(workspace, 'run.sh'), 0o751);
     const linked = await createStaging(workspace, stagingRoot, 'step-1', { mode: 'hardlink' });
