@@ -14,3 +14,4 @@ await import('./model-servers-bench.js');
 await import('./replicas-bench.js');
 await import('./pdf-text-bench.js');
 await import('./mcp-mute-ask-bench.js');
+await import('./staging-bench.js');

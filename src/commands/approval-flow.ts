@@ -16,6 +16,7 @@ import type { Coordination } from '../core/coordination/coordination.js';
 import type { Approvers, DangerousRule } from '../core/scopes/approval-rule.js';
 import { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION, SHOW_WHOLE_FILE_ACTION } from './action-ids.js';
 import { approvalCardButtons, showWholeFile, wholeFileOf } from './approval-whole-file.js';
+import { endVanishedWaits } from './approval-vanished.js';
 import { createApprovalDelivery, type ApprovalDeliveryOptions, type Waiter } from './approval-delivery.js';
 import { handleApprovalButton } from './approval-buttons.js';
 
@@ -24,8 +25,6 @@ export { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION } from './action-ids.js
 
 const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 const ACTIONS = new Set([APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION]);
-/** How often a pending record that cannot be read right after the Redis came back empty is read again (about 30 s in all). */
-const VANISHED_REREADS = 20;
 
 export interface ApprovalFlowOptions extends ApprovalDeliveryOptions {
   admins: string[];
@@ -59,32 +58,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   const waiters = new Map<string, Waiter>();
   const delivery = createApprovalDelivery(options, waiters);
   // A Redis that came back empty took the pending records with it: their runs are told at once.
-  options.coordination?.storeHealth?.onEmptied(() => void endVanishedWaits());
-
-  /**
-   * Ends every wait here whose stored record is gone. The store has its own connection, which may
-   * come back a moment after the one that found the Redis empty: a record that cannot be read yet
-   * is read again, at the connection's own reconnect pace, for a while; then it is left to its timeout.
-   */
-  async function endVanishedWaits(): Promise<void> {
-    let unread = [...waiters.keys()];
-    for (let attempt = 0; unread.length > 0; attempt++) {
-      const next: string[] = [];
-      for (const id of unread) {
-        if (!waiters.has(id)) continue;
-        const record = await options.approvals.get(id).catch(() => null);
-        if (record === undefined) await delivery.vanished(id);
-        else if (record === null) next.push(id);
-      }
-      unread = next;
-      if (unread.length === 0) return;
-      if (attempt >= VANISHED_REREADS) {
-        options.logger.warn('could not read pending approvals after the Redis came back empty; they are left to their timeout', { approvalIds: unread });
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)).unref());
-    }
-  }
+  options.coordination?.storeHealth?.onEmptied(() => void endVanishedWaits(waiters, { approvals: options.approvals, delivery, logger: options.logger }));
 
   /** Fixed when asked: the channel's rule for DANGEROUS calls; a failure to tell falls back to the strictest sensible rule. */
   async function approversOf(request: PermissionRequest, surface: ChatSurface, thread: ThreadRef): Promise<DangerousRule> {

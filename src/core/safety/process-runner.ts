@@ -9,6 +9,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TsukaError } from '../errors.js';
+import { prepareCommandFolder } from './command-preparation.js';
 import { createOutputCollector } from './output-collector.js';
 import type { CommandSandbox, SandboxBind } from './command-sandbox.js';
 import type { RoleNetwork } from './sandbox-network.js';
@@ -98,7 +99,13 @@ function signalGroup(pid: number, signalName: NodeJS.Signals | 0): boolean {
  * Runs `/bin/sh -c command` through the sandbox. Resolves when the output pipes close; rejects only when the shell
  * cannot be started (e.g. a missing cwd).
  */
-export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
+export async function runCommand(options: RunCommandOptions): Promise<CommandResult> {
+  // A /goal staging of hard links has its files made private first (`command-preparation.ts`).
+  await prepareCommandFolder(options.root ?? options.cwd);
+  return runPrepared(options);
+}
+
+function runPrepared(options: RunCommandOptions): Promise<CommandResult> {
   const started = performance.now();
   const collector = createOutputCollector(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
 

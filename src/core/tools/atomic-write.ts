@@ -6,7 +6,7 @@ import { WorkspaceEscapeError } from '../errors.js';
 import { assertDescriptorInside } from '../safety/open-beneath.js';
 import type { Workspace } from './tool.js';
 import { ToolFailureError } from './tool-failure-error.js';
-import { isMissingError, locateBeneath } from './workspace-files.js';
+import { isMissingError, locateBeneath, readFileBeneath } from './workspace-files.js';
 
 /**
  * Writes through a temp file in the same directory and renames it over the target, so a crash
@@ -117,12 +117,20 @@ export async function appendFileBeneath(workspace: Workspace, absolutePath: stri
       if (code === 'EISDIR') throw new ToolFailureError(`${shown} is a directory; give a file path.`, { cause: error });
       throw error;
     });
+    let shared = false;
     try {
-      if (!(await handle.stat()).isFile()) throw new ToolFailureError(`${shown} is not a regular file.`);
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw new ToolFailureError(`${shown} is not a regular file.`);
       await assertDescriptorInside(workspace.root, `/proc/self/fd/${handle.fd}`, shown);
-      await handle.appendFile(content);
+      // A hard link shared with the real workspace is never appended to in place: it is replaced.
+      shared = workspace.linkedFiles === true && stats.nlink > 1;
+      if (!shared) await handle.appendFile(content);
     } finally {
       await handle.close();
+    }
+    if (shared) {
+      const before = (await readFileBeneath(workspace, absolutePath)) ?? Buffer.alloc(0);
+      await writeFileBeneath(workspace, absolutePath, Buffer.concat([before, Buffer.from(content)]));
     }
   } finally {
     await entry.directory.close();

@@ -60,6 +60,11 @@ export interface Workspace {
    * The file tools never reach them.
    */
   readonly sharedReadOnly?: readonly string[];
+  /**
+   * Its files may be hard links shared with the real workspace (a /goal staging, issue 42): a
+   * writer replaces a file (a new inode), never writes one in place while it has other links.
+   */
+  readonly linkedFiles?: boolean;
 }
 
 /** Extra capabilities a tool may need; each is optional and filled by whoever runs the agent. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createWorkspace } from '../../safety/workspace-jail.js';
 import type { Workspace } from '../../tools/tool.js';
 import type { FileChange, Staging } from './parallel-workspace.js';
-import { entryAt } from './workspace-manifest.js';
+import { entryAt, stampAt, type ManifestEntry } from './workspace-manifest.js';
 
 /** Where each branch's version of a conflicting file is saved, under the workspace root. */
 export const CONFLICTS_FOLDER = path.join('.tsuka', 'conflicts');
@@ -58,7 +58,7 @@ export async function mergeStagings(workspaceRoot: string, stagings: readonly St
     const outcomes = new Set(changes.map((item) => item.change.entry ?? 'deleted'));
     const wanted = changes[0]?.change.entry;
     const alreadyThere = outcomes.size === 1 && current === wanted;
-    const workspaceChanged = !alreadyThere && changes.some((item) => item.staging.base.get(filePath) !== current);
+    const workspaceChanged = !alreadyThere && !(await everyBaseHolds(workspace.root, filePath, current, changes));
     if (outcomes.size > 1 || workspaceChanged) {
       const reason = outcomes.size > 1 ? 'branches-differ' : 'workspace-changed';
       const savedCopies: string[] = [];
@@ -152,6 +152,25 @@ async function saveCopies(workspace: Workspace, changes: readonly BranchChange[]
     }
     saved.push(relative);
   }
+}
+
+/**
+ * Whether the workspace still holds, at `filePath`, what each branch's copy was made from: a
+ * stamped base is compared with the file's stamp (not read; a file touched but not changed counts
+ * as changed, which saves the branch's version instead of writing it), an older base with `current`.
+ */
+async function everyBaseHolds(root: string, filePath: string, current: ManifestEntry | undefined, changes: readonly BranchChange[]): Promise<boolean> {
+  let stamp: ManifestEntry | undefined;
+  for (const { staging } of changes) {
+    const base = staging.base.get(filePath);
+    if (base?.startsWith('stamp:')) {
+      stamp ??= await stampAt(root, filePath);
+      if (stamp !== base) return false;
+    } else if (base !== current) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function describe(error: unknown): string {

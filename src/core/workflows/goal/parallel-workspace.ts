@@ -9,17 +9,16 @@ import { TsukaError } from '../../errors.js';
 import { isInside } from '../../safety/real-path.js';
 import { createWorkspace } from '../../safety/workspace-jail.js';
 import type { Workspace } from '../../tools/tool.js';
-import { readStagingBase, saveStagingBase, stagingBasePath } from './staging-base.js';
+import { prepareBeforeCommands } from '../../safety/command-preparation.js';
+import { readStagingBase, saveStagingBase, stagingBasePath, type SavedBase } from './staging-base.js';
+import { fillStaging, makePrivate, sharedInodes, type StagingMode } from './staging-copy.js';
+import { diffStaging, type FileChange } from './staging-diff.js';
 import { createStagingGit, excludeInStagingGit } from './staging-git.js';
 import { copyInboxIntoStaging } from './staging-inbox.js';
-import { readManifest, STAGING_DEPENDENCY_FOLDERS, symlinkTarget, walkTree, type Manifest, type ManifestEntry, type TreeEntry } from './workspace-manifest.js';
+import type { ManifestEntry } from './workspace-manifest.js';
 
-/** One path a branch added, modified or deleted, with its new entry (none for a deletion). */
-export interface FileChange {
-  path: string;
-  kind: 'added' | 'modified' | 'deleted';
-  entry?: ManifestEntry;
-}
+export type { FileChange } from './staging-diff.js';
+export type { StagingMode } from './staging-copy.js';
 
 /**
  * A branch's private copy of the workspace. The wiring gives a parallel step `workspace` as its
@@ -32,8 +31,13 @@ export interface Staging {
   readonly workspace: Workspace;
   /** A path-safe name for the branch, used for the conflict-copy folder. */
   readonly label: string;
-  /** What the workspace held when the copy was made, in the workspace's terms. */
+  /**
+   * What the workspace held when the copy was made: a file's stamp (`stamp:…`, compared with the
+   * workspace's file without reading it), a link's target; `file:<sha256>` in a base saved before stamps.
+   */
   readonly base: ReadonlyMap<string, ManifestEntry>;
+  /** How the files were made (`staging-copy.ts`); undefined for a copy reopened from an old base. */
+  readonly mode: StagingMode | undefined;
   /** Symlinks not copied because they lead outside the workspace. */
   readonly skippedLinks: readonly string[];
   /**
@@ -41,8 +45,13 @@ export interface Staging {
    * folders, the object store): also `workspace.sharedReadOnly`, bound read-only by the sandbox.
    */
   readonly sharedReadOnly: readonly string[];
-  /** Changes made in the copy since it was made. */
+  /** Changes made in the copy since it was made; only files written since are read. */
   diff(): Promise<FileChange[]>;
+  /**
+   * Gives every file still shared with the workspace (a hard link) a private copy; `runCommand`
+   * calls it before the first command in the copy. A no-op for a reflinked or copied staging.
+   */
+  prepareForCommands(): Promise<void>;
   /** Removes the copy's folder. */
   cleanup(): Promise<void>;
 }
@@ -56,14 +65,19 @@ export function stagingLabel(text: string): string {
 }
 
 /**
- * Copies the workspace into `stagingRoot/label`, skipping `.git`, `.tsuka` (but its chat inbox,
- * copied read-only: `staging-inbox.ts`) and the dependency folders. Symlinks stay symlinks
- * (re-pointed at the copy); links leading outside the workspace are not copied. Each dependency
- * folder becomes a link to the workspace's own (read-only in the sandbox), and the copy gets a git
- * folder of its own over the real objects (`staging-git.ts`), so a step can run the project's
- * tests and `git diff`.
+ * Makes the workspace's staging area at `stagingRoot/label` without copying where it can
+ * (`staging-copy.ts`: reflinks, else hard links made private before a command, else copies),
+ * skipping `.git`, `.tsuka` (but its chat inbox, copied read-only: `staging-inbox.ts`) and the dependency folders. Symlinks stay symlinks (re-pointed at the
+ * copy); links leading outside the workspace are not copied. Each dependency folder becomes a link
+ * to the workspace's own (read-only in the sandbox), and the copy gets a git folder of its own over
+ * the real objects (`staging-git.ts`), so a step can run the project's tests and `git diff`.
  */
-export async function createStaging(workspaceRoot: string, stagingRoot: string, label: string, options: { signal?: AbortSignal } = {}): Promise<Staging> {
+export async function createStaging(
+  workspaceRoot: string,
+  stagingRoot: string,
+  label: string,
+  options: { signal?: AbortSignal; mode?: StagingMode } = {},
+): Promise<Staging> {
   if (!LABEL_PATTERN.test(label)) {
     throw new TsukaError('staging_label_invalid', `The staging label "${label}" may hold only letters, digits, "_", "." and "-".`);
   }
@@ -79,25 +93,32 @@ export async function createStaging(workspaceRoot: string, stagingRoot: string, 
   await fs.rm(stagingBasePath(realStagingRoot, label), { force: true });
   await fs.mkdir(target);
 
-  let base: Manifest;
-  let copied: CopiedTree;
+  let saved: SavedBase;
+  let skippedLinks: string[];
   let sharedReadOnly: string[];
   try {
-    copied = await copyTree(realWorkspace, target, [realStagingRoot], options.signal);
+    const tree = await fillStaging(realWorkspace, target, {
+      excluded: [realStagingRoot],
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.mode ? { wanted: options.mode } : {}),
+    });
+    // Absolute, so the link leads to the workspace's folder wherever the copy is; never merged back (skipped by name).
+    for (const relative of tree.dependencies) await fs.symlink(path.join(realWorkspace, relative), path.join(target, relative));
     const inbox = await copyInboxIntoStaging(realWorkspace, target, options.signal);
     const git = await createStagingGit(realWorkspace, target);
-    if (git) await excludeInStagingGit(target, [...copied.dependencyLinks, ...(inbox ? [inbox] : [])]);
-    sharedReadOnly = [...copied.dependencyLinks.map((relative) => path.join(realWorkspace, relative)), ...(git?.readOnly ?? [])];
-    base = await readManifest(target, { signal: options.signal });
-    await saveStagingBase(realStagingRoot, label, base);
+    if (git) await excludeInStagingGit(target, [...tree.dependencies, ...(inbox ? [inbox] : [])]);
+    sharedReadOnly = [...tree.dependencies.map((relative) => path.join(realWorkspace, relative)), ...(git?.readOnly ?? [])];
+    skippedLinks = tree.skippedLinks;
+    saved = { base: tree.base, stamps: tree.stamps, workspaceRoot: realWorkspace, mode: tree.mode };
+    await saveStagingBase(realStagingRoot, label, saved);
   } catch (error) {
     await fs.rm(target, { recursive: true, force: true });
     await fs.rm(stagingBasePath(realStagingRoot, label), { force: true });
     if (error instanceof TsukaError) throw error;
     throw new TsukaError('staging_failed', `The workspace could not be copied for branch "${label}".`, { cause: error });
   }
-  const workspace: Workspace = { ...(await createWorkspace(target)), sharedReadOnly };
-  return stagingOver(workspace, realStagingRoot, label, base, { skippedLinks: copied.skippedLinks, sharedReadOnly });
+  const workspace: Workspace = { ...(await createWorkspace(target)), sharedReadOnly, linkedFiles: saved.mode === 'hardlink' };
+  return stagingOver(workspace, realStagingRoot, label, saved, { skippedLinks, sharedReadOnly });
 }
 
 /**
@@ -110,77 +131,48 @@ export async function reopenStaging(stagingRoot: string, label: string): Promise
   if (!realStagingRoot) return undefined;
   const target = path.join(realStagingRoot, label);
   const info = await fs.lstat(target).catch(() => undefined);
-  const base = info?.isDirectory() ? await readStagingBase(realStagingRoot, label) : undefined;
-  if (!base) return undefined;
-  return stagingOver(await createWorkspace(target), realStagingRoot, label, base, { skippedLinks: [], sharedReadOnly: [] });
+  const saved = info?.isDirectory() ? await readStagingBase(realStagingRoot, label) : undefined;
+  if (!saved) return undefined;
+  const workspace: Workspace = { ...(await createWorkspace(target)), linkedFiles: saved.mode === 'hardlink' };
+  return stagingOver(workspace, realStagingRoot, label, saved, { skippedLinks: [], sharedReadOnly: [] });
 }
 
 function stagingOver(
   workspace: Workspace,
   stagingRoot: string,
   label: string,
-  base: Manifest,
+  saved: SavedBase,
   extra: Pick<Staging, 'skippedLinks' | 'sharedReadOnly'>,
 ): Staging {
+  const { base, stamps } = saved;
+  let privateFiles: Promise<void> | undefined;
+  const makeFilesPrivate = async (): Promise<void> => {
+    await makePrivate(workspace.root, sharedInodes(base, stamps), stamps);
+    // The moved stamps are saved, so a Resume still diffs without reading.
+    await saveStagingBase(stagingRoot, label, saved);
+  };
+  const prepareForCommands = (): Promise<void> => {
+    if (saved.mode !== 'hardlink') return Promise.resolve();
+    privateFiles ??= makeFilesPrivate().catch((error: unknown) => {
+      privateFiles = undefined; // the next command tries again; this one is refused
+      throw error;
+    });
+    return privateFiles;
+  };
+  const unregister = saved.mode === 'hardlink' ? prepareBeforeCommands(workspace.root, prepareForCommands) : () => {};
   return {
     root: workspace.root,
     workspace,
     label,
     base,
+    mode: saved.mode,
     ...extra,
-    async diff() {
-      return diffManifests(base, await readManifest(workspace.root));
-    },
+    diff: () => diffStaging(workspace.root, base, stamps, saved.workspaceRoot),
+    prepareForCommands,
     async cleanup() {
+      unregister();
       await fs.rm(workspace.root, { recursive: true, force: true });
       await fs.rm(stagingBasePath(stagingRoot, label), { force: true });
     },
   };
-}
-
-/** Added, modified and deleted paths from `before` to `after`, sorted by path. */
-export function diffManifests(before: ReadonlyMap<string, ManifestEntry>, after: ReadonlyMap<string, ManifestEntry>): FileChange[] {
-  const changes: FileChange[] = [];
-  for (const [filePath, entry] of after) {
-    const previous = before.get(filePath);
-    if (previous === undefined) changes.push({ path: filePath, kind: 'added', entry });
-    else if (previous !== entry) changes.push({ path: filePath, kind: 'modified', entry });
-  }
-  for (const filePath of before.keys()) {
-    if (!after.has(filePath)) changes.push({ path: filePath, kind: 'deleted' });
-  }
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-interface CopiedTree {
-  skippedLinks: string[];
-  /** Dependency folders linked to the workspace's own, relative to the root. */
-  dependencyLinks: string[];
-}
-
-async function copyTree(from: string, to: string, excluded: readonly string[], signal: AbortSignal | undefined): Promise<CopiedTree> {
-  const skippedLinks: string[] = [];
-  const dependencies: string[] = [];
-  const onSkippedFolder = (entry: TreeEntry) => {
-    if (STAGING_DEPENDENCY_FOLDERS.has(path.basename(entry.relativePath))) dependencies.push(entry.relativePath);
-  };
-  for await (const entry of walkTree(from, { excluded, signal, onSkippedFolder })) {
-    const destination = path.join(to, entry.relativePath);
-    if (entry.kind === 'dir') {
-      await fs.mkdir(destination, { recursive: true });
-    } else if (entry.kind === 'file') {
-      await fs.copyFile(entry.absolutePath, destination);
-    } else {
-      const target = await symlinkTarget(from, entry.absolutePath);
-      if (!target.inside) {
-        skippedLinks.push(entry.relativePath);
-        continue;
-      }
-      // Relative, so the copy's link leads to the copy's file, not back into the workspace.
-      await fs.symlink(path.relative(path.dirname(destination), path.join(to, target.relativeTarget)) || '.', destination);
-    }
-  }
-  // Absolute, so the link leads to the workspace's folder wherever the copy is; never merged back (skipped by name).
-  for (const relative of dependencies) await fs.symlink(path.join(from, relative), path.join(to, relative));
-  return { skippedLinks, dependencyLinks: dependencies };
 }

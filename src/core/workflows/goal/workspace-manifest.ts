@@ -3,14 +3,15 @@
  * real workspace can be compared entry by entry without keeping file contents in memory.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { type BigIntStats, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isInside, realpathAllowMissing } from '../../safety/real-path.js';
 
 /**
  * `file:<sha256>`, `link:<target relative to the tree root>` for a link that stays inside the tree,
- * `link-outside:<raw target>` for one that does not, or `dir`.
+ * `link-outside:<raw target>` for one that does not, or `dir`; a staging's base holds `stamp:…`
+ * for its files instead (see `fileStamp`).
  */
 export type ManifestEntry = string;
 
@@ -122,6 +123,27 @@ export async function symlinkTarget(root: string, linkPath: string): Promise<{ i
   return { inside: true, relativeTarget: path.relative(realRoot, real) };
 }
 
+/**
+ * A file's stamp, `stamp:<dev>:<inode>:<size>:<mtime ns>`: equal stamps mean the file was not
+ * written (a write moves the mtime; a replacement is a new inode), so it is compared without being
+ * read. The ctime is left out: linking the same file into another staging moves it.
+ */
+export function fileStamp(stats: BigIntStats): ManifestEntry {
+  return `stamp:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+}
+
+/** The stamp of the file at `relativePath`, 'missing' when there is none, `other` when it is no file. */
+export async function stampAt(root: string, relativePath: string): Promise<ManifestEntry> {
+  try {
+    const stats = await fs.lstat(path.join(root, relativePath), { bigint: true });
+    return stats.isFile() ? fileStamp(stats) : 'other';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
+    throw error;
+  }
+}
+
 /** The sha256 of a file's content, read as a stream. */
 export async function hashFile(absolutePath: string): Promise<string> {
   const hash = createHash('sha256');
@@ -133,7 +155,7 @@ async function fileEntry(absolutePath: string): Promise<ManifestEntry> {
   return `file:${await hashFile(absolutePath)}`;
 }
 
-async function symlinkEntry(root: string, absolutePath: string): Promise<ManifestEntry> {
+export async function symlinkEntry(root: string, absolutePath: string): Promise<ManifestEntry> {
   const target = await symlinkTarget(root, absolutePath);
   return target.inside ? `link:${target.relativeTarget}` : `link-outside:${target.rawTarget}`;
 }

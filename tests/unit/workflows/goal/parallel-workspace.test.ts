@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TsukaError, WorkspaceEscapeError } from '../../../../src/core/errors.js';
 import { formatMergeReport, mergeStagings } from '../../../../src/core/workflows/goal/merge-stagings.js';
-import { createStaging, stagingLabel } from '../../../../src/core/workflows/goal/parallel-workspace.js';
+import { writeFileBeneath } from '../../../../src/core/tools/atomic-write.js';
+import { createStaging, stagingLabel, type Staging } from '../../../../src/core/workflows/goal/parallel-workspace.js';
 
 let base: string;
 let workspaceRoot: string;
@@ -26,6 +27,14 @@ beforeEach(async () => {
 afterEach(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
+
+/**
+ * A branch writes as a step does, through the file tools' write (a file is replaced, never written
+ * in place): a staging's files may be hard links to the workspace's (issue 42).
+ */
+async function writeInStaging(staging: Staging, relative: string, content: string): Promise<void> {
+  await writeFileBeneath(staging.workspace, path.join(staging.root, relative), content);
+}
 
 const read = (root: string, relative: string): Promise<string> => fs.readFile(path.join(root, relative), 'utf8');
 const exists = (target: string): Promise<boolean> =>
@@ -91,8 +100,8 @@ describe('createStaging', () => {
 
   it('reports added, modified and deleted files, and removes its folder on cleanup', async () => {
     const staging = await createStaging(workspaceRoot, stagingRoot, 'branch-a');
-    await fs.writeFile(path.join(staging.root, 'new.txt'), 'new');
-    await fs.writeFile(path.join(staging.root, 'src', 'app.ts'), 'export const app = 2;\n');
+    await writeInStaging(staging, path.join('new.txt'), 'new');
+    await writeInStaging(staging, path.join('src', 'app.ts'), 'export const app = 2;\n');
     await fs.rm(path.join(staging.root, 'README.md'));
     expect((await staging.diff()).map((change) => `${change.kind} ${change.path}`)).toEqual([
       'deleted README.md',
@@ -108,9 +117,9 @@ describe('mergeStagings', () => {
   it('merges two branches that wrote different files', async () => {
     const a = await createStaging(workspaceRoot, stagingRoot, 'a');
     const b = await createStaging(workspaceRoot, stagingRoot, 'b');
-    await fs.writeFile(path.join(a.root, 'src', 'core.ts'), 'core');
-    await fs.writeFile(path.join(b.root, 'docs.md'), 'docs');
-    await fs.writeFile(path.join(b.root, 'README.md'), 'hello, edited\n');
+    await writeInStaging(a, path.join('src', 'core.ts'), 'core');
+    await writeInStaging(b, path.join('docs.md'), 'docs');
+    await writeInStaging(b, path.join('README.md'), 'hello, edited\n');
 
     const report = await mergeStagings(workspaceRoot, [a, b]);
     expect(report.conflicts).toEqual([]);
@@ -124,8 +133,8 @@ describe('mergeStagings', () => {
   it('reports the same file changed differently as a conflict, leaves the original and saves both versions', async () => {
     const a = await createStaging(workspaceRoot, stagingRoot, 'a');
     const b = await createStaging(workspaceRoot, stagingRoot, 'b');
-    await fs.writeFile(path.join(a.root, 'src', 'app.ts'), 'version A');
-    await fs.writeFile(path.join(b.root, 'src', 'app.ts'), 'version B');
+    await writeInStaging(a, path.join('src', 'app.ts'), 'version A');
+    await writeInStaging(b, path.join('src', 'app.ts'), 'version B');
 
     const report = await mergeStagings(workspaceRoot, [a, b]);
     const appPath = path.join('src', 'app.ts');
@@ -149,8 +158,8 @@ describe('mergeStagings', () => {
   it('does not call identical changes from two branches a conflict', async () => {
     const a = await createStaging(workspaceRoot, stagingRoot, 'a');
     const b = await createStaging(workspaceRoot, stagingRoot, 'b');
-    await fs.writeFile(path.join(a.root, 'README.md'), 'same\n');
-    await fs.writeFile(path.join(b.root, 'README.md'), 'same\n');
+    await writeInStaging(a, path.join('README.md'), 'same\n');
+    await writeInStaging(b, path.join('README.md'), 'same\n');
     const report = await mergeStagings(workspaceRoot, [a, b]);
     expect(report).toEqual({ applied: ['README.md'], conflicts: [], skipped: [] });
     expect(await read(workspaceRoot, 'README.md')).toBe('same\n');
@@ -161,7 +170,7 @@ describe('mergeStagings', () => {
     await fs.rm(path.join(a.root, 'README.md'));
     await fs.rm(path.join(a.root, 'src', 'app.ts'));
     const b = await createStaging(workspaceRoot, stagingRoot, 'b');
-    await fs.writeFile(path.join(b.root, 'src', 'app.ts'), 'kept and edited');
+    await writeInStaging(b, path.join('src', 'app.ts'), 'kept and edited');
 
     const report = await mergeStagings(workspaceRoot, [a, b]);
     expect(report.applied).toEqual(['README.md']);
@@ -174,8 +183,8 @@ describe('mergeStagings', () => {
 
   it('calls a file changed in the workspace since staging began a conflict and keeps the workspace version', async () => {
     const a = await createStaging(workspaceRoot, stagingRoot, 'a');
-    await fs.writeFile(path.join(a.root, 'README.md'), 'from the branch\n');
-    await fs.writeFile(path.join(a.root, 'fresh.txt'), 'from the branch');
+    await writeInStaging(a, path.join('README.md'), 'from the branch\n');
+    await writeInStaging(a, path.join('fresh.txt'), 'from the branch');
     await fs.writeFile(path.join(workspaceRoot, 'README.md'), 'edited by someone else meanwhile\n');
     await fs.writeFile(path.join(workspaceRoot, 'fresh.txt'), 'also created meanwhile');
 
@@ -203,7 +212,7 @@ describe('mergeStagings', () => {
   it('does not write through a workspace folder that became a symlink leading outside', async () => {
     const a = await createStaging(workspaceRoot, stagingRoot, 'a');
     await fs.mkdir(path.join(a.root, 'out'));
-    await fs.writeFile(path.join(a.root, 'out', 'x.txt'), 'x');
+    await writeInStaging(a, path.join('out', 'x.txt'), 'x');
     await fs.symlink(outside, path.join(workspaceRoot, 'out'));
     const report = await mergeStagings(workspaceRoot, [a]);
     expect(report.applied).toEqual([]);

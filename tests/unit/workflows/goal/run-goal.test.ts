@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AbortedError } from '../../../../src/core/errors.js';
+import { writeFileBeneath } from '../../../../src/core/tools/atomic-write.js';
 import type { PlanStep } from '../../../../src/core/workflows/goal/plan-parser.js';
 import { runGoal, type GoalEvent, type RunGoalOptions, type StepResult, type StepRunContext } from '../../../../src/core/workflows/goal/run-goal.js';
 import { goalRoster } from './goal-fixtures.js';
@@ -151,7 +152,8 @@ describe('runGoal', () => {
     const run = options({
       planner: async () => 'PARALLEL:\nAGENT: @geordi — a\nAGENT: @data — b\nEND PARALLEL\nEND',
       runStep: async (step, context) => {
-        await fs.writeFile(await context.workspace.resolve('shared.txt'), `${step.agent}\n`);
+        // As the file tools write: the staging's files may be hard links to the workspace's (issue 42).
+        await writeFileBeneath(context.workspace, await context.workspace.resolve('shared.txt'), `${step.agent}\n`);
         return ok('written');
       },
     });

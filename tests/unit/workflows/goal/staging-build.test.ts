@@ -14,6 +14,7 @@ import { createBubblewrapSandbox } from '../../../../src/core/safety/bubblewrap-
 import { createChildEnv } from '../../../../src/core/safety/child-env.js';
 import type { CommandSandbox } from '../../../../src/core/safety/command-sandbox.js';
 import { createFallbackSandbox } from '../../../../src/core/safety/fallback-sandbox.js';
+import { writeFileBeneath } from '../../../../src/core/tools/atomic-write.js';
 import { executeCommandTool } from '../../../../src/core/tools/impl/execute-command.js';
 import { mergeStagings } from '../../../../src/core/workflows/goal/merge-stagings.js';
 import { createStaging, type Staging } from '../../../../src/core/workflows/goal/parallel-workspace.js';
@@ -46,6 +47,11 @@ async function realRepository(): Promise<string> {
   return [git('rev-parse', 'HEAD'), git('for-each-ref'), index.toString('base64'), objects, config].join('\n');
 }
 
+/** The step's edit, as the file tools write (a replaced file): the staging's files may be hard links (issue 42). */
+async function writeInStaging(staging: Staging, relative: string, content: string): Promise<void> {
+  await writeFileBeneath(staging.workspace, path.join(staging.root, relative), content);
+}
+
 async function run(staging: Staging, sandbox: CommandSandbox, command: string): Promise<string> {
   const result = await executeCommandTool.execute(
     { command },
@@ -74,7 +80,7 @@ describe.each(sandboxes)('a staging copy under %s', (_name, makeSandbox, unavail
   it.skipIf(unavailable !== undefined)(`runs the project's tests with its node_modules and shows its change in git diff${skipped(unavailable)}`, async () => {
     const staging = await createStaging(workspace, stagingRoot, 'step-2-geordi');
     const sandbox = makeSandbox();
-    await fs.writeFile(path.join(staging.root, 'greet.js'), 'module.exports = (name) => `Hi, ${name}!`;\n');
+    await writeInStaging(staging, 'greet.js', 'module.exports = (name) => `Hi, ${name}!`;\n');
 
     const tests = await run(staging, sandbox, 'npm test 2>&1');
     expect(tests).toMatch(/^exit 0/);
@@ -99,7 +105,7 @@ describe.each(sandboxes)('a staging copy under %s', (_name, makeSandbox, unavail
     const before = await realRepository();
     const staging = await createStaging(workspace, stagingRoot, 'step-3-worf');
     const sandbox = makeSandbox();
-    await fs.writeFile(path.join(staging.root, 'greet.js'), 'module.exports = () => "changed";\n');
+    await writeInStaging(staging, 'greet.js', 'module.exports = () => "changed";\n');
     const committed = await run(
       staging,
       sandbox,
