@@ -4,6 +4,8 @@
  * from a snapshot (`bm25-packing.ts`) keeps the packed documents as its base and never changes their
  * arrays: a removed base document is marked (its slot is not reused), documents added since live in
  * per-term arrays and a pool of their own. Removing any document costs its own terms, no more.
+ * Base document ids stay packed too (one string, found by binary search): opening an index makes no
+ * object and no map entry per document.
  */
 
 /** Entries grouped by key (a term's postings, or a document's terms): key `k` at `[offsets[k], offsets[k + 1])`. */
@@ -26,6 +28,17 @@ export interface Bm25Base {
   removed: Uint8Array;
   /** By base term id: postings whose document was removed. */
   removedPerTerm: Int32Array;
+  /** Base documents removed so far. */
+  removedCount: number;
+  /** Base document ids: slot `s`'s at `text[offsets[s], offsets[s + 1])`; `order` lists the slots by id (code units). */
+  ids: PackedIds;
+}
+
+/** Document ids back to back in one string, and their slots in id order. */
+export interface PackedIds {
+  text: string;
+  offsets: Int32Array;
+  order: Int32Array;
 }
 
 export interface Bm25Index {
@@ -38,13 +51,13 @@ export interface Bm25Index {
   added: (number[] | undefined)[];
   /** Terms of documents added since the base: slot `s` at `[starts[s], ends[s])`; removed ones leave garbage. */
   pool: { terms: Int32Array; weights: Uint16Array; used: number; garbage: number; starts: number[]; ends: number[] };
-  /** slot → document id (undefined for a free slot). */
+  /** Slot `base count + i` → document id at `i` (undefined for a free slot): the documents added since the base. */
   ids: (string | undefined)[];
-  /** document id → slot. */
+  /** Document id → slot of the documents added since the base (a base document is found in `base.ids`). */
   slots: Map<string, number>;
   /** slot → document length in terms. */
   lengths: number[];
-  /** Free slots above the base. */
+  /** Free slots above the base (slot numbers, not positions in `ids`). */
   freeSlots: number[];
   totalLength: number;
   /** Reused by searches: scores by slot (all zero between searches) and the slots touched. */
@@ -73,7 +86,68 @@ export function createBm25Index(): Bm25Index {
 
 /** How many documents `index` holds. */
 export function documentCount(index: Bm25Index): number {
-  return index.slots.size;
+  const base = index.base;
+  return index.slots.size + (base ? base.count - base.removedCount : 0);
+}
+
+/** One past the highest slot (base and added, free ones included). */
+export function slotCount(index: Bm25Index): number {
+  return (index.base?.count ?? 0) + index.ids.length;
+}
+
+/** The id of the document in `slot`, undefined for a free or removed slot. */
+export function idAt(index: Bm25Index, slot: number): string | undefined {
+  const base = index.base;
+  if (!base) return index.ids[slot];
+  if (slot >= base.count) return index.ids[slot - base.count];
+  if (base.removed[slot]) return undefined;
+  return base.ids.text.slice(base.ids.offsets[slot], base.ids.offsets[slot + 1]);
+}
+
+/** Compares base id `slot` with `id` by code units, without making a string. */
+function compareBaseId(ids: PackedIds, slot: number, id: string): number {
+  const start = ids.offsets[slot]!;
+  const length = ids.offsets[slot + 1]! - start;
+  const shorter = Math.min(length, id.length);
+  for (let position = 0; position < shorter; position += 1) {
+    const difference = ids.text.charCodeAt(start + position) - id.charCodeAt(position);
+    if (difference !== 0) return difference;
+  }
+  return length - id.length;
+}
+
+/** The slot of base document `id` (removed or not) by binary search, or undefined. */
+function baseSlotOf(base: Bm25Base, id: string): number | undefined {
+  const { order } = base.ids;
+  let low = 0;
+  let high = order.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const comparison = compareBaseId(base.ids, order[middle]!, id);
+    if (comparison === 0) return order[middle];
+    if (comparison < 0) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
+/** The slot of document `id`, or undefined when the index does not hold it. */
+export function slotOf(index: Bm25Index, id: string): number | undefined {
+  const added = index.slots.get(id);
+  if (added !== undefined || !index.base) return added;
+  const slot = baseSlotOf(index.base, id);
+  return slot === undefined || index.base.removed[slot] ? undefined : slot;
+}
+
+export const hasDocument = (index: Bm25Index, id: string): boolean => slotOf(index, id) !== undefined;
+
+/** Calls `visit` for every document, by slot. */
+export function forEachDocument(index: Bm25Index, visit: (slot: number, id: string) => void): void {
+  const count = slotCount(index);
+  for (let slot = 0; slot < count; slot += 1) {
+    const id = idAt(index, slot);
+    if (id !== undefined) visit(slot, id);
+  }
 }
 
 /** How many documents hold term `termId`. */
@@ -111,7 +185,7 @@ export function slotsWithTerm(index: Bm25Index, term: string): number[] {
 
 /** The ids of the documents of `index` that contain `term`. */
 export function documentsWithTerm(index: Bm25Index, term: string): string[] {
-  return slotsWithTerm(index, term).flatMap((slot) => index.ids[slot] ?? []);
+  return slotsWithTerm(index, term).flatMap((slot) => idAt(index, slot) ?? []);
 }
 
 /** Document `slot`'s distinct term ids and weights: `terms`/`weights[start .. end]`. */
@@ -129,8 +203,9 @@ export function documentTermsOf(index: Bm25Index, slot: number): { terms: Int32A
 function compactPool(index: Bm25Index, capacity: number): void {
   const old = index.pool;
   const pool = emptyPool(capacity);
-  for (let slot = index.base?.count ?? 0; slot < index.ids.length; slot += 1) {
-    if (index.ids[slot] === undefined) continue;
+  const first = index.base?.count ?? 0;
+  for (let slot = first; slot < first + index.ids.length; slot += 1) {
+    if (index.ids[slot - first] === undefined) continue;
     const start = old.starts[slot]!;
     const end = old.ends[slot]!;
     pool.terms.set(old.terms.subarray(start, end), pool.used);
@@ -144,13 +219,14 @@ function compactPool(index: Bm25Index, capacity: number): void {
 
 /** Removes document `id` from the index if present. */
 export function removeDocument(index: Bm25Index, id: string): void {
-  const slot = index.slots.get(id);
+  const slot = slotOf(index, id);
   if (slot === undefined) return;
   const { terms, start, end } = documentTermsOf(index, slot);
   const base = index.base;
   if (base && slot < base.count) {
     // Base postings stay as packed: the slot is marked, and its terms count one document fewer.
     base.removed[slot] = 1;
+    base.removedCount += 1;
     for (let entry = start; entry < end; entry += 1) base.removedPerTerm[terms[entry]!]! += 1;
   } else {
     for (let entry = start; entry < end; entry += 1) {
@@ -167,8 +243,10 @@ export function removeDocument(index: Bm25Index, id: string): void {
     index.freeSlots.push(slot);
   }
   index.totalLength -= index.lengths[slot]!;
-  index.slots.delete(id);
-  index.ids[slot] = undefined;
+  if (!base || slot >= base.count) {
+    index.slots.delete(id);
+    index.ids[slot - (base?.count ?? 0)] = undefined;
+  }
   const pool = index.pool;
   if (pool.garbage > COMPACT_AFTER && pool.garbage * 2 > pool.used) compactPool(index, Math.max(64, 2 * (pool.used - pool.garbage)));
 }
@@ -190,7 +268,7 @@ function termIdFor(index: Bm25Index, term: string): number {
  */
 export function addDocument(index: Bm25Index, id: string, contentTerms: readonly string[], extraTerms: readonly string[] = []): void {
   removeDocument(index, id);
-  const slot = index.freeSlots.pop() ?? index.ids.length;
+  const slot = index.freeSlots.pop() ?? slotCount(index);
   const weights = new Map<number, number>();
   for (const term of contentTerms) {
     const termId = termIdFor(index, term);
@@ -214,7 +292,7 @@ export function addDocument(index: Bm25Index, id: string, contentTerms: readonly
   }
   pool.ends[slot] = pool.used;
   const length = contentTerms.length + extraTerms.length;
-  index.ids[slot] = id;
+  index.ids[slot - (index.base?.count ?? 0)] = id;
   index.slots.set(id, slot);
   index.lengths[slot] = length;
   index.totalLength += length;

@@ -1,7 +1,8 @@
 /**
  * A scope view as bytes, so a process opens a large scope without reading and analysing every fact:
- * a JSON header (format, text-analysis fingerprint, byte order, scope, term and fact ids) and the
- * packed index (postings by term, terms by fact) and the per-fact columns as typed arrays. Decoding
+ * a JSON header (format, text-analysis fingerprint, byte order, scope, terms) and the packed index
+ * (postings by term, terms by fact, fact ids as UTF-16 code units with their sorted order) and the
+ * per-fact columns as typed arrays — nothing made per fact when it opens (format 2). Decoding
  * refuses anything it cannot vouch for (another format, analysis, byte order or scope, or arrays
  * that do not fit) by returning undefined.
  */
@@ -10,7 +11,7 @@ import { createScopeView, hash53, type ScopeView } from './scope-view.js';
 import { duplicateKey, TEXT_ANALYSIS_VERSION, tokenize } from './text-normalize.js';
 
 const MAGIC = 0x494d5354; // "TSMI" read little-endian
-const FORMAT = 1;
+const FORMAT = 2;
 /** Exercises folding, stop words and stemming: a change to any of them changes the fingerprint. */
 const PROBE = 'The Cafés were caching policies; running tests stopped — il database della squadra è lento, 2024 tokens';
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -24,32 +25,39 @@ interface Header {
   littleEndian: boolean;
   scope: string;
   terms: string[];
-  ids: string[];
+  /** How many facts, and the code units of their ids together. */
+  facts: number;
+  idUnits: number;
   postings: number;
 }
 
 const align8 = (offset: number): number => Math.ceil(offset / 8) * 8;
-/** Bytes after the header: five numbers per fact; lengths, postings and documents (offsets, values); their weights; flags. */
-const bodySize = (facts: number, terms: number, postings: number): number =>
-  8 * 5 * facts + 4 * (facts + (terms + 1 + postings) + (facts + 1 + postings)) + 2 * 2 * postings + facts;
+/**
+ * Bytes after the header: five numbers per fact; lengths, postings and documents (offsets, values),
+ * id offsets and id order; the weights and the ids' code units; flags.
+ */
+const bodySize = (facts: number, terms: number, postings: number, idUnits: number): number =>
+  8 * 5 * facts + 4 * (facts + (terms + 1 + postings) + (facts + 1 + postings) + (facts + 1) + facts) + 2 * (2 * postings + idUnits) + facts;
 
 /** The view's index and columns as bytes. */
 export function encodeScopeView(view: ScopeView): Uint8Array {
   const packed = packBm25(view.index);
-  const count = packed.ids.length;
+  const count = packed.lengths.length;
   const postings = packed.postings.values.length;
+  const idUnits = packed.ids.text.length;
   const header: Header = {
     format: FORMAT,
     analysis: ANALYSIS_FINGERPRINT,
     littleEndian: LITTLE_ENDIAN,
     scope: view.scope,
     terms: packed.terms,
-    ids: packed.ids,
+    facts: count,
+    idUnits,
     postings,
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const start = align8(8 + headerBytes.length);
-  const bytes = new Uint8Array(start + bodySize(count, packed.terms.length, postings));
+  const bytes = new Uint8Array(start + bodySize(count, packed.terms.length, postings, idUnits));
   const data = new DataView(bytes.buffer);
   data.setUint32(0, MAGIC, true);
   data.setUint32(4, headerBytes.length, true);
@@ -67,7 +75,7 @@ export function encodeScopeView(view: ScopeView): Uint8Array {
   });
   let offset = start + 8 * 5 * count;
   const { postings: byTerm, documents: byDocument } = packed;
-  for (const part of [packed.lengths, byTerm.offsets, byTerm.values, byDocument.offsets, byDocument.values]) {
+  for (const part of [packed.lengths, byTerm.offsets, byTerm.values, byDocument.offsets, byDocument.values, packed.ids.offsets, packed.ids.order]) {
     new Int32Array(bytes.buffer, offset, part.length).set(part);
     offset += 4 * part.length;
   }
@@ -75,7 +83,9 @@ export function encodeScopeView(view: ScopeView): Uint8Array {
     new Uint16Array(bytes.buffer, offset, part.length).set(part);
     offset += 2 * part.length;
   }
-  bytes.set(flags, offset);
+  const units = new Uint16Array(bytes.buffer, offset, idUnits);
+  for (let unit = 0; unit < idUnits; unit += 1) units[unit] = packed.ids.text.charCodeAt(unit);
+  bytes.set(flags, offset + 2 * idUnits);
   return bytes;
 }
 
@@ -88,7 +98,8 @@ function readHeader(bytes: Uint8Array): { header: Header; length: number } | und
   const header: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 8, length).toString('utf8'));
   if (typeof header !== 'object' || header === null) return undefined;
   const candidate = header as Partial<Header>;
-  if (!Array.isArray(candidate.terms) || !Array.isArray(candidate.ids) || typeof candidate.postings !== 'number') return undefined;
+  const counts = [candidate.facts, candidate.idUnits, candidate.postings];
+  if (!Array.isArray(candidate.terms) || !counts.every((count) => typeof count === 'number' && Number.isSafeInteger(count) && count >= 0)) return undefined;
   return { header: candidate as Header, length };
 }
 
@@ -103,11 +114,11 @@ export function decodeScopeView(scope: string, bytes: Uint8Array): ScopeView | u
     const { header } = read;
     if (header.format !== FORMAT || header.analysis !== ANALYSIS_FINGERPRINT || header.littleEndian !== LITTLE_ENDIAN || header.scope !== scope)
       return undefined;
-    const count = header.ids.length;
+    const count = header.facts;
     const terms = header.terms.length;
-    const postings = header.postings;
+    const { postings, idUnits } = header;
     const start = align8(8 + read.length);
-    if (bytes.length !== start + bodySize(count, terms, postings)) return undefined;
+    if (bytes.length !== start + bodySize(count, terms, postings, idUnits)) return undefined;
     // A copy starts at offset 0 of its own buffer, so every typed view below is aligned.
     const buffer = bytes.slice().buffer;
     const numbers = (part: number): Float64Array => new Float64Array(buffer, start + 8 * part * count, count);
@@ -122,13 +133,16 @@ export function decodeScopeView(scope: string, bytes: Uint8Array): ScopeView | u
     const termValues = int32(postings);
     const documentOffsets = int32(count + 1);
     const documentValues = int32(postings);
+    const idOffsets = int32(count + 1);
+    const idOrder = int32(count);
     const termWeights = new Uint16Array(buffer, offset, postings);
     const documentWeights = new Uint16Array(buffer, offset + 2 * postings, postings);
-    const flags = new Uint8Array(buffer, offset + 4 * postings, count);
+    const idText = Buffer.from(buffer, offset + 4 * postings, 2 * idUnits).toString('utf16le');
+    const flags = new Uint8Array(buffer, offset + 4 * postings + 2 * idUnits, count);
     const view = createScopeView(scope);
     view.index = unpackBm25({
       terms: header.terms,
-      ids: header.ids,
+      ids: { text: idText, offsets: idOffsets, order: idOrder },
       lengths,
       postings: { offsets: termOffsets, values: termValues, weights: termWeights },
       documents: { offsets: documentOffsets, values: documentValues, weights: documentWeights },
