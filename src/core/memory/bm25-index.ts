@@ -4,8 +4,8 @@
  * from a snapshot (`bm25-packing.ts`) keeps the packed documents as its base and never changes their
  * arrays: a removed base document is marked (its slot is not reused), documents added since live in
  * per-term arrays and a pool of their own. Removing any document costs its own terms, no more.
- * Base document ids stay packed too (one string, found by binary search): opening an index makes no
- * object and no map entry per document.
+ * The base's document ids and terms stay packed too (sorted, in one string each, found by binary
+ * search): opening an index makes no object and no map entry per document or term.
  */
 
 /** Entries grouped by key (a term's postings, or a document's terms): key `k` at `[offsets[k], offsets[k + 1])`. */
@@ -30,21 +30,22 @@ export interface Bm25Base {
   removedPerTerm: Int32Array;
   /** Base documents removed so far. */
   removedCount: number;
-  /** Base document ids: slot `s`'s at `text[offsets[s], offsets[s + 1])`; `order` lists the slots by id (code units). */
-  ids: PackedIds;
+  /** Base document ids by slot (slot order is id order). */
+  ids: SortedStrings;
+  /** Base terms by term id (id order is term order). */
+  terms: SortedStrings;
 }
 
-/** Document ids back to back in one string, and their slots in id order. */
-export interface PackedIds {
+/** Strings back to back, each at `text[offsets[i], offsets[i + 1])`, strictly ascending by code units (as `<` compares). */
+export interface SortedStrings {
   text: string;
   offsets: Int32Array;
-  order: Int32Array;
 }
 
 export interface Bm25Index {
-  /** term → term id. Ids are never reused while the index lives (a packed index renumbers them). */
+  /** Term → term id of the terms added since the base (a base term is found in `base.terms`). Never reused while the index lives. */
   termIds: Map<string, number>;
-  /** term id → term. */
+  /** Term id `base terms + i` → term at `i`. */
   terms: string[];
   base?: Bm25Base;
   /** term id → `[slot, weight, slot, weight, …]` of the documents added since the base, in no order. */
@@ -101,30 +102,31 @@ export function idAt(index: Bm25Index, slot: number): string | undefined {
   if (!base) return index.ids[slot];
   if (slot >= base.count) return index.ids[slot - base.count];
   if (base.removed[slot]) return undefined;
-  return base.ids.text.slice(base.ids.offsets[slot], base.ids.offsets[slot + 1]);
+  return stringAt(base.ids, slot);
 }
 
-/** Compares base id `slot` with `id` by code units, without making a string. */
-function compareBaseId(ids: PackedIds, slot: number, id: string): number {
-  const start = ids.offsets[slot]!;
-  const length = ids.offsets[slot + 1]! - start;
-  const shorter = Math.min(length, id.length);
-  for (let position = 0; position < shorter; position += 1) {
-    const difference = ids.text.charCodeAt(start + position) - id.charCodeAt(position);
+export const stringAt = (strings: SortedStrings, position: number): string => strings.text.slice(strings.offsets[position], strings.offsets[position + 1]);
+
+/** Compares string `position` of `strings` with `key` by code units, without making a string. */
+function compareAt(strings: SortedStrings, position: number, key: string): number {
+  const start = strings.offsets[position]!;
+  const length = strings.offsets[position + 1]! - start;
+  const shorter = Math.min(length, key.length);
+  for (let unit = 0; unit < shorter; unit += 1) {
+    const difference = strings.text.charCodeAt(start + unit) - key.charCodeAt(unit);
     if (difference !== 0) return difference;
   }
-  return length - id.length;
+  return length - key.length;
 }
 
-/** The slot of base document `id` (removed or not) by binary search, or undefined. */
-function baseSlotOf(base: Bm25Base, id: string): number | undefined {
-  const { order } = base.ids;
+/** The position of `key` in `strings` by binary search, or undefined. */
+function findSorted(strings: SortedStrings, key: string): number | undefined {
   let low = 0;
-  let high = order.length - 1;
+  let high = strings.offsets.length - 2;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const comparison = compareBaseId(base.ids, order[middle]!, id);
-    if (comparison === 0) return order[middle];
+    const comparison = compareAt(strings, middle, key);
+    if (comparison === 0) return middle;
     if (comparison < 0) low = middle + 1;
     else high = middle - 1;
   }
@@ -135,8 +137,25 @@ function baseSlotOf(base: Bm25Base, id: string): number | undefined {
 export function slotOf(index: Bm25Index, id: string): number | undefined {
   const added = index.slots.get(id);
   if (added !== undefined || !index.base) return added;
-  const slot = baseSlotOf(index.base, id);
+  const slot = findSorted(index.base.ids, id);
   return slot === undefined || index.base.removed[slot] ? undefined : slot;
+}
+
+/** How many term ids the index has given (base and added). */
+export function termCount(index: Bm25Index): number {
+  return (index.base ? index.base.terms.offsets.length - 1 : 0) + index.terms.length;
+}
+
+/** The id of `term`, or undefined when no document ever held it. */
+export function termIdOf(index: Bm25Index, term: string): number | undefined {
+  const added = index.termIds.get(term);
+  return added !== undefined || !index.base ? added : findSorted(index.base.terms, term);
+}
+
+/** The term of id `termId`. */
+export function termAt(index: Bm25Index, termId: number): string {
+  const baseTerms = index.base ? index.base.terms.offsets.length - 1 : 0;
+  return termId < baseTerms ? stringAt(index.base!.terms, termId) : index.terms[termId - baseTerms]!;
 }
 
 export const hasDocument = (index: Bm25Index, id: string): boolean => slotOf(index, id) !== undefined;
@@ -160,7 +179,7 @@ export function documentFrequencyOf(index: Bm25Index, termId: number): number {
 
 /** How many documents of `index` contain `term`. */
 export function documentFrequency(index: Bm25Index, term: string): number {
-  const id = index.termIds.get(term);
+  const id = termIdOf(index, term);
   return id === undefined ? 0 : documentFrequencyOf(index, id);
 }
 
@@ -177,7 +196,7 @@ export function forEachPosting(index: Bm25Index, termId: number, visit: (slot: n
 
 /** The slots of the documents of `index` that contain `term`. */
 export function slotsWithTerm(index: Bm25Index, term: string): number[] {
-  const id = index.termIds.get(term);
+  const id = termIdOf(index, term);
   const slots: number[] = [];
   if (id !== undefined) forEachPosting(index, id, (slot) => slots.push(slot));
   return slots;
@@ -252,9 +271,9 @@ export function removeDocument(index: Bm25Index, id: string): void {
 }
 
 function termIdFor(index: Bm25Index, term: string): number {
-  let id = index.termIds.get(term);
+  let id = termIdOf(index, term);
   if (id === undefined) {
-    id = index.terms.length;
+    id = termCount(index);
     index.termIds.set(term, id);
     index.terms.push(term);
     index.added.push(undefined);

@@ -1,8 +1,8 @@
 /**
- * A BM25 index as flat arrays, for snapshots: documents in order (ids, lengths, terms) and every
- * term's posting back to back, the ids in one string. Unpacking takes the arrays as they are as the
- * index's base — no pass over the postings, no object per document — so opening an index costs a
- * map entry per term and checks over flat arrays.
+ * A BM25 index as flat arrays, for snapshots: documents in id order (ids, lengths, terms) and every
+ * term's postings back to back in term order; the ids and the terms each in one string. Unpacking
+ * takes the arrays as they are as the index's base — no pass over the postings, no object or map
+ * entry per document or term — so opening an index costs one check over its ids and terms.
  */
 import {
   type Bm25Index,
@@ -12,15 +12,17 @@ import {
   forEachDocument,
   forEachPosting,
   type Packed,
-  type PackedIds,
+  type SortedStrings,
   slotCount,
+  termAt,
+  termCount,
 } from './bm25-index.js';
 
 export interface PackedBm25 {
-  /** term id → term; only terms some document holds, numbered afresh. */
-  terms: string[];
-  /** Document ids in order: packed document `i` is slot `i` once unpacked. */
-  ids: PackedIds;
+  /** Term id → term: only terms some document holds, numbered afresh in term order. */
+  terms: SortedStrings;
+  /** Document ids in id order: packed document `i` is slot `i` once unpacked. */
+  ids: SortedStrings;
   lengths: Int32Array;
   /** By term: the slots of the documents holding it. */
   postings: Packed;
@@ -28,38 +30,34 @@ export interface PackedBm25 {
   documents: Packed;
 }
 
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Packs `index`, leaving out free slots and terms no document holds any more. `slotOf[i]` is packed document `i`'s slot. */
 export function packBm25(index: Bm25Index): PackedBm25 & { slotOf: number[] } {
-  const ids: string[] = [];
-  const lengths: number[] = [];
-  const slotOf: number[] = [];
+  const documentsById: { id: string; slot: number }[] = [];
+  forEachDocument(index, (slot, id) => documentsById.push({ id, slot }));
+  documentsById.sort((a, b) => byCodeUnits(a.id, b.id));
+  const slotOf = documentsById.map((document) => document.slot);
   const dense = new Int32Array(slotCount(index)).fill(-1);
-  forEachDocument(index, (slot, id) => {
-    dense[slot] = ids.length;
-    ids.push(id);
-    lengths.push(index.lengths[slot]!);
-    slotOf.push(slot);
-  });
-  const terms: string[] = [];
-  const renumbered = new Int32Array(index.terms.length).fill(-1);
-  const postingOffsets: number[] = [0];
+  slotOf.forEach((slot, packed) => (dense[slot] = packed));
+  const liveTerms: { term: string; id: number }[] = [];
+  for (let term = 0; term < termCount(index); term += 1) if (documentFrequencyOf(index, term) > 0) liveTerms.push({ term: termAt(index, term), id: term });
+  liveTerms.sort((a, b) => byCodeUnits(a.term, b.term));
+  const renumbered = new Int32Array(termCount(index)).fill(-1);
   let total = 0;
-  for (let term = 0; term < index.terms.length; term += 1) total += documentFrequencyOf(index, term);
-  const postings: Packed = { offsets: new Int32Array(0), values: new Int32Array(total), weights: new Uint16Array(total) };
+  for (const { id } of liveTerms) total += documentFrequencyOf(index, id);
+  const postings: Packed = { offsets: new Int32Array(liveTerms.length + 1), values: new Int32Array(total), weights: new Uint16Array(total) };
   let position = 0;
-  for (let term = 0; term < index.terms.length; term += 1) {
-    if (documentFrequencyOf(index, term) === 0) continue;
-    forEachPosting(index, term, (slot, weight) => {
+  liveTerms.forEach(({ id }, packed) => {
+    forEachPosting(index, id, (slot, weight) => {
       postings.values[position] = dense[slot]!;
       postings.weights[position] = weight;
       position += 1;
     });
-    renumbered[term] = terms.length;
-    terms.push(index.terms[term]!);
-    postingOffsets.push(position);
-  }
-  postings.offsets = Int32Array.from(postingOffsets);
-  const documents: Packed = { offsets: new Int32Array(ids.length + 1), values: new Int32Array(total), weights: new Uint16Array(total) };
+    renumbered[id] = packed;
+    postings.offsets[packed + 1] = position;
+  });
+  const documents: Packed = { offsets: new Int32Array(slotOf.length + 1), values: new Int32Array(total), weights: new Uint16Array(total) };
   position = 0;
   slotOf.forEach((slot, packed) => {
     const { terms: termIds, weights, start, end } = documentTermsOf(index, slot);
@@ -70,47 +68,40 @@ export function packBm25(index: Bm25Index): PackedBm25 & { slotOf: number[] } {
     }
     documents.offsets[packed + 1] = position;
   });
-  return { terms, ids: packIds(ids), lengths: Int32Array.from(lengths), postings, documents, slotOf };
+  return {
+    terms: joinStrings(liveTerms.map((entry) => entry.term)),
+    ids: joinStrings(documentsById.map((document) => document.id)),
+    lengths: Int32Array.from(slotOf, (slot) => index.lengths[slot]!),
+    postings,
+    documents,
+    slotOf,
+  };
 }
 
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** `ids` in one string, with their positions sorted by id (as `<` compares strings: by code units). */
-export function packIds(ids: readonly string[]): PackedIds {
-  const offsets = new Int32Array(ids.length + 1);
-  ids.forEach((id, position) => (offsets[position + 1] = offsets[position]! + id.length));
-  const order = Int32Array.from(ids.keys()).sort((a, b) => byCodeUnits(ids[a]!, ids[b]!));
-  return { text: ids.join(''), offsets, order };
+/** Already sorted `strings` in one string. */
+export function joinStrings(strings: readonly string[]): SortedStrings {
+  const offsets = new Int32Array(strings.length + 1);
+  strings.forEach((text, position) => (offsets[position + 1] = offsets[position]! + text.length));
+  return { text: strings.join(''), offsets };
 }
 
-/** Throws unless `ids` holds `count` ids and `order` lists each once, strictly by id (no two equal). */
-function checkIds(ids: PackedIds, count: number): void {
-  const { text, offsets, order } = ids;
-  if (offsets.length !== count + 1 || order.length !== count || offsets[0] !== 0 || offsets[count] !== text.length) {
-    throw new RangeError('packed index: ids do not fit');
+/** Throws unless `strings` holds `count` strings, strictly ascending (none repeated). */
+function checkSorted(strings: SortedStrings, count: number, name: string): void {
+  const { text, offsets } = strings;
+  if (offsets.length !== count + 1 || offsets[0] !== 0 || offsets[count] !== text.length) throw new RangeError(`packed index: ${name} do not fit`);
+  for (let position = 1; position < count; position += 1) {
+    const startA = offsets[position - 1]!;
+    const startB = offsets[position]!;
+    const endB = offsets[position + 1]!;
+    if (endB < startB) throw new RangeError(`packed index: ${name} out of order`);
+    const lengthA = startB - startA;
+    const lengthB = endB - startB;
+    const shorter = Math.min(lengthA, lengthB);
+    let unit = 0;
+    while (unit < shorter && text.charCodeAt(startA + unit) === text.charCodeAt(startB + unit)) unit += 1;
+    const ascending = unit < shorter ? text.charCodeAt(startA + unit) < text.charCodeAt(startB + unit) : lengthA < lengthB;
+    if (!ascending) throw new RangeError(`packed index: ${name} unsorted or repeated`);
   }
-  for (let slot = 0; slot < count; slot += 1) if (offsets[slot + 1]! < offsets[slot]!) throw new RangeError('packed index: ids out of order');
-  const seen = new Uint8Array(count);
-  for (let position = 0; position < count; position += 1) {
-    const slot = order[position]!;
-    if (!(slot >= 0 && slot < count) || seen[slot]) throw new RangeError('packed index: id order is not a permutation');
-    seen[slot] = 1;
-    if (position > 0 && compareIds(ids, order[position - 1]!, slot) >= 0) throw new RangeError('packed index: ids unsorted or repeated');
-  }
-}
-
-/** Compares ids `a` and `b` of `ids` by code units, without making strings. */
-function compareIds({ text, offsets }: PackedIds, a: number, b: number): number {
-  const startA = offsets[a]!;
-  const startB = offsets[b]!;
-  const lengthA = offsets[a + 1]! - startA;
-  const lengthB = offsets[b + 1]! - startB;
-  const shorter = Math.min(lengthA, lengthB);
-  for (let position = 0; position < shorter; position += 1) {
-    const difference = text.charCodeAt(startA + position) - text.charCodeAt(startB + position);
-    if (difference !== 0) return difference;
-  }
-  return lengthA - lengthB;
 }
 
 function checkPacked(packed: Packed, keys: number, name: string): void {
@@ -128,15 +119,15 @@ function checkPacked(packed: Packed, keys: number, name: string): void {
 export function unpackBm25(packed: PackedBm25): Bm25Index {
   const { terms, ids, lengths, postings, documents } = packed;
   const count = lengths.length;
-  checkIds(ids, count);
-  checkPacked(postings, terms.length, 'postings');
+  const termTotal = terms.offsets.length - 1;
+  checkSorted(ids, count, 'ids');
+  checkSorted(terms, termTotal, 'terms');
+  checkPacked(postings, termTotal, 'postings');
   checkPacked(documents, count, 'documents');
   if (postings.values.length !== documents.values.length) throw new RangeError('packed index: postings and documents disagree');
   const index = createBm25Index();
-  index.terms = terms;
-  for (let term = 0; term < terms.length; term += 1) index.termIds.set(terms[term]!, term);
-  index.added = new Array<number[] | undefined>(terms.length).fill(undefined);
-  index.base = { count, postings, documents, removed: new Uint8Array(count), removedPerTerm: new Int32Array(terms.length), removedCount: 0, ids };
+  index.added = new Array<number[] | undefined>(termTotal).fill(undefined);
+  index.base = { count, postings, documents, removed: new Uint8Array(count), removedPerTerm: new Int32Array(termTotal), removedCount: 0, ids, terms };
   index.lengths = Array.from(lengths);
   for (let slot = 0; slot < count; slot += 1) index.totalLength += lengths[slot]!;
   return index;

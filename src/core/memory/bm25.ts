@@ -3,7 +3,7 @@
  * per scope, updates it on every write, and searches several indexes as one collection; scores add
  * into a scratch array kept with each index.
  */
-import { type Bm25Index, documentCount, documentFrequency, idAt, slotCount, TERM_COUNT_MASK } from './bm25-index.js';
+import { type Bm25Index, documentCount, documentFrequency, idAt, slotCount, TERM_COUNT_MASK, termIdOf } from './bm25-index.js';
 
 export interface Bm25Hit {
   id: string;
@@ -36,7 +36,7 @@ export function searchBm25(indexes: readonly Bm25Index[], queryTerms: readonly s
     let touchedCount = 0;
     terms.forEach((term, position) => {
       const idf = idfs[position]!;
-      const termId = index.termIds.get(term);
+      const termId = termIdOf(index, term);
       if (termId === undefined || idf === 0) return;
       const add = (slot: number, weight: number): void => {
         const termFrequency = weight & TERM_COUNT_MASK;
