@@ -188,6 +188,7 @@ describe('Slack thread history of a long thread (issue 42)', () => {
     edits: 0,
     history: [],
     reactions: [],
+    truncated: false,
   });
   const PARENT = 1_700_000_000_000_000;
   /** The parent and `count` replies at the given microseconds after it; the mention after them all. */
