@@ -8,6 +8,8 @@
  * search): opening an index makes no object and no map entry per document or term.
  */
 
+import { findSorted, type SortedStrings, stringAt } from './sorted-strings.js';
+
 /** Entries grouped by key (a term's postings, or a document's terms): key `k` at `[offsets[k], offsets[k + 1])`. */
 export interface Packed {
   offsets: Int32Array;
@@ -34,12 +36,6 @@ export interface Bm25Base {
   ids: SortedStrings;
   /** Base terms by term id (id order is term order). */
   terms: SortedStrings;
-}
-
-/** Strings back to back, each at `text[offsets[i], offsets[i + 1])`, strictly ascending by code units (as `<` compares). */
-export interface SortedStrings {
-  text: string;
-  offsets: Int32Array;
 }
 
 export interface Bm25Index {
@@ -81,6 +77,8 @@ const emptyPool = (capacity: number): Bm25Index['pool'] => ({
   ends: [],
 });
 
+export type { SortedStrings } from './sorted-strings.js';
+
 export function createBm25Index(): Bm25Index {
   return { termIds: new Map(), terms: [], added: [], pool: emptyPool(64), ids: [], slots: new Map(), lengths: [], freeSlots: [], totalLength: 0 };
 }
@@ -103,34 +101,6 @@ export function idAt(index: Bm25Index, slot: number): string | undefined {
   if (slot >= base.count) return index.ids[slot - base.count];
   if (base.removed[slot]) return undefined;
   return stringAt(base.ids, slot);
-}
-
-export const stringAt = (strings: SortedStrings, position: number): string => strings.text.slice(strings.offsets[position], strings.offsets[position + 1]);
-
-/** Compares string `position` of `strings` with `key` by code units, without making a string. */
-function compareAt(strings: SortedStrings, position: number, key: string): number {
-  const start = strings.offsets[position]!;
-  const length = strings.offsets[position + 1]! - start;
-  const shorter = Math.min(length, key.length);
-  for (let unit = 0; unit < shorter; unit += 1) {
-    const difference = strings.text.charCodeAt(start + unit) - key.charCodeAt(unit);
-    if (difference !== 0) return difference;
-  }
-  return length - key.length;
-}
-
-/** The position of `key` in `strings` by binary search, or undefined. */
-function findSorted(strings: SortedStrings, key: string): number | undefined {
-  let low = 0;
-  let high = strings.offsets.length - 2;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const comparison = compareAt(strings, middle, key);
-    if (comparison === 0) return middle;
-    if (comparison < 0) low = middle + 1;
-    else high = middle - 1;
-  }
-  return undefined;
 }
 
 /** The slot of document `id`, or undefined when the index does not hold it. */

@@ -12,11 +12,11 @@ import {
   forEachDocument,
   forEachPosting,
   type Packed,
-  type SortedStrings,
   slotCount,
   termAt,
   termCount,
 } from './bm25-index.js';
+import { checkSorted, joinStrings, type SortedStrings } from './sorted-strings.js';
 
 export interface PackedBm25 {
   /** Term id → term: only terms some document holds, numbered afresh in term order. */
@@ -76,32 +76,6 @@ export function packBm25(index: Bm25Index): PackedBm25 & { slotOf: number[] } {
     documents,
     slotOf,
   };
-}
-
-/** Already sorted `strings` in one string. */
-export function joinStrings(strings: readonly string[]): SortedStrings {
-  const offsets = new Int32Array(strings.length + 1);
-  strings.forEach((text, position) => (offsets[position + 1] = offsets[position]! + text.length));
-  return { text: strings.join(''), offsets };
-}
-
-/** Throws unless `strings` holds `count` strings, strictly ascending (none repeated). */
-function checkSorted(strings: SortedStrings, count: number, name: string): void {
-  const { text, offsets } = strings;
-  if (offsets.length !== count + 1 || offsets[0] !== 0 || offsets[count] !== text.length) throw new RangeError(`packed index: ${name} do not fit`);
-  for (let position = 1; position < count; position += 1) {
-    const startA = offsets[position - 1]!;
-    const startB = offsets[position]!;
-    const endB = offsets[position + 1]!;
-    if (endB < startB) throw new RangeError(`packed index: ${name} out of order`);
-    const lengthA = startB - startA;
-    const lengthB = endB - startB;
-    const shorter = Math.min(lengthA, lengthB);
-    let unit = 0;
-    while (unit < shorter && text.charCodeAt(startA + unit) === text.charCodeAt(startB + unit)) unit += 1;
-    const ascending = unit < shorter ? text.charCodeAt(startA + unit) < text.charCodeAt(startB + unit) : lengthA < lengthB;
-    if (!ascending) throw new RangeError(`packed index: ${name} unsorted or repeated`);
-  }
 }
 
 function checkPacked(packed: Packed, keys: number, name: string): void {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { searchBm25 } from '../../../src/core/memory/bm25.js';
-import { addDocument, type Bm25Index, createBm25Index, documentFrequency, documentsWithTerm, removeDocument, slotOf } from '../../../src/core/memory/bm25-index.js';
+import {
+  addDocument,
+  type Bm25Index,
+  createBm25Index,
+  documentFrequency,
+  documentsWithTerm,
+  removeDocument,
+  slotOf,
+} from '../../../src/core/memory/bm25-index.js';
 import { packBm25, unpackBm25 } from '../../../src/core/memory/bm25-packing.js';
 import { decodeScopeView, encodeScopeView } from '../../../src/core/memory/index-snapshot.js';
 import type { MemoryFact } from '../../../src/core/memory/memory-fact.js';
@@ -203,7 +211,8 @@ describe('scope snapshots', () => {
       removeFact(target, 'f😀');
     }
     expect(hasFact(decoded, 'f😀')).toBe(false);
-    for (const query of [['newterm'], ['deploy'], ['gateway', 'number1']]) expect(searchBm25([decoded.index], query, 10)).toEqual(searchBm25([view.index], query, 10));
+    for (const query of [['newterm'], ['deploy'], ['gateway', 'number1']])
+      expect(searchBm25([decoded.index], query, 10)).toEqual(searchBm25([view.index], query, 10));
     // Ids no longer in order (f10, f2 → f20, f1) cannot be searched: the snapshot is refused.
     const text = Buffer.from(bytes);
     const at = text.indexOf(Buffer.from('f10f2', 'utf16le'));
