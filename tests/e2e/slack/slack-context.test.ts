@@ -88,7 +88,8 @@ describe('Slack: what a teammate would see', () => {
   it('a tag-in into a 1,000-message thread reads only its newest part: two calls, the newest 100 in the prompt (issue 42)', async () => {
     const { slack, model } = harness;
     const parent = slack.postUnheard({ userId: 'U1', channelId: 'C1', text: 'a very long incident thread' });
-    for (let reply = 1; reply < 1_000; reply += 1) slack.postUnheard({ userId: 'U2', channelId: 'C1', threadTs: parent.ts, text: `note-${String(reply).padStart(4, '0')}` });
+    for (let reply = 1; reply < 1_000; reply += 1)
+      slack.postUnheard({ userId: 'U2', channelId: 'C1', threadTs: parent.ts, text: `note-${String(reply).padStart(4, '0')}` });
     const callsBefore = slack.calls.length;
     const before = model.requests.length;
     model.enqueue({ text: 'Read the newest notes.' });
