@@ -6,7 +6,9 @@
  * facts and duplicates that merge), and the first recall when the snapshot lags by as many
  * rewritten facts as it may. Run: `npx tsx bench/memory-bench.ts [sizes…]`.
  * Goals (issue 14): save ≤ 3 ms at 10k and ≤ 10 ms at 50k; recall p95 ≤ 10 ms at 50k;
- * first recall after opening a 10k scope ≤ 100 ms.
+ * first recall after opening a 10k scope ≤ 100 ms. Issue 42: the first recall after opening a
+ * 200k scope from its snapshot ≤ 100 ms, opening linear in the facts (`npx tsx bench/memory-bench.ts 50000 200000`);
+ * the CPU time is printed beside it (on a loaded machine the wall time waits for the cores).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -29,7 +31,8 @@ const SIZES = process.argv
 const GOALS = {
   save: (size: number): number | undefined => (size >= 50_000 ? 10 : size >= 10_000 ? 3 : undefined),
   recallP95: 10,
-  firstRecall: (size: number): number | undefined => (size <= 10_000 ? 100 : undefined),
+  firstRecall: (size: number): number | undefined => (size <= 200_000 ? 100 : undefined),
+  firstRecallBehind: (size: number): number | undefined => (size <= 10_000 ? 100 : undefined),
 };
 
 const WORDS = (
@@ -151,7 +154,7 @@ async function benchSize(root: string, size: number): Promise<void> {
     `  save (${SAVES}, a quarter merging): mean ${ms(saveMean)}, p95 ${ms(percentile(saves, 0.95))}, max ${ms(saves[saves.length - 1] ?? 0)}${against(saveMean, GOALS.save(size))}`,
   );
   console.log(
-    `  first recall when the snapshot is ${snapshotAfterChanges(size)} rewritten facts behind (the most before a new one): ${ms(worstFirstRecallMs)}${against(worstFirstRecallMs, GOALS.firstRecall(size))}`,
+    `  first recall when the snapshot is ${snapshotAfterChanges(size)} rewritten facts behind (the most before a new one): ${ms(worstFirstRecallMs)}${against(worstFirstRecallMs, GOALS.firstRecallBehind(size))}`,
   );
 }
 

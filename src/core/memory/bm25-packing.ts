@@ -1,15 +1,28 @@
 /**
- * A BM25 index as flat arrays, for snapshots: documents in order (ids, lengths, terms) and every
- * term's posting back to back. Unpacking takes the arrays as they are as the index's base — no pass
- * over the postings — so opening an index costs a map entry per term and per document.
+ * A BM25 index as flat arrays, for snapshots: documents in id order (ids, lengths, terms) and every
+ * term's postings back to back in term order; the ids and the terms each in one string. Unpacking
+ * takes the arrays as they are as the index's base — no pass over the postings, no object or map
+ * entry per document or term — so opening an index costs one check over its ids and terms.
  */
-import { type Bm25Index, createBm25Index, documentFrequencyOf, documentTermsOf, forEachPosting, type Packed } from './bm25-index.js';
+import {
+  type Bm25Index,
+  createBm25Index,
+  documentFrequencyOf,
+  documentTermsOf,
+  forEachDocument,
+  forEachPosting,
+  type Packed,
+  slotCount,
+  termAt,
+  termCount,
+} from './bm25-index.js';
+import { checkSorted, joinStrings, type SortedStrings } from './sorted-strings.js';
 
 export interface PackedBm25 {
-  /** term id → term; only terms some document holds, numbered afresh. */
-  terms: string[];
-  /** Document ids in order: packed document `i` is slot `i` once unpacked. */
-  ids: string[];
+  /** Term id → term: only terms some document holds, numbered afresh in term order. */
+  terms: SortedStrings;
+  /** Document ids in id order: packed document `i` is slot `i` once unpacked. */
+  ids: SortedStrings;
   lengths: Int32Array;
   /** By term: the slots of the documents holding it. */
   postings: Packed;
@@ -17,40 +30,34 @@ export interface PackedBm25 {
   documents: Packed;
 }
 
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Packs `index`, leaving out free slots and terms no document holds any more. `slotOf[i]` is packed document `i`'s slot. */
 export function packBm25(index: Bm25Index): PackedBm25 & { slotOf: number[] } {
-  const ids: string[] = [];
-  const lengths: number[] = [];
-  const slotOf: number[] = [];
-  const dense = new Int32Array(index.ids.length).fill(-1);
-  for (let slot = 0; slot < index.ids.length; slot += 1) {
-    const id = index.ids[slot];
-    if (id === undefined) continue;
-    dense[slot] = ids.length;
-    ids.push(id);
-    lengths.push(index.lengths[slot]!);
-    slotOf.push(slot);
-  }
-  const terms: string[] = [];
-  const renumbered = new Int32Array(index.terms.length).fill(-1);
-  const postingOffsets: number[] = [0];
+  const documentsById: { id: string; slot: number }[] = [];
+  forEachDocument(index, (slot, id) => documentsById.push({ id, slot }));
+  documentsById.sort((a, b) => byCodeUnits(a.id, b.id));
+  const slotOf = documentsById.map((document) => document.slot);
+  const dense = new Int32Array(slotCount(index)).fill(-1);
+  slotOf.forEach((slot, packed) => (dense[slot] = packed));
+  const liveTerms: { term: string; id: number }[] = [];
+  for (let term = 0; term < termCount(index); term += 1) if (documentFrequencyOf(index, term) > 0) liveTerms.push({ term: termAt(index, term), id: term });
+  liveTerms.sort((a, b) => byCodeUnits(a.term, b.term));
+  const renumbered = new Int32Array(termCount(index)).fill(-1);
   let total = 0;
-  for (let term = 0; term < index.terms.length; term += 1) total += documentFrequencyOf(index, term);
-  const postings: Packed = { offsets: new Int32Array(0), values: new Int32Array(total), weights: new Uint16Array(total) };
+  for (const { id } of liveTerms) total += documentFrequencyOf(index, id);
+  const postings: Packed = { offsets: new Int32Array(liveTerms.length + 1), values: new Int32Array(total), weights: new Uint16Array(total) };
   let position = 0;
-  for (let term = 0; term < index.terms.length; term += 1) {
-    if (documentFrequencyOf(index, term) === 0) continue;
-    forEachPosting(index, term, (slot, weight) => {
+  liveTerms.forEach(({ id }, packed) => {
+    forEachPosting(index, id, (slot, weight) => {
       postings.values[position] = dense[slot]!;
       postings.weights[position] = weight;
       position += 1;
     });
-    renumbered[term] = terms.length;
-    terms.push(index.terms[term]!);
-    postingOffsets.push(position);
-  }
-  postings.offsets = Int32Array.from(postingOffsets);
-  const documents: Packed = { offsets: new Int32Array(ids.length + 1), values: new Int32Array(total), weights: new Uint16Array(total) };
+    renumbered[id] = packed;
+    postings.offsets[packed + 1] = position;
+  });
+  const documents: Packed = { offsets: new Int32Array(slotOf.length + 1), values: new Int32Array(total), weights: new Uint16Array(total) };
   position = 0;
   slotOf.forEach((slot, packed) => {
     const { terms: termIds, weights, start, end } = documentTermsOf(index, slot);
@@ -61,7 +68,14 @@ export function packBm25(index: Bm25Index): PackedBm25 & { slotOf: number[] } {
     }
     documents.offsets[packed + 1] = position;
   });
-  return { terms, ids, lengths: Int32Array.from(lengths), postings, documents, slotOf };
+  return {
+    terms: joinStrings(liveTerms.map((entry) => entry.term)),
+    ids: joinStrings(documentsById.map((document) => document.id)),
+    lengths: Int32Array.from(slotOf, (slot) => index.lengths[slot]!),
+    postings,
+    documents,
+    slotOf,
+  };
 }
 
 function checkPacked(packed: Packed, keys: number, name: string): void {
@@ -78,21 +92,17 @@ function checkPacked(packed: Packed, keys: number, name: string): void {
  */
 export function unpackBm25(packed: PackedBm25): Bm25Index {
   const { terms, ids, lengths, postings, documents } = packed;
-  if (lengths.length !== ids.length) throw new RangeError('packed index: lengths do not fit');
-  checkPacked(postings, terms.length, 'postings');
-  checkPacked(documents, ids.length, 'documents');
+  const count = lengths.length;
+  const termTotal = terms.offsets.length - 1;
+  checkSorted(ids, count, 'ids');
+  checkSorted(terms, termTotal, 'terms');
+  checkPacked(postings, termTotal, 'postings');
+  checkPacked(documents, count, 'documents');
   if (postings.values.length !== documents.values.length) throw new RangeError('packed index: postings and documents disagree');
   const index = createBm25Index();
-  index.terms = terms;
-  for (let term = 0; term < terms.length; term += 1) index.termIds.set(terms[term]!, term);
-  index.added = new Array<number[] | undefined>(terms.length).fill(undefined);
-  index.base = { count: ids.length, postings, documents, removed: new Uint8Array(ids.length), removedPerTerm: new Int32Array(terms.length) };
-  index.ids = ids.slice();
+  index.added = new Array<number[] | undefined>(termTotal).fill(undefined);
+  index.base = { count, postings, documents, removed: new Uint8Array(count), removedPerTerm: new Int32Array(termTotal), removedCount: 0, ids, terms };
   index.lengths = Array.from(lengths);
-  for (let slot = 0; slot < ids.length; slot += 1) {
-    index.slots.set(ids[slot]!, slot);
-    index.totalLength += lengths[slot]!;
-  }
-  if (index.slots.size !== ids.length) throw new RangeError('packed index: duplicate document ids');
+  for (let slot = 0; slot < count; slot += 1) index.totalLength += lengths[slot]!;
   return index;
 }

@@ -3,7 +3,7 @@
  * per scope, updates it on every write, and searches several indexes as one collection; scores add
  * into a scratch array kept with each index.
  */
-import { type Bm25Index, documentCount, documentFrequency, TERM_COUNT_MASK } from './bm25-index.js';
+import { type Bm25Index, documentCount, documentFrequency, idAt, slotCount, TERM_COUNT_MASK, termIdOf } from './bm25-index.js';
 
 export interface Bm25Hit {
   id: string;
@@ -27,15 +27,16 @@ export function searchBm25(indexes: readonly Bm25Index[], queryTerms: readonly s
   const top: Bm25Hit[] = [];
   for (const index of indexes) {
     // Scores add into a scratch array kept with the index; the slots touched are reset afterwards.
-    if (!index.scratch || index.scratch.scores.length < index.ids.length) {
-      const size = Math.max(64, index.ids.length * 2);
+    const slots = slotCount(index);
+    if (!index.scratch || index.scratch.scores.length < slots) {
+      const size = Math.max(64, slots * 2);
       index.scratch = { scores: new Float64Array(size), touched: new Int32Array(size) };
     }
     const { scores, touched } = index.scratch;
     let touchedCount = 0;
     terms.forEach((term, position) => {
       const idf = idfs[position]!;
-      const termId = index.termIds.get(term);
+      const termId = termIdOf(index, term);
       if (termId === undefined || idf === 0) return;
       const add = (slot: number, weight: number): void => {
         const termFrequency = weight & TERM_COUNT_MASK;
@@ -54,8 +55,12 @@ export function searchBm25(indexes: readonly Bm25Index[], queryTerms: readonly s
     });
     for (let position = 0; position < touchedCount; position += 1) {
       const slot = touched[position]!;
-      offer(top, index.ids[slot]!, scores[slot]!, limit);
+      const score = scores[slot]!;
       scores[slot] = 0;
+      // The id is looked up only for a hit that may enter the top (a base id is sliced from one string).
+      const last = top[top.length - 1];
+      if (top.length >= limit && last && score < last.score) continue;
+      offer(top, idAt(index, slot)!, score, limit);
     }
   }
   return top;

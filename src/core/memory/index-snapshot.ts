@@ -1,7 +1,8 @@
 /**
  * A scope view as bytes, so a process opens a large scope without reading and analysing every fact:
- * a JSON header (format, text-analysis fingerprint, byte order, scope, term and fact ids) and the
- * packed index (postings by term, terms by fact) and the per-fact columns as typed arrays. Decoding
+ * a small JSON header (format, text-analysis fingerprint, byte order, scope, counts) and the packed
+ * index (postings by term, terms by fact, the sorted fact ids and terms as UTF-16 code units) and
+ * the per-fact columns as typed arrays — nothing is made per fact or term when it opens. Decoding
  * refuses anything it cannot vouch for (another format, analysis, byte order or scope, or arrays
  * that do not fit) by returning undefined.
  */
@@ -10,7 +11,7 @@ import { createScopeView, hash53, type ScopeView } from './scope-view.js';
 import { duplicateKey, TEXT_ANALYSIS_VERSION, tokenize } from './text-normalize.js';
 
 const MAGIC = 0x494d5354; // "TSMI" read little-endian
-const FORMAT = 1;
+const FORMAT = 2;
 /** Exercises folding, stop words and stemming: a change to any of them changes the fingerprint. */
 const PROBE = 'The Cafés were caching policies; running tests stopped — il database della squadra è lento, 2024 tokens';
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -23,33 +24,53 @@ interface Header {
   analysis: string;
   littleEndian: boolean;
   scope: string;
-  terms: string[];
-  ids: string[];
+  /** How many facts and terms, and the code units of their ids and of the terms. */
+  facts: number;
+  terms: number;
+  idUnits: number;
+  termUnits: number;
   postings: number;
 }
 
 const align8 = (offset: number): number => Math.ceil(offset / 8) * 8;
-/** Bytes after the header: five numbers per fact; lengths, postings and documents (offsets, values); their weights; flags. */
-const bodySize = (facts: number, terms: number, postings: number): number =>
-  8 * 5 * facts + 4 * (facts + (terms + 1 + postings) + (facts + 1 + postings)) + 2 * 2 * postings + facts;
+/**
+ * Bytes after the header: five numbers per fact; lengths, postings and documents (offsets, values),
+ * id and term offsets; the weights and the code units of the ids and terms; flags.
+ */
+const bodySize = (header: Pick<Header, 'facts' | 'terms' | 'postings' | 'idUnits' | 'termUnits'>): number => {
+  const { facts, terms, postings, idUnits, termUnits } = header;
+  return (
+    8 * 5 * facts + 4 * (facts + (terms + 1 + postings) + (facts + 1 + postings) + (facts + 1) + (terms + 1)) + 2 * (2 * postings + idUnits + termUnits) + facts
+  );
+};
+
+/** Writes `text` as UTF-16 code units at `offset` of `buffer`. */
+function writeUnits(buffer: ArrayBuffer, offset: number, text: string): void {
+  const units = new Uint16Array(buffer, offset, text.length);
+  for (let unit = 0; unit < text.length; unit += 1) units[unit] = text.charCodeAt(unit);
+}
 
 /** The view's index and columns as bytes. */
 export function encodeScopeView(view: ScopeView): Uint8Array {
   const packed = packBm25(view.index);
-  const count = packed.ids.length;
+  const count = packed.lengths.length;
   const postings = packed.postings.values.length;
+  const idUnits = packed.ids.text.length;
+  const termUnits = packed.terms.text.length;
   const header: Header = {
     format: FORMAT,
     analysis: ANALYSIS_FINGERPRINT,
     littleEndian: LITTLE_ENDIAN,
     scope: view.scope,
-    terms: packed.terms,
-    ids: packed.ids,
+    facts: count,
+    terms: packed.terms.offsets.length - 1,
+    idUnits,
+    termUnits,
     postings,
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const start = align8(8 + headerBytes.length);
-  const bytes = new Uint8Array(start + bodySize(count, packed.terms.length, postings));
+  const bytes = new Uint8Array(start + bodySize(header));
   const data = new DataView(bytes.buffer);
   data.setUint32(0, MAGIC, true);
   data.setUint32(4, headerBytes.length, true);
@@ -67,7 +88,7 @@ export function encodeScopeView(view: ScopeView): Uint8Array {
   });
   let offset = start + 8 * 5 * count;
   const { postings: byTerm, documents: byDocument } = packed;
-  for (const part of [packed.lengths, byTerm.offsets, byTerm.values, byDocument.offsets, byDocument.values]) {
+  for (const part of [packed.lengths, byTerm.offsets, byTerm.values, byDocument.offsets, byDocument.values, packed.ids.offsets, packed.terms.offsets]) {
     new Int32Array(bytes.buffer, offset, part.length).set(part);
     offset += 4 * part.length;
   }
@@ -75,7 +96,9 @@ export function encodeScopeView(view: ScopeView): Uint8Array {
     new Uint16Array(bytes.buffer, offset, part.length).set(part);
     offset += 2 * part.length;
   }
-  bytes.set(flags, offset);
+  writeUnits(bytes.buffer, offset, packed.ids.text);
+  writeUnits(bytes.buffer, offset + 2 * idUnits, packed.terms.text);
+  bytes.set(flags, offset + 2 * (idUnits + termUnits));
   return bytes;
 }
 
@@ -88,7 +111,8 @@ function readHeader(bytes: Uint8Array): { header: Header; length: number } | und
   const header: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 8, length).toString('utf8'));
   if (typeof header !== 'object' || header === null) return undefined;
   const candidate = header as Partial<Header>;
-  if (!Array.isArray(candidate.terms) || !Array.isArray(candidate.ids) || typeof candidate.postings !== 'number') return undefined;
+  const counts = [candidate.facts, candidate.terms, candidate.idUnits, candidate.termUnits, candidate.postings];
+  if (!counts.every((count) => typeof count === 'number' && Number.isSafeInteger(count) && count >= 0)) return undefined;
   return { header: candidate as Header, length };
 }
 
@@ -103,15 +127,16 @@ export function decodeScopeView(scope: string, bytes: Uint8Array): ScopeView | u
     const { header } = read;
     if (header.format !== FORMAT || header.analysis !== ANALYSIS_FINGERPRINT || header.littleEndian !== LITTLE_ENDIAN || header.scope !== scope)
       return undefined;
-    const count = header.ids.length;
-    const terms = header.terms.length;
-    const postings = header.postings;
+    const { facts: count, terms, postings, idUnits, termUnits } = header;
     const start = align8(8 + read.length);
-    if (bytes.length !== start + bodySize(count, terms, postings)) return undefined;
-    // A copy starts at offset 0 of its own buffer, so every typed view below is aligned.
-    const buffer = bytes.slice().buffer;
-    const numbers = (part: number): Float64Array => new Float64Array(buffer, start + 8 * part * count, count);
-    let offset = start + 8 * 5 * count;
+    if (bytes.length !== start + bodySize(header)) return undefined;
+    // The packed arrays are never changed: they stay views of `bytes` when aligned (a 200k scope's
+    // blob is ~60 MB), else of one copy. The columns change, so they are copied (`bytes` stays as it was).
+    const aligned = bytes.byteOffset % 8 === 0;
+    const buffer = aligned ? bytes.buffer : bytes.slice().buffer;
+    const at = aligned ? bytes.byteOffset : 0;
+    const numbers = (part: number): Float64Array => new Float64Array(buffer, at + start + 8 * part * count, count).slice();
+    let offset = at + start + 8 * 5 * count;
     const int32 = (length: number): Int32Array => {
       const part = new Int32Array(buffer, offset, length);
       offset += 4 * length;
@@ -122,13 +147,18 @@ export function decodeScopeView(scope: string, bytes: Uint8Array): ScopeView | u
     const termValues = int32(postings);
     const documentOffsets = int32(count + 1);
     const documentValues = int32(postings);
+    const idOffsets = int32(count + 1);
+    const termTextOffsets = int32(terms + 1);
     const termWeights = new Uint16Array(buffer, offset, postings);
     const documentWeights = new Uint16Array(buffer, offset + 2 * postings, postings);
-    const flags = new Uint8Array(buffer, offset + 4 * postings, count);
+    const units = (at: number, length: number): string => Buffer.from(buffer, at, 2 * length).toString('utf16le');
+    const idText = units(offset + 4 * postings, idUnits);
+    const termText = units(offset + 4 * postings + 2 * idUnits, termUnits);
+    const flags = new Uint8Array(buffer, offset + 4 * postings + 2 * (idUnits + termUnits), count).slice();
     const view = createScopeView(scope);
     view.index = unpackBm25({
-      terms: header.terms,
-      ids: header.ids,
+      terms: { text: termText, offsets: termTextOffsets },
+      ids: { text: idText, offsets: idOffsets },
       lengths,
       postings: { offsets: termOffsets, values: termValues, weights: termWeights },
       documents: { offsets: documentOffsets, values: documentValues, weights: documentWeights },

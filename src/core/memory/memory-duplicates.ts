@@ -4,7 +4,7 @@
  * shared terms, so any duplicate holds one of the |A| − ⌈t·|A|⌉ + 1 rarest terms of A; only their
  * postings are read.
  */
-import { CONTENT_TERM, documentFrequency, documentTermsOf, slotsWithTerm } from './bm25-index.js';
+import { CONTENT_TERM, documentFrequency, documentTermsOf, idAt, slotsWithTerm, termIdOf } from './bm25-index.js';
 import type { MemoryFact } from './memory-fact.js';
 import { duplicatesOf, hash53, type ScopeView } from './scope-view.js';
 import { analyze, duplicateKey } from './text-normalize.js';
@@ -34,7 +34,7 @@ function nearDuplicate(view: ScopeView, contentTerms: readonly string[]): string
   const probes = [...terms].sort((a, b) => documentFrequency(index, a) - documentFrequency(index, b)).slice(0, terms.size - needed + 1);
   const wanted = new Set<number>();
   for (const term of terms) {
-    const id = index.termIds.get(term);
+    const id = termIdOf(index, term);
     if (id !== undefined) wanted.add(id);
   }
   const checked = new Set<number>();
@@ -43,7 +43,7 @@ function nearDuplicate(view: ScopeView, contentTerms: readonly string[]): string
     for (const slot of slotsWithTerm(index, term)) {
       if (checked.has(slot)) continue;
       checked.add(slot);
-      const id = index.ids[slot];
+      const id = idAt(index, slot);
       if (id === undefined) continue;
       let size = 0;
       let shared = 0;

@@ -4,7 +4,7 @@
  * fact), duplicate keys by hash, and the full facts this process has read. Changing a view is
  * synchronous; `memory-scope-cache.ts` decides when and from where.
  */
-import { addDocument, createBm25Index, documentCount, removeDocument, type Bm25Index } from './bm25-index.js';
+import { addDocument, createBm25Index, documentCount, forEachDocument, hasDocument, removeDocument, slotOf, type Bm25Index } from './bm25-index.js';
 import { MEMORY_KINDS, type MemoryFact } from './memory-fact.js';
 import { analyze, tokenize } from './text-normalize.js';
 
@@ -81,27 +81,23 @@ export function hash53(text: string, seed = 0): number {
 }
 
 export const factCount = (view: ScopeView): number => documentCount(view.index);
-export const hasFact = (view: ScopeView, id: string): boolean => view.index.slots.has(id);
+export const hasFact = (view: ScopeView, id: string): boolean => hasDocument(view.index, id);
 
 /** The sketch of every fact of the view. */
 export function sketches(view: ScopeView): FactSketch[] {
-  const { ids } = view.index;
   const { flags, hits, createdAt, lastUsedAt } = view.columns;
   const found: FactSketch[] = [];
-  for (let slot = 0; slot < ids.length; slot += 1) {
-    const id = ids[slot];
-    if (id === undefined) continue;
+  forEachDocument(view.index, (slot, id) => {
     const kind = MEMORY_KINDS[flags[slot]! >> 1] ?? 'fact';
     found.push({ id, pinned: (flags[slot]! & PINNED_FLAG) !== 0, kind, hits: hits[slot]!, createdAt: createdAt[slot]!, lastUsedAt: lastUsedAt[slot]! });
-  }
+  });
   return found;
 }
 
 /** The ids of the view's pinned facts. */
 export function pinnedIds(view: ScopeView): string[] {
-  const { ids } = view.index;
   const pinned: string[] = [];
-  for (let slot = 0; slot < ids.length; slot += 1) if (ids[slot] !== undefined && (view.columns.flags[slot]! & PINNED_FLAG) !== 0) pinned.push(ids[slot]!);
+  forEachDocument(view.index, (slot, id) => (view.columns.flags[slot]! & PINNED_FLAG) !== 0 && pinned.push(id));
   return pinned;
 }
 
@@ -109,7 +105,7 @@ export function pinnedIds(view: ScopeView): string[] {
 export function duplicatesOf(view: ScopeView): Map<number, string> {
   if (!view.duplicates) {
     view.duplicates = new Map();
-    view.index.ids.forEach((id, slot) => id !== undefined && view.duplicates!.set(view.columns.duplicateHash[slot]!, id));
+    forEachDocument(view.index, (slot, id) => view.duplicates!.set(view.columns.duplicateHash[slot]!, id));
   }
   return view.duplicates;
 }
@@ -122,14 +118,14 @@ function textHashOf(fact: MemoryFact): number {
 export function putFact(view: ScopeView, fact: MemoryFact): void {
   const textHash = textHashOf(fact);
   let columns = view.columns;
-  let slot = view.index.slots.get(fact.id);
+  let slot = slotOf(view.index, fact.id);
   if (slot === undefined || columns.textHash[slot] !== textHash) {
     const previousHash = slot === undefined ? undefined : columns.duplicateHash[slot];
     // The content is analysed once: its terms feed the index, its key the exact-duplicate map.
     const content = analyze(fact.content);
     // Also found by its summary and tags.
     addDocument(view.index, fact.id, content.terms, tokenize(`${fact.summary}\n${fact.tags.join(' ')}`));
-    slot = view.index.slots.get(fact.id)!;
+    slot = slotOf(view.index, fact.id)!;
     if (slot >= columns.flags.length) columns = view.columns = createColumns(2 * slot + 64, columns);
     columns.textHash[slot] = textHash;
     columns.duplicateHash[slot] = hash53(content.duplicateKey);
@@ -151,7 +147,7 @@ export function putFact(view: ScopeView, fact: MemoryFact): void {
 export function removeFact(view: ScopeView, id: string): void {
   view.facts.delete(id);
   view.epoch += 1;
-  const slot = view.index.slots.get(id);
+  const slot = slotOf(view.index, id);
   if (slot === undefined) return;
   const duplicateHash = view.columns.duplicateHash[slot]!;
   if (view.duplicates?.get(duplicateHash) === id) view.duplicates.delete(duplicateHash);

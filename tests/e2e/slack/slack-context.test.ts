@@ -85,6 +85,27 @@ describe('Slack: what a teammate would see', () => {
     expect(slack.calls.some((call) => call.method === 'conversations.replies' && call.body.ts === parent.ts)).toBe(true);
   });
 
+  it('a tag-in into a 1,000-message thread reads only its newest part: two calls, the newest 100 in the prompt (issue 42)', async () => {
+    const { slack, model } = harness;
+    const parent = slack.postUnheard({ userId: 'U1', channelId: 'C1', text: 'a very long incident thread' });
+    for (let reply = 1; reply < 1_000; reply += 1)
+      slack.postUnheard({ userId: 'U2', channelId: 'C1', threadTs: parent.ts, text: `note-${String(reply).padStart(4, '0')}` });
+    const callsBefore = slack.calls.length;
+    const before = model.requests.length;
+    model.enqueue({ text: 'Read the newest notes.' });
+    await slack.mention({ userId: 'U2', channelId: 'C1', threadTs: parent.ts, text: 'geordi sum this up' });
+    const content = textOf(await nextUserMessage(before));
+    await replied('C1', parent.ts, 'Read the newest notes.');
+    const reads = slack.calls.slice(callsBefore).filter((call) => call.method === 'conversations.replies' && call.body.ts === parent.ts);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThanOrEqual(2);
+    const notes = content.match(/note-\d{4}/g) ?? [];
+    expect(new Set(notes).size).toBe(100);
+    expect(notes).toContain('note-0999');
+    expect(notes).toContain('note-0900');
+    expect(notes).not.toContain('note-0899');
+  });
+
   it('a text file attached to a mention reaches the model and the inbox, downloaded with the bot token', async () => {
     const { slack, model } = harness;
     const file = slack.shareFile({ name: 'deploy.log', mimetype: 'text/plain', content: '12:00 start\n12:01 ERROR: disk full on /var/lib/postgres\n' });

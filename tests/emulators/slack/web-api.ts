@@ -9,6 +9,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import { faultAnswer, type FaultInjector } from './faults.js';
 import { newSlackId, type WorkspaceIdentity } from './payloads.js';
 import { stringField, type RequestFields } from './http-body.js';
+import { repliesPage } from './thread-replies.js';
 import { CONVERSATION_SCOPES, type Conversations } from './conversations.js';
 import { ASSISTANT_SCOPES, type AssistantThreads } from './assistant-threads.js';
 import { createStreamingHandlers, STREAMING_METHODS, streamingRefusal, type StreamingRefusal } from './streaming.js';
@@ -250,7 +251,14 @@ export function createWebApi(context: WebApiContext): WebApi {
       const thread = store.thread(stringField(fields, 'channel') ?? '', stringField(fields, 'ts') ?? '');
       const [parent, ...replies] = thread;
       if (!parent) return fail('thread_not_found');
-      return { ok: true, messages: [messageJson(parent, replies), ...replies.map((r) => messageJson(r))], has_more: false };
+      const page = repliesPage(thread, fields);
+      if ('error' in page) return fail(page.error);
+      return {
+        ok: true,
+        messages: page.messages.map((message) => (message === parent ? messageJson(parent, replies) : messageJson(message))),
+        has_more: page.hasMore,
+        response_metadata: { next_cursor: page.nextCursor },
+      };
     },
     ...context.conversations.handlers,
     ...context.assistant.handlers,

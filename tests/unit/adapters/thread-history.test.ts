@@ -7,6 +7,9 @@ import { messageRef as discordMessage, threadRef } from '../../../src/adapters/d
 import { createSlackThreadHistory } from '../../../src/adapters/slack/thread-history.js';
 import { messageRef as slackMessage } from '../../../src/adapters/slack/ids.js';
 import type { SlackCaller } from '../../../src/adapters/slack/call-budget.js';
+import type { RequestFields } from '../../emulators/slack/http-body.js';
+import { formatTs, type StoredMessage } from '../../emulators/slack/message-store.js';
+import { repliesPage } from '../../emulators/slack/thread-replies.js';
 import { BOT_AUTHOR, USER_AUTHOR } from '../../../src/adapters/playground/cards.js';
 import { messageRef as playgroundMessage } from '../../../src/adapters/playground/ids.js';
 import { createPlaygroundState } from '../../../src/adapters/playground/state.js';
@@ -155,6 +158,93 @@ describe('Slack thread history', () => {
     calls.length = 0;
     expect(await history({ thread: slackMessage('T', 'C2', '100.000001'), message: slackMessage('T', 'C1', '100.000009'), limit: 50 })).toEqual([]);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('Slack thread history of a long thread (issue 42)', () => {
+  /** A thread as the emulator stores it, paged by its conversations.replies (oldest first, windows, cursors). */
+  function threadClient(thread: StoredMessage[]) {
+    const calls: Record<string, unknown>[] = [];
+    const client = {
+      conversations: {
+        replies: async (fields: Record<string, unknown>) => {
+          calls.push(fields);
+          const page = repliesPage(thread, fields as RequestFields);
+          if ('error' in page) throw new Error(page.error);
+          return { ok: true, messages: page.messages, has_more: page.hasMore, response_metadata: { next_cursor: page.nextCursor } };
+        },
+      },
+    } as unknown as WebClient;
+    const caller = ((request: { call: () => Promise<unknown> }) => request.call()) as unknown as SlackCaller;
+    return { calls, history: createSlackThreadHistory(client, caller, () => ({ userId: 'UBOT', botId: 'BBOT' })) };
+  }
+  const stored = (micros: number, text: string, user = 'U1'): StoredMessage => ({
+    channel: 'C1',
+    ts: formatTs(micros),
+    thread_ts: formatTs(PARENT),
+    text,
+    user,
+    ...(user === 'UBOT' ? { bot_id: 'BBOT' } : {}),
+    edits: 0,
+    history: [],
+    reactions: [],
+    truncated: false,
+  });
+  const PARENT = 1_700_000_000_000_000;
+  /** The parent and `count` replies at the given microseconds after it; the mention after them all. */
+  function thread(offsets: number[], user: (position: number) => string = () => 'U1') {
+    const messages = [
+      stored(PARENT, 'parent'),
+      ...offsets.map((offset, position) => stored(PARENT + offset, `r${String(position).padStart(5, '0')}`, user(position))),
+    ];
+    const mention = formatTs(PARENT + offsets.at(-1)! + 1_000);
+    return { messages, ask: { thread: slackMessage('T', 'C1', formatTs(PARENT)), message: slackMessage('T', 'C1', mention), limit: 100 } };
+  }
+  const names = (count: number, from: number) => Array.from({ length: count }, (_, position) => `r${String(from + position).padStart(5, '0')}`);
+
+  it('a 1,000-message thread: two calls, the newest 100 before the mention', async () => {
+    const { messages, ask } = thread(Array.from({ length: 999 }, (_, position) => (position + 1) * 100));
+    const { calls, history } = threadClient(messages);
+    const found = await history(ask);
+    expect(found.map((entry) => entry.text)).toEqual(names(100, 899));
+    expect(calls.length).toBeLessThanOrEqual(2);
+    expect(calls.every((call) => Number(call.limit) <= 200)).toBe(true);
+  });
+
+  it('a short thread is one call, the parent included', async () => {
+    const { messages, ask } = thread(Array.from({ length: 30 }, (_, position) => (position + 1) * 100));
+    const { calls, history } = threadClient(messages);
+    const found = await history(ask);
+    expect(found.map((entry) => entry.text)).toEqual(['parent', ...names(30, 0)]);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a thread quiet for a week, then a burst of 5,000: a few calls, the newest 100', async () => {
+    const week = 7 * 24 * 3_600 * 1_000_000;
+    const offsets = [
+      ...Array.from({ length: 250 }, (_, position) => (position + 1) * 1_000_000),
+      ...Array.from({ length: 5_000 }, (_, position) => week + position * 50_000),
+    ];
+    const { messages, ask } = thread(offsets);
+    const { calls, history } = threadClient(messages);
+    const found = await history(ask);
+    expect(found.map((entry) => entry.text)).toEqual(names(100, 5_150));
+    expect(calls.length).toBeLessThanOrEqual(4);
+  });
+
+  it('leaves this bot’s own replies out and still gives 100, reading further back for them', async () => {
+    const { messages, ask } = thread(
+      Array.from({ length: 1_999 }, (_, position) => (position + 1) * 100),
+      (position) => (position % 3 === 0 ? 'U2' : 'UBOT'),
+    );
+    const { calls, history } = threadClient(messages);
+    const found = await history(ask);
+    const expected = messages
+      .filter((message) => message.user === 'U2')
+      .slice(-100)
+      .map((message) => message.text);
+    expect(found.map((entry) => entry.text)).toEqual(expected);
+    expect(calls.length).toBeLessThanOrEqual(4);
   });
 });
 

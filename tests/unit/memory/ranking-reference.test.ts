@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { searchBm25 } from '../../../src/core/memory/bm25.js';
-import { addDocument, type Bm25Index, createBm25Index, documentFrequency, removeDocument } from '../../../src/core/memory/bm25-index.js';
+import {
+  addDocument,
+  type Bm25Index,
+  createBm25Index,
+  documentFrequency,
+  documentsWithTerm,
+  removeDocument,
+  slotOf,
+} from '../../../src/core/memory/bm25-index.js';
 import { packBm25, unpackBm25 } from '../../../src/core/memory/bm25-packing.js';
 import { decodeScopeView, encodeScopeView } from '../../../src/core/memory/index-snapshot.js';
 import type { MemoryFact } from '../../../src/core/memory/memory-fact.js';
-import { applyChanges, createScopeView, putFact, removeFact } from '../../../src/core/memory/scope-view.js';
+import { applyChanges, createScopeView, hasFact, putFact, removeFact } from '../../../src/core/memory/scope-view.js';
+import { tokenize } from '../../../src/core/memory/text-normalize.js';
 
 /** The BM25 the memory store used before the packed index (maps of maps), kept as the reference. */
 function createReference() {
@@ -175,12 +184,41 @@ describe('scope snapshots', () => {
       expect(searchBm25([decoded!.index], terms, 6)).toEqual(searchBm25([view.index], terms, 6));
     }
     const columnsOf = (target: typeof view, id: string) => {
-      const slot = target.index.slots.get(id)!;
+      const slot = slotOf(target.index, id)!;
       const { flags, hits, textHash, duplicateHash } = target.columns;
       return [flags[slot], hits[slot], textHash[slot], duplicateHash[slot]];
     };
     for (const id of ['f0', 'f13', 'f21', 'f59']) expect(columnsOf(decoded!, id)).toEqual(columnsOf(view, id));
-    expect(decoded!.index.slots.has('f4')).toBe(false);
+    expect(slotOf(decoded!.index, 'f4')).toBeUndefined();
+  });
+
+  it('open with no map entry per fact or term: ids and terms are found in their packed, sorted form', () => {
+    const view = createScopeView('/ws');
+    // Ids that sort unlike numbers, one a prefix of others, some beyond ASCII (one a surrogate pair).
+    const ids = ['f10', 'f1', 'f2', 'F1', 'f1-x', 'fé', 'f😀', 'f'];
+    ids.forEach((id, position) => putFact(view, fact(id, `Café ${id} deploy number${position} naïve gateway`)));
+    const bytes = encodeScopeView(view);
+    const decoded = decodeScopeView('/ws', bytes)!;
+    expect(decoded.index.slots.size).toBe(0);
+    expect(decoded.index.termIds.size).toBe(0);
+    for (const id of ids) expect(hasFact(decoded, id)).toBe(true);
+    for (const absent of ['f3', 'f1-', 'f100', '', 'fe', 'F']) expect(hasFact(decoded, absent)).toBe(false);
+    const terms = [...tokenize('Café deploy naïve gateway number3'), 'absent'];
+    for (const term of terms) expect(documentsWithTerm(decoded.index, term).sort()).toEqual(documentsWithTerm(view.index, term).sort());
+    // A base fact rewritten and one removed change the opened index like the one it came from.
+    for (const target of [view, decoded]) {
+      putFact(target, fact('f1', 'brand newterm deploy'));
+      removeFact(target, 'f😀');
+    }
+    expect(hasFact(decoded, 'f😀')).toBe(false);
+    for (const query of [['newterm'], ['deploy'], ['gateway', 'number1']])
+      expect(searchBm25([decoded.index], query, 10)).toEqual(searchBm25([view.index], query, 10));
+    // Ids no longer in order (f10, f2 → f20, f1) cannot be searched: the snapshot is refused.
+    const text = Buffer.from(bytes);
+    const at = text.indexOf(Buffer.from('f10f2', 'utf16le'));
+    expect(at).toBeGreaterThan(0);
+    Buffer.from('f20f1', 'utf16le').copy(text, at);
+    expect(decodeScopeView('/ws', new Uint8Array(text))).toBeUndefined();
   });
 
   it('take the changes read after them like the view they were made from', () => {
@@ -198,7 +236,7 @@ describe('scope snapshots', () => {
       const terms = [...random.terms(2), query % 3 === 0 ? 'rewritten' : 'added'];
       expect(searchBm25([decoded.index], terms, 10)).toEqual(searchBm25([view.index], terms, 10));
     }
-    expect(decoded.columns.hits[decoded.index.slots.get('f5')!]).toBe(4);
+    expect(decoded.columns.hits[slotOf(decoded.index, 'f5')!]).toBe(4);
   });
 
   it('refuse another scope, another text analysis and damaged bytes', () => {
