@@ -26,6 +26,8 @@ export interface FaultInjector {
   /** The window a call to `method` falls in now, if any. */
   active(method: string): FaultWindow | undefined;
   record(call: FaultedCall): void;
+  /** Ends every open window now (a test sharing the emulator starts without the last one's). */
+  clear(): void;
   readonly faulted: readonly FaultedCall[];
 }
 
@@ -43,6 +45,7 @@ export function createFaultInjector(now: () => number = Date.now): FaultInjector
       return windows.find((window) => window.endsAt > time && window.methods.includes(method));
     },
     record: (call) => faulted.push(call),
+    clear: () => void windows.splice(0),
     faulted,
   };
 }
