@@ -104,7 +104,8 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     logs,
     botReplies: (channel, threadTs) => slack.thread(channel, threadTs).filter((message) => message.bot_id && message.ts !== threadTs),
     newChannel: () => slack.createChannel(),
-    runsIn: async (channel) => (await app.engine.runs.list()).filter((run) => run.where.channelId === channel),
+    // Runs name their channel as `slack:TEAM/CHANNEL`.
+    runsIn: async (channel) => (await app.engine.runs.list()).filter((run) => run.where.channelId === `slack:${slack.teamId}/${channel}`),
     resetForTest() {
       model.clearQueue();
       model.setVision(undefined);
