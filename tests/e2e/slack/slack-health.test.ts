@@ -36,8 +36,8 @@ describe('health endpoints', () => {
       const { slack, model } = harness;
       const base = `http://127.0.0.1:${harness.app.http.port}`;
       model.enqueue({ text: 'Metrics are flowing.', usage: { prompt_tokens: 120, completion_tokens: 7 } });
-      // The reply's first call meets one 429 (Retry-After: 1), then goes through.
-      slack.injectFaults({ methods: ['chat.startStream'], status: 429, durationMs: 1_000, retryAfterSeconds: 1 });
+      // The reply's first call meets one 429 (Retry-After: 1), then goes through: one answer, however late the call comes.
+      slack.injectFaults({ methods: ['chat.startStream'], status: 429, durationMs: 60_000, retryAfterSeconds: 1, times: 1 });
       const mention = await slack.mention({ userId: 'U1', channelId: channel, text: `<@${slack.botUserId}> geordi report` });
       await slack.waitFor(
         () => harness.botReplies(channel, mention.ts).some((message) => message.text.includes('Metrics are flowing.') && message.stream === 'stopped'),

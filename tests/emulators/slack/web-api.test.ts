@@ -207,4 +207,14 @@ describe('Web API: state a test sharing the emulator starts from', () => {
     expect(after.body.ok).toBe(true);
     expect(emulator.faulted.map((call) => [call.method, call.status])).toEqual([['chat.postMessage', 500]]);
   });
+
+  it('answers only `times` calls of a window, then lets the rest through while it lasts', async () => {
+    emulator.injectFaults({ methods: ['chat.postMessage'], status: 429, durationMs: 120_000, retryAfterSeconds: 1, times: 1 });
+    const channel = emulator.createChannel();
+    const first = await callApi('chat.postMessage', { channel, text: 'first' });
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('1');
+    expect((await callApi('chat.postMessage', { channel, text: 'second' })).status).toBe(200);
+    expect(emulator.faulted).toHaveLength(1);
+  });
 });
