@@ -67,6 +67,8 @@ export interface ScriptedModelServer {
   /** Every request of any kind (`GET /v1/models`, probes of other routes…), as "METHOD path". */
   hits: string[];
   pendingReplies(): number;
+  /** Drops the scripted replies not taken yet (a test sharing the server starts with an empty queue); returns how many. */
+  clearQueue(): number;
   /** Resolves once `count` chat-completion requests have arrived. */
   waitForRequests(count: number): Promise<void>;
   /** Answer llama-server's `GET /props` with `modalities.vision` = `sees` (undefined: no /props, as before). */
@@ -139,6 +141,7 @@ export async function startScriptedModelServer(
     requests,
     hits,
     pendingReplies: () => queue.length,
+    clearQueue: () => queue.splice(0).length,
     setVision(sees) {
       vision = sees;
     },

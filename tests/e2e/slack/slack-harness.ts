@@ -5,9 +5,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { testAppConfig } from '../../support/test-app-config.js';
 import { startApp, type RunningApp } from '../../../src/app/start-app.js';
-import { startSlackEmulator, type SlackEmulator, type SlackEmulatorOptions } from '../../emulators/slack/slack-emulator.js';
+import type { RunRecord } from '../../../src/core/store/run-types.js';
+import { DEFAULT_RATE_LIMITS } from '../../emulators/slack/rate-limiter.js';
+import { DEFAULT_SLACK_SCOPES, startSlackEmulator, type SlackEmulator, type SlackEmulatorOptions } from '../../emulators/slack/slack-emulator.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
 
 export interface SlackHarness {
@@ -21,19 +24,48 @@ export interface SlackHarness {
   restartApp(): Promise<void>;
   /** Bot messages in a thread (parent excluded), oldest first. */
   botReplies(channel: string, threadTs: string): ReturnType<SlackEmulator['thread']>;
+  /** A channel no test used yet (public; the bot and U1…U3), for a test sharing this harness. */
+  newChannel(): string;
+  /** The runs started in `channel`, newest first. */
+  runsIn(channel: string): Promise<RunRecord[]>;
+  /**
+   * Puts back what one test may have changed for the next one sharing this harness: drops scripted
+   * replies not taken, ends fault windows, forgets rate-limit counts, restores scopes and streaming.
+   */
+  resetForTest(): void;
   stop(): Promise<void>;
 }
 
-export async function startSlackHarness(
-  options: {
-    /** Added to the test configuration's environment; a key set to undefined takes a switch of `test-app-config.ts` away (the product's default). */
-    environment?: Record<string, string | undefined>;
-    emulator?: SlackEmulatorOptions;
-    rateLimits?: Parameters<typeof startApp>[0]['slackRateLimits'];
-    /** Written as tsuka.config.json in the home (the `channels` section, say); `home` names the folder. */
-    configFile?: (home: string) => Record<string, unknown>;
-  } = {},
-): Promise<SlackHarness> {
+export interface SlackHarnessOptions {
+  /** Added to the test configuration's environment; a key set to undefined takes a switch of `test-app-config.ts` away (the product's default). */
+  environment?: Record<string, string | undefined>;
+  emulator?: SlackEmulatorOptions;
+  rateLimits?: Parameters<typeof startApp>[0]['slackRateLimits'];
+  /** Written as tsuka.config.json in the home (the `channels` section, say); `home` names the folder. */
+  configFile?: (home: string) => Record<string, unknown>;
+}
+
+/**
+ * One harness for the tests of the enclosing `describe` (or file): started in `beforeAll`, stopped in
+ * `afterAll`, reset before each test (`resetForTest`). Each test takes a fresh channel (`newChannel`).
+ */
+export function useSlackHarness(options: SlackHarnessOptions = {}): () => SlackHarness {
+  let harness: SlackHarness | undefined;
+  beforeAll(async () => {
+    harness = await startSlackHarness(options);
+  });
+  afterAll(async () => {
+    await harness?.stop();
+    harness = undefined;
+  });
+  beforeEach(() => harness?.resetForTest());
+  return () => {
+    if (!harness) throw new Error('The shared Slack harness is not running (its beforeAll failed, or the test runs outside its describe).');
+    return harness;
+  };
+}
+
+export async function startSlackHarness(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'tsuka-slack-'));
   if (options.configFile) await writeFile(path.join(home, 'tsuka.config.json'), JSON.stringify(options.configFile(home)));
   const slack = await startSlackEmulator(options.emulator);
@@ -72,6 +104,18 @@ export async function startSlackHarness(
     workspace,
     logs,
     botReplies: (channel, threadTs) => slack.thread(channel, threadTs).filter((message) => message.bot_id && message.ts !== threadTs),
+    newChannel: () => slack.createChannel(),
+    // Runs name their channel as `slack:TEAM/CHANNEL`.
+    runsIn: async (channel) => (await app.engine.runs.list()).filter((run) => run.where.channelId === `slack:${slack.teamId}/${channel}`),
+    resetForTest() {
+      model.clearQueue();
+      model.setVision(undefined);
+      slack.clearFaults();
+      slack.setRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.emulator?.rateLimits });
+      slack.setScopes(options.emulator?.scopes ?? DEFAULT_SLACK_SCOPES);
+      slack.setStreamingRefusal(options.emulator?.streamingRefusal);
+      slack.setTaskChunksRefusal(options.emulator?.taskChunksRefusal);
+    },
     async stop() {
       await app.stop();
       await slack.close();

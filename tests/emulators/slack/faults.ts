@@ -11,6 +11,8 @@ export interface FaultWindow {
   durationMs: number;
   /** For 429: the Retry-After header in seconds (default 1). */
   retryAfterSeconds?: number;
+  /** Answer only this many calls, then let the rest through while the window lasts (default: every call). */
+  times?: number;
 }
 
 /** A call answered by a fault window. */
@@ -23,26 +25,33 @@ export interface FaultedCall {
 export interface FaultInjector {
   /** Opens a window now; returns when it ends (epoch ms). */
   open(window: FaultWindow): { endsAt: number };
-  /** The window a call to `method` falls in now, if any. */
+  /** The window a call to `method` falls in now, if any; the call counts against its `times`. */
   active(method: string): FaultWindow | undefined;
   record(call: FaultedCall): void;
+  /** Ends every open window now (a test sharing the emulator starts without the last one's). */
+  clear(): void;
   readonly faulted: readonly FaultedCall[];
 }
 
 export function createFaultInjector(now: () => number = Date.now): FaultInjector {
-  const windows: (FaultWindow & { endsAt: number })[] = [];
+  const windows: (FaultWindow & { endsAt: number; answered: number })[] = [];
   const faulted: FaultedCall[] = [];
   return {
     open(window) {
       const endsAt = now() + window.durationMs;
-      windows.push({ ...window, endsAt });
+      windows.push({ ...window, endsAt, answered: 0 });
       return { endsAt };
     },
     active(method) {
       const time = now();
-      return windows.find((window) => window.endsAt > time && window.methods.includes(method));
+      const found = windows.find(
+        (window) => window.endsAt > time && window.methods.includes(method) && (window.times === undefined || window.answered < window.times),
+      );
+      if (found) found.answered += 1;
+      return found;
     },
     record: (call) => faulted.push(call),
+    clear: () => void windows.splice(0),
     faulted,
   };
 }

@@ -114,11 +114,15 @@ export interface SlackEmulator extends Deliveries {
   setRateLimits(changes: Partial<RateLimitSettings>): void;
   /** From now on, `methods` answer HTTP `status` (429: with Retry-After) for `durationMs`. */
   injectFaults(window: FaultWindow): { endsAt: number };
+  /** Ends every fault window now; the calls they answered stay in `faulted`. */
+  clearFaults(): void;
   /** Calls answered by a fault window. */
   readonly faulted: readonly FaultedCall[];
   setScopes(scopes: readonly string[]): void;
   /** Makes a channel private/public/a DM with these members (default: public, the bot and U1…U3). */
   defineChannel(channel: Partial<EmulatedChannel> & { id: string }): EmulatedChannel;
+  /** A channel no one used yet (`CNEW1`, `CNEW2`…), defined with `channel` (default: public, the bot and U1…U3); returns its id. */
+  createChannel(channel?: Partial<Omit<EmulatedChannel, 'id'>>): string;
   /** Refuse the streaming methods from now on with `refusal`, or offer them again (undefined). */
   setStreamingRefusal(refusal: StreamingRefusal | undefined): void;
   /** Refuse task and plan chunks from now on with `error`, or take them again (undefined). */
@@ -231,6 +235,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       .join('\n');
 
   let closing: Promise<void> | undefined;
+  let createdChannels = 0;
   const waitForConnection = (wait: WaitOptions & { count?: number } = {}) =>
     waiter.wait(
       () => socket.openConnections > 0 && socket.connections >= (wait.count ?? 1),
@@ -281,11 +286,18 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     },
     setRateLimits: (changes) => rateLimiter.configure(changes),
     injectFaults: (window) => faults.open(window),
+    clearFaults: () => faults.clear(),
     faulted: faults.faulted,
     setScopes(next) {
       scopes = [...next];
     },
     defineChannel: (channel) => conversations.define(channel),
+    createChannel(channel = {}) {
+      createdChannels += 1;
+      const id = `CNEW${createdChannels}`;
+      conversations.define({ ...channel, id, name: channel.name ?? `new-${createdChannels}` });
+      return id;
+    },
     setStreamingRefusal(next) {
       refusal = next;
     },

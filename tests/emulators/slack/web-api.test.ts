@@ -202,3 +202,38 @@ describe('Web API: the Agent messaging experience (issue 37)', () => {
     await expect(emulator.changeAppContext({ userId: 'U1', channelId: 'D1', entities: [] })).rejects.toThrow(/only an app whose manifest enables agent_view/);
   });
 });
+
+describe('Web API: state a test sharing the emulator starts from', () => {
+  it('creates channels no one used yet: distinct ids, public, the bot and U1…U3 members', async () => {
+    const first = emulator.createChannel();
+    const second = emulator.createChannel();
+    expect(first).not.toBe(second);
+    expect(first).toMatch(/^C[A-Z0-9]+$/);
+    const info = await callApi('conversations.info', { channel: first, include_num_members: true });
+    expect(info.body.channel).toMatchObject({ id: first, is_channel: true, is_private: false, is_member: true, num_members: 4 });
+    expect((await callApi('conversations.members', { channel: second })).body.members).toEqual([emulator.botUserId, 'U1', 'U2', 'U3']);
+    const privateOne = emulator.createChannel({ isPrivate: true, members: [emulator.botUserId, 'U1'] });
+    expect((await callApi('conversations.info', { channel: privateOne })).body.channel).toMatchObject({ is_private: true });
+  });
+
+  it('ends open fault windows on clearFaults, keeping the record of the calls they answered', async () => {
+    emulator.injectFaults({ methods: ['chat.postMessage'], status: 500, durationMs: 120_000 });
+    const channel = emulator.createChannel();
+    expect((await callApi('chat.postMessage', { channel, text: 'during' })).status).toBe(500);
+    emulator.clearFaults();
+    const after = await callApi('chat.postMessage', { channel, text: 'after' });
+    expect(after.status).toBe(200);
+    expect(after.body.ok).toBe(true);
+    expect(emulator.faulted.map((call) => [call.method, call.status])).toEqual([['chat.postMessage', 500]]);
+  });
+
+  it('answers only `times` calls of a window, then lets the rest through while it lasts', async () => {
+    emulator.injectFaults({ methods: ['chat.postMessage'], status: 429, durationMs: 120_000, retryAfterSeconds: 1, times: 1 });
+    const channel = emulator.createChannel();
+    const first = await callApi('chat.postMessage', { channel, text: 'first' });
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('1');
+    expect((await callApi('chat.postMessage', { channel, text: 'second' })).status).toBe(200);
+    expect(emulator.faulted).toHaveLength(1);
+  });
+});

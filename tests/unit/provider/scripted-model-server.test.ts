@@ -94,4 +94,12 @@ describe('scripted model server', () => {
     await waiting;
     expect(server.requests).toHaveLength(2);
   });
+
+  it('drops the replies not taken on clearQueue, so the next request gets the default text', async () => {
+    server.enqueue({ text: 'left over' });
+    server.enqueue({ text: 'left over too' });
+    expect(server.clearQueue()).toBe(2);
+    expect(server.pendingReplies()).toBe(0);
+    expect(textOf(await collect(model().stream(request)))).toBe(DEFAULT_SCRIPTED_TEXT);
+  });
 });
