@@ -64,6 +64,28 @@ describe('Slack approvals', () => {
     expect(below.some((message) => message.text.includes('Tool said:'))).toBe(true);
   });
 
+  it('a new file too long for the card: Show whole file posts all of it in the thread (issue 40), and the card shows no host path', async () => {
+    const harness = shared();
+    const channel = harness.newChannel();
+    const long = Array.from({ length: 50 }, (_, index) => `step ${index + 1}`).join('\n');
+    harness.model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/long.md', content: long } }] });
+    harness.model.enqueue({ text: 'Written.' });
+    const mention = await harness.slack.mention({ userId: 'U1', channelId: channel, text: `<@${harness.slack.botUserId}> geordi write the long plan` });
+    const isCard = (message: { blocks?: unknown[] }) => buttonsOf(message).some((button) => button.action_id === 'tsuka_approve');
+    await harness.slack.waitFor(() => harness.botReplies(channel, mention.ts).some(isCard));
+    const prompt = harness.botReplies(channel, mention.ts).find(isCard)!;
+    expect(prompt.text).toMatch(/30 more lines/);
+    expect(prompt.text).not.toContain(harness.workspace);
+    expect(buttonsOf(prompt).map((button) => button.text.text)).toContain('Show whole file');
+    // Anyone who sees the card may look: U2 is not the requester.
+    await click(harness, prompt, 'tsuka_show_whole_file', 'U2', channel);
+    await harness.slack.waitFor(() => harness.slack.files.some((file) => file.channel === channel));
+    const file = harness.slack.files.find((candidate) => candidate.channel === channel)!;
+    expect(file).toMatchObject({ name: 'long.md', thread_ts: mention.ts, content: long });
+    await click(harness, prompt, 'tsuka_approve', 'U1', channel);
+    await harness.slack.waitFor(() => harness.botReplies(channel, mention.ts).some((message) => message.text.includes('Written.')));
+  });
+
   it('denies: the tool does not run, the agent hears the denial and goes on', async () => {
     const harness = shared();
     const channel = harness.newChannel();
