@@ -26,8 +26,6 @@ const HEAVY_UNIT_FILES = [
   'tests/unit/safety/sandbox-stdin.test.ts',
   'tests/unit/safety/secret-encodings.test.ts',
   'tests/unit/store/audit-log.test.ts',
-  // Sets process.umask(), which worker threads cannot.
-  'tests/unit/store/private-files.test.ts',
   'tests/unit/store/redis-store.test.ts',
   'tests/unit/tools/command-race.test.ts',
   'tests/unit/tools/file-tools.test.ts',
@@ -35,6 +33,9 @@ const HEAVY_UNIT_FILES = [
   'tests/unit/tools/mcp/**/*.test.ts',
   'tests/unit/tools/staging-git.test.ts',
   'tests/unit/workflows/goal/staging-build.test.ts',
+  // Failed 3 of 8 runs in the unit project's shared workers (its parallel step's write_file never reported within
+  // the 5 s waitFor, with threads and with forks); passes alone and in one worker in any order. Cause not found yet.
+  'tests/unit/workflows/goal/goal-resume.test.ts',
 ];
 
 export default defineConfig({
@@ -51,9 +52,10 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts'],
           exclude: HEAVY_UNIT_FILES,
           // The files share one module graph per worker: the engine's ~350 modules load once per worker, not
-          // once per file. No unit file mocks modules or changes process.env or the umask; the nock files
-          // restore node:http in afterAll (nock left active breaks keep-alive in the next file).
-          pool: 'threads',
+          // once per file. No unit file mocks modules or changes process.env; private-files restores the umask
+          // after each test, and the nock files restore node:http in afterAll (nock left active breaks keep-alive
+          // in the next file). Forks, not threads: worker threads cannot set the umask.
+          pool: 'forks',
           isolate: false,
         },
       },
