@@ -60,6 +60,9 @@ export function precompiledValidators(root) {
   };
 }
 
+/** Where `npm run build` keeps esbuild's metafile (what each output loads): tests/e2e/cli-bundle.test.ts reads it. */
+export const METAFILE = '.bundle-metafile.json';
+
 /** Bundles `<root>/src/cli/main.ts` into `<outdir>/cli/main.js` and `<outdir>/chunks/`. */
 export async function bundleCli({ root, outdir }) {
   // Real paths: esbuild resolves symbolic links, and the plugins compare its paths with this one.

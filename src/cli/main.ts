@@ -1,14 +1,14 @@
 /** The `tsuka` command line: start | ask | doctor | backup | benchmark | help. Returns the exit status. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import type { AppConfig } from '../config/app-config.js';
 import { removeSecretsFromEnvironment } from '../config/secret-environment.js';
 import type { ConsoleIo } from '../app/console-io.js';
+import { PACKAGE_ROOT } from '../app/package-root.js';
 import { describeFailure } from './failure-lines.js';
 
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { PACKAGE_ROOT };
 
 /** The version in package.json (read when asked, so the usual commands do not pay for it). */
 function packageVersion(): string {

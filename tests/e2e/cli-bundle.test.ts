@@ -3,11 +3,13 @@
  * copy of the package (sources beside it, current stamp), so bin/tsuka.js runs dist/. Every other
  * test runs the sources; this one proves the bundled code works where bundling can break it —
  * lazy chunks, CommonJS dependencies, files found beside the modules, external native add-ons and
- * platform SDKs — and that `ask` and `doctor` still load no platform SDK.
+ * platform SDKs — and that `ask` and `doctor` still load no platform SDK. It runs the dist/ that
+ * `npm install` built when that is current with the sources, and bundles its own only when it is not.
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -21,7 +23,7 @@ import { demoStdioEntry } from '../support/mcp/demo-mcp-entries.js';
 // @ts-expect-error: plain JavaScript without types (it runs before anything is compiled)
 import { buildState, sourceDigest, STAMP_FILE } from '../../bin/build-stamp.js';
 // @ts-expect-error: plain JavaScript without types (build scripts)
-import { bundleCli, copyAssets } from '../../scripts/bundle.mjs';
+import { bundleCli, copyAssets, METAFILE } from '../../scripts/bundle.mjs';
 import { TEST_SANDBOX_ENVIRONMENT } from '../support/test-sandbox.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -53,9 +55,17 @@ beforeAll(async () => {
   await mkdir(home);
   for (const name of SHARED) await symlink(path.join(REPO, name), path.join(root, name));
   await cp(path.join(REPO, 'bin'), path.join(root, 'bin'), { recursive: true });
-  ({ metafile } = (await bundleCli({ root, outdir: path.join(root, 'dist') })) as { metafile: Metafile });
-  copyAssets(path.join(REPO, 'src'), path.join(root, 'dist'));
-  await writeFile(path.join(root, 'dist', STAMP_FILE as string), JSON.stringify({ digest: (sourceDigest as (root: string) => string)(root) }));
+  const built = path.join(REPO, 'dist');
+  if ((buildState as (root: string) => { current: boolean })(REPO).current && existsSync(path.join(built, METAFILE as string))) {
+    // The dist/ `npm install` built (its prepare script runs `npm run build`), current with these sources.
+    await cp(built, path.join(root, 'dist'), { recursive: true });
+    metafile = JSON.parse(await readFile(path.join(root, 'dist', METAFILE as string), 'utf8')) as Metafile;
+  } else {
+    // No build, or the sources changed since it (or it predates the metafile): bundled here as `npm run build` does.
+    ({ metafile } = (await bundleCli({ root, outdir: path.join(root, 'dist') })) as { metafile: Metafile });
+    copyAssets(path.join(REPO, 'src'), path.join(root, 'dist'));
+    await writeFile(path.join(root, 'dist', STAMP_FILE as string), JSON.stringify({ digest: (sourceDigest as (root: string) => string)(root) }));
+  }
   model = await startScriptedModelServer();
   page = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
   page.listen(0, '127.0.0.1');

@@ -16,7 +16,7 @@ import type { InboundEvent, MentionEvent, SlashCommandEvent, ThreadMessageEvent 
 import { createScriptedModel, type ScriptedStep } from '../../src/core/model/scripted-model.js';
 import { createMemoryLogger } from '../../src/core/logger.js';
 import { createConfigMasker } from '../../src/app/config-masker.js';
-import { PACKAGE_ROOT } from '../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../src/app/package-root.js';
 import { createMemorySurface } from './memory-surface.js';
 import { createWorkflows } from '../../src/commands/workflows/create-workflows.js';
 import { createQueuedModel } from '../../src/core/model/queued-model.js';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { AppConfig } from '../../src/config/app-config.js';
-import { PACKAGE_ROOT } from '../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../src/app/package-root.js';
 import { TEST_SANDBOX_ENVIRONMENT } from './test-sandbox.js';
 
 export function testAppConfig(

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAsk } from '../../../src/cli/ask-command.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { testAppConfig } from '../../support/test-app-config.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
 import { startPlaygroundHarness, type PlaygroundHarness } from '../playground/playground-harness.js';

@@ -13,7 +13,9 @@ async function firstRequest(settings: Partial<AgentSettings>, overrides: Paramet
   const input = turnInput(overrides);
   // The tier default is the last word: take the role's and the character's effort away.
   input.character = { ...input.character, reasoningEffort: undefined };
-  for (const role of input.roster.roles.values()) (role as { reasoningEffort?: unknown }).reasoningEffort = undefined;
+  // Copies: the roles are the shared fixtures other files read (the unit project shares modules across files).
+  const roles = new Map([...input.roster.roles].map(([name, role]) => [name, { ...role, reasoningEffort: undefined }]));
+  input.roster = { ...input.roster, roles };
   await createAgentRunner({ model, tools, permissions: createFakeGate(), settings }).runTurn(input);
   return model.requests[0]!;
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAnnouncer, createLogger, resolveLogFormat } from '../../../src/app/create-logger.js';
 import { loadConfig } from '../../../src/config/load-config.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 
 const now = () => new Date('2026-12-03T14:02:07.123Z');
 const mask = (text: string) => text.replaceAll('sk-secret-value', '[secret masked]');

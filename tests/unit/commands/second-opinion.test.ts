@@ -6,7 +6,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { componentsFor } from '../../../src/adapters/discord/cards.js';
 import { blocksFor, parseOptionValue } from '../../../src/adapters/slack/cards.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { SECOND_ASK_ACTION, SECOND_RERUN_ACTION } from '../../../src/commands/action-ids.js';
 import type { Button } from '../../../src/commands/chat-surface.js';
 import { parseSecondOpinionChoice, secondOpinionMenus } from '../../../src/commands/second-opinion-menu.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/app/create-engine.js';
 import { CHECKED_DATA_FILE, dataFingerprint } from '../../../src/app/data-fingerprint.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { DataFileError } from '../../../src/core/errors.js';
 import { silentLogger } from '../../../src/core/logger.js';

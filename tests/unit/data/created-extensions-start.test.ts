@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/app/create-engine.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { createMemoryLogger } from '../../../src/core/logger.js';
 import { runDoctor } from '../../../src/cli/doctor-command.js';

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 
 const page = readFileSync(path.join(PACKAGE_ROOT, 'docs', 'quickstart-slack.md'), 'utf8');
 const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');

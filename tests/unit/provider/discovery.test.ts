@@ -60,6 +60,7 @@ function llamaServer(nCtx = 16384) {
 }
 
 beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
 });
@@ -67,7 +68,10 @@ afterEach(() => {
   nock.abortPendingRequests();
   nock.cleanAll();
 });
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 describe('discoverModel', () => {
   it('uses the configured endpoint and model first, without probing the catalogue', async () => {

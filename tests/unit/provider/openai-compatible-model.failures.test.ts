@@ -17,6 +17,7 @@ function model(overrides: Partial<OpenAICompatibleModelOptions> = {}) {
 }
 
 beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
 });
@@ -24,7 +25,10 @@ afterEach(() => {
   nock.abortPendingRequests();
   nock.cleanAll();
 });
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 describe('retries', () => {
   it('retries a 500 answered before any part and then streams the answer', async () => {

@@ -16,11 +16,15 @@ function replyWith(chunks: object[]) {
 }
 
 beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
 });
 afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 describe('streaming text and usage', () => {
   it('streams Ollama text deltas, then usage from the empty-choices chunk, then finish last', async () => {

@@ -26,9 +26,15 @@ async function replay(chunks: object[]) {
   return collect(model.stream({ messages: [{ role: 'user', content: 'hi' }] }));
 }
 
-beforeAll(() => nock.disableNetConnect());
+beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
+  nock.disableNetConnect();
+});
 afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 describe('reasoning fields', () => {
   it('reads OpenRouter reasoning once when it comes both as `reasoning` and in `reasoning_details`', async () => {

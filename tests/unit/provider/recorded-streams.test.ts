@@ -142,9 +142,15 @@ async function replay(body: Buffer): Promise<{ parts: ModelStreamPart[]; error?:
   }
 }
 
-beforeAll(() => nock.disableNetConnect());
+beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
+  nock.disableNetConnect();
+});
 afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 describe('recorded streams of real servers', () => {
   it('has at least twelve recordings from at least four servers, each one expected here and named in the README', () => {

@@ -28,9 +28,15 @@ async function failure(modelId?: string): Promise<ModelError> {
   throw new Error('the stream did not fail');
 }
 
-beforeAll(() => nock.disableNetConnect());
+beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
+  nock.disableNetConnect();
+});
 afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 const oneLine = (text: string) => expect(text).not.toMatch(/\n/);
 

@@ -40,9 +40,15 @@ async function replay(chunks: object[], request: ModelRequest = withTools) {
   return collect(model().stream(request));
 }
 
-beforeAll(() => nock.disableNetConnect());
+beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
+  nock.disableNetConnect();
+});
 afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 const MARKUP = /<tool_call>|<\/tool_call>|<function=|<\/function>|<parameter=|\[TOOL_CALLS\]|"arguments"/;
 

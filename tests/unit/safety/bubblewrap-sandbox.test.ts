@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { createBubblewrapSandbox } from '../../../src/core/safety/bubblewrap-sandbox.js';
 import { createChildEnv } from '../../../src/core/safety/child-env.js';
 import type { CommandSandbox } from '../../../src/core/safety/command-sandbox.js';

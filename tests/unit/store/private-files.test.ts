@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireDataFolderLock } from '../../../src/app/data-folder-lock.js';
 import { createEngine, type Engine } from '../../../src/app/create-engine.js';
 import { runBackup } from '../../../src/cli/backup-command.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import type { AppConfig } from '../../../src/config/app-config.js';
 import { createMemoryLogger } from '../../../src/core/logger.js';

@@ -20,11 +20,13 @@ const REBINDING_DNS = fakeDns({ 'internal.example.test': ['10.0.0.7'], 'evil.exa
 
 let test: TestToolContext;
 beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
 });
 afterAll(() => {
   nock.enableNetConnect();
+  nock.restore();
 });
 beforeEach(async () => {
   test = await createTestToolContext();

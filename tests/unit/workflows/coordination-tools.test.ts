@@ -8,7 +8,7 @@ import { createBlackboard } from '../../../src/core/workflows/blackboard.js';
 import { createMemberInbox } from '../../../src/core/workflows/member-inbox.js';
 import type { EscalationRequest, StatusReport, WorkflowToolService } from '../../../src/core/workflows/workflow-services.js';
 import { createTestToolContext, type TestToolContext } from '../tools/tool-test-context.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 
 let schemas: Map<string, ToolSchema>;
 let registry: ToolRegistry;

@@ -6,7 +6,7 @@ import { loadToolSchemas } from '../../../src/core/tools/tool-schema-loader.js';
 import { WORKFLOW_TOOL_NAMES } from '../../../src/core/tools/workflow-tool-names.js';
 import { parseCallCommand } from '../../../src/commands/workflows/parse-call.js';
 import { parseTeamCommand } from '../../../src/commands/workflows/parse-team.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 
 let roster: Roster;
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import { createSubAgentSpawner } from '../../../src/core/workflows/sub-agent.js'
 import { workflowServiceOf, type WorkflowToolService } from '../../../src/core/workflows/workflow-services.js';
 import type { ToolContext } from '../../../src/core/tools/tool.js';
 import { createTestToolContext, type TestToolContext } from '../tools/tool-test-context.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 
 let roster: Roster;
 let test: TestToolContext | undefined;

@@ -7,7 +7,7 @@ import { loadConfig } from '../../../src/config/load-config.js';
 import type { Team } from '../../../src/core/data/types.js';
 import type { ModelRequest } from '../../../src/core/model/language-model.js';
 import { callTool, say } from '../../../src/core/model/scripted-model.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { lastUserOf } from '../../support/scripted-callers.js';
 import { startWorkflowHarness } from './workflow-harness.js';
 

@@ -16,7 +16,7 @@ import { createScriptedModel, type ScriptedStep } from '../../../src/core/model/
 import type { LanguageModel } from '../../../src/core/model/language-model.js';
 import { createMemoryLogger } from '../../../src/core/logger.js';
 import { createSecretMasker } from '../../../src/core/safety/secret-mask.js';
-import { PACKAGE_ROOT } from '../../../src/cli/main.js';
+import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
 
 let eventCounter = 0;
