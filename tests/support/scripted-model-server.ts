@@ -67,6 +67,11 @@ export interface ScriptedModelServer {
   /** Every request of any kind (`GET /v1/models`, probes of other routes…), as "METHOD path". */
   hits: string[];
   pendingReplies(): number;
+  /**
+   * Forgets every scripted reply not yet taken and every request seen, so that tests sharing one
+   * server start as on a fresh one: a reply one test queued and never used cannot answer the next.
+   */
+  reset(): void;
   /** Resolves once `count` chat-completion requests have arrived. */
   waitForRequests(count: number): Promise<void>;
   /** Answer llama-server's `GET /props` with `modalities.vision` = `sees` (undefined: no /props, as before). */
@@ -139,6 +144,13 @@ export async function startScriptedModelServer(
     requests,
     hits,
     pendingReplies: () => queue.length,
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
+      hits.length = 0;
+      waiters.length = 0;
+      vision = undefined;
+    },
     setVision(sees) {
       vision = sees;
     },
