@@ -11,7 +11,7 @@ describe('Discord mentions', () => {
   const bot = sharedDiscordHarness();
   it('starts a thread from the message and streams the reply under the character name through the webhook', async () => {
     const harness = bot();
-    const { discord, model } = harness;
+    const { model } = harness;
     const reply = 'The tests fail because the fixture path moved. '.repeat(6).trim();
     model.enqueue({ text: reply, chunkSize: 12, delayMsBetweenChunks: 80 });
     const question = harness.mention({ content: 'geordi why does npm test fail?' });
@@ -54,7 +54,7 @@ describe('Discord mentions', () => {
 
   it('hands over to another character mentioned in the thread, who answers under its own name and sees the history', async () => {
     const harness = bot();
-    const { discord, model } = harness;
+    const { model } = harness;
     model.enqueue({ text: 'Geordi here.' });
     const question = harness.mention({ content: 'geordi check the api' });
     await harness.waitForReply(question.id, 'Geordi here.');
@@ -140,7 +140,7 @@ describe('Discord mentions', () => {
 
   it('splits a long reply with code blocks into parts of at most 2,000 characters without breaking a fence, and never sends more', async () => {
     const harness = bot();
-    const { discord, model } = harness;
+    const { model } = harness;
     const block = (n: number) => `\`\`\`python\n${Array.from({ length: 40 }, (_, i) => `print("block ${n} line ${i}")`).join('\n')}\n\`\`\``;
     const text = Array.from({ length: 6 }, (_, n) => `Step ${n}: run this.\n\n${block(n)}`).join('\n\n');
     expect(text.length).toBeGreaterThan(5000);
