@@ -12,14 +12,7 @@ import { testAppConfig } from '../../support/test-app-config.js';
 import { startApp, type RunningApp } from '../../../src/app/start-app.js';
 import type { PlaygroundChange, PlaygroundEphemeral, PlaygroundFile, PlaygroundMessage, PlaygroundSnapshot } from '../../../src/adapters/playground/state.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
-import { PLAYGROUND_MAX_INPUTS_PER_SECOND } from '../../../src/adapters/playground/rate-limits.js';
-
-/**
- * The playground takes 20 inputs per one-second window (rate-limits.ts); a fresh app starts with
- * all of them. A test on a shared app starts once at most this many of the harness's posts fall in
- * the last second, so it has at least the rest (no test here posts more than a few).
- */
-const POSTS_LEFT_FROM_EARLIER_TESTS = PLAYGROUND_MAX_INPUTS_PER_SECOND / 2;
+import { createInputLimiter } from '../../../src/adapters/playground/rate-limits.js';
 
 export interface PlaygroundHarness {
   app: RunningApp;
@@ -95,9 +88,11 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     logs.push(text);
     for (const check of [...waiters]) check();
   };
+  let limiter = createInputLimiter();
   const app = await startApp({
     config,
     io: { stdout: log, stderr: log, environment: {}, workingDirectory: home },
+    playgroundLimiter: { tryTake: () => limiter.tryTake() },
     modelProbeIntervalMs: options.modelProbeIntervalMs,
   });
   const port = app.http.port;
@@ -114,15 +109,6 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
   let channel = 'general';
   let scoped = false;
   let channelCount = 0;
-  /** When the harness sent each POST (any POST the limiter may count), oldest first. */
-  const postTimes: number[] = [];
-  const untilInputsFree = async () => {
-    const recent = postTimes.filter((time) => time > Date.now() - 1000);
-    if (recent.length <= POSTS_LEFT_FROM_EARLIER_TESTS) return;
-    // The limiter's window, not an event: the post that must leave it leaves it a second after it was sent.
-    const leaves = recent[recent.length - POSTS_LEFT_FROM_EARLIER_TESTS - 1]! + 1000;
-    await new Promise((resolve) => setTimeout(resolve, leaves - Date.now() + 5));
-  };
   await mkdir(workspace, { recursive: true });
   // What the start itself put in the workspace stays; whatever a test adds goes at the next fresh channel.
   const startEntries = new Set(await readdir(workspace));
@@ -194,16 +180,18 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
       model.reset();
       const left = (await readdir(workspace)).filter((entry) => !startEntries.has(entry));
       await Promise.all(left.map((entry) => rm(path.join(workspace, entry), { recursive: true, force: true })));
-      await untilInputsFree();
+      // The product's limit (20 inputs a second) in a window of this test's own, as on a fresh app:
+      // the channel is made in one that earlier tests did not use, the test starts in another.
+      limiter = createInputLimiter();
       const made = await harness.post('/api/channels', { name: `test-${++channelCount}` });
       if (made.status !== 200) throw new Error(`POST /api/channels answered ${made.status}: ${JSON.stringify(made.body)}`);
       channel = (made.body.channel as { id: string }).id;
+      limiter = createInputLimiter();
       scoped = true;
       return channel;
     },
     thread: (root) => [...messages.values()].filter((message) => message.thread === root).sort((a, b) => a.createdAt - b.createdAt),
     async post(pathname, body, headers = {}) {
-      postTimes.push(Date.now());
       const response = await fetch(`${baseUrl}${pathname}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...keyHeader, ...headers },
@@ -213,7 +201,6 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     },
     raw: ({ method, path: pathname, host, headers = {}, body, withKey = true }) =>
       new Promise((resolve, reject) => {
-        if (method === 'POST') postTimes.push(Date.now());
         const request = httpRequest(
           { host: '127.0.0.1', port, method, path: pathname, headers: { host, ...(withKey ? keyHeader : {}), ...headers } },
           (response) => {
