@@ -25,6 +25,7 @@ import type { createDiscordAdapter, DiscordAdapter } from '../adapters/discord/i
 import type { PlaygroundAdapter } from '../adapters/playground/index.js';
 import { createPlaygroundPersistence } from '../adapters/playground/persistence.js';
 import { playgroundStartUrl } from '../adapters/playground/access-key.js';
+import type { InputLimiter } from '../adapters/playground/rate-limits.js';
 
 /** How often a streaming reply is redrawn in the playground (no platform budget applies). */
 const PLAYGROUND_EDIT_INTERVAL_MS = 150;
@@ -54,6 +55,8 @@ export interface StartAppOptions {
   slackRetries?: number;
   slackRateLimits?: Parameters<typeof createSlackAdapter>[0]['rateLimits'];
   discordPacing?: Parameters<typeof createDiscordAdapter>[0]['pacing'];
+  /** The playground's input limit (its own by default). */
+  playgroundLimiter?: InputLimiter;
   /** `tsuka start` sets it: unhandled rejections are logged and dropped, never fatal (process-guard.ts). */
   processGuard?: boolean;
   /** How often to look for a model server while none answers (default 10 s). */
@@ -159,6 +162,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
       // A local page has no edit budget: replies stream at the page's own pace.
       editIntervalMs: PLAYGROUND_EDIT_INTERVAL_MS,
       persistence: createPlaygroundPersistence(engine.store.namespace('playground'), { logger }),
+      limiter: options.playgroundLimiter,
       modelStatus: () => {
         const current = models.current();
         return current ? { ok: true, message: `${current.model.modelId} on ${current.providerName}` } : { ok: false, message: models.unavailableMessage() };

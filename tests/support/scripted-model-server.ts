@@ -69,6 +69,11 @@ export interface ScriptedModelServer {
   pendingReplies(): number;
   /** Drops the scripted replies not taken yet (a test sharing the server starts with an empty queue); returns how many. */
   clearQueue(): number;
+  /**
+   * Forgets every scripted reply not yet taken and every request seen, so that tests sharing one
+   * server start as on a fresh one: a reply one test queued and never used cannot answer the next.
+   */
+  reset(): void;
   /** Resolves once `count` chat-completion requests have arrived. */
   waitForRequests(count: number): Promise<void>;
   /** Answer llama-server's `GET /props` with `modalities.vision` = `sees` (undefined: no /props, as before). */
@@ -142,6 +147,13 @@ export async function startScriptedModelServer(
     hits,
     pendingReplies: () => queue.length,
     clearQueue: () => queue.splice(0).length,
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
+      hits.length = 0;
+      waiters.length = 0;
+      vision = undefined;
+    },
     setVision(sees) {
       vision = sees;
     },

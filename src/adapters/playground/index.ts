@@ -9,7 +9,7 @@ import type { InboundEvent } from '../../commands/inbound-event.js';
 import type { Logger } from '../../core/logger.js';
 import { createAccessKey } from './access-key.js';
 import { createPlaygroundInput } from './events.js';
-import { createInputLimiter } from './rate-limits.js';
+import { createInputLimiter, type InputLimiter } from './rate-limits.js';
 import { createPlaygroundRoutes } from './routes.js';
 import { createPlaygroundState, type PlaygroundState } from './state.js';
 import { createPlaygroundSurface } from './surface.js';
@@ -26,6 +26,8 @@ export interface PlaygroundAdapterOptions {
   modelStatus: () => { ok: boolean; message: string };
   /** Keeps the chat across restarts (the app passes one on the store); without it the chat is in memory only. */
   persistence?: PlaygroundPersistence;
+  /** The input limit (default `createInputLimiter()`); tests sharing one app give each test a fresh window. */
+  limiter?: InputLimiter;
 }
 
 export interface PlaygroundAdapter {
@@ -46,7 +48,7 @@ export function createPlaygroundAdapter(options: PlaygroundAdapterOptions): Play
   const surface = createPlaygroundSurface({ state, editIntervalMs: options.editIntervalMs });
   const input = createPlaygroundInput({ state, dispatch: (event) => options.handle(event, surface), logger });
   const accessKey = createAccessKey();
-  const http = createPlaygroundRoutes({ state, input, modelStatus: options.modelStatus, limiter: createInputLimiter(), logger, accessKey });
+  const http = createPlaygroundRoutes({ state, input, modelStatus: options.modelStatus, limiter: options.limiter ?? createInputLimiter(), logger, accessKey });
   let started = false;
   let unsubscribe: (() => void) | undefined;
   let modelWatch: NodeJS.Timeout | undefined;

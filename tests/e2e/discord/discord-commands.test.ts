@@ -1,7 +1,7 @@
 /** Application commands on Discord: registered once (guild-scoped or global), deferred within 3 s, answered ephemerally; `/tsuka export` uploads; the 4014 fallback. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CHANNEL_ID, type DiscordEmulator, type InvokedInteraction } from '../../emulators/discord/discord-emulator.js';
-import { ADMIN, ANA, BEN, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+import type { DiscordEmulator, InvokedInteraction } from '../../emulators/discord/discord-emulator.js';
+import { ADMIN, ANA, BEN, sharedDiscordHarness, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
 let harnesses: DiscordHarness[] = [];
 afterEach(async () => {
@@ -69,99 +69,6 @@ describe('Discord application commands', () => {
     expect((await discord.waitFor(() => answerOf(discord, invoked))).content).toMatch(/TSUKA/);
   });
 
-  it('defers /tsuka help within 3 s and answers it ephemerally', async () => {
-    const { discord } = await start();
-    const invoked = await discord.invokeSlashCommand({
-      name: 'tsuka',
-      options: [{ name: 'command', type: STRING, value: 'help' }],
-      userId: ANA,
-      channelId: discord.defaultChannelId,
-    });
-    const response = await invoked.responded;
-    expect(response.type).toBe(5);
-    expect(response.ms).toBeLessThan(3000);
-    const accepted = discord.interactionResponses.find((record) => record.interactionId === invoked.interactionId)!;
-    expect((accepted.data as { flags?: number }).flags! & 64).toBe(64);
-    const answer = await discord.waitFor(() => answerOf(discord, invoked));
-    expect(answer.content).toMatch(/TSUKA/);
-    expect(answer.content).toMatch(/\/call/);
-  });
-
-  it("/tsuka export uploads the transcript of the channel's last run as an attachment", async () => {
-    const harness = await start();
-    const { discord, model } = harness;
-    model.enqueue({ text: 'Exported answer.' });
-    const question = harness.mention({ content: 'geordi say something worth keeping' });
-    await harness.waitForReply(question.id, 'Exported answer.');
-    const invoked = await discord.invokeSlashCommand({
-      name: 'tsuka',
-      options: [{ name: 'command', type: STRING, value: 'export' }],
-      userId: ANA,
-      channelId: discord.defaultChannelId,
-    });
-    const upload = await discord.waitFor(() => discord.messages(discord.defaultChannelId).find((message) => message.files.length > 0));
-    expect(upload.files[0]!.filename).toMatch(/\.md$/);
-    const transcript = upload.files[0]!.bytes.toString('utf8');
-    expect(transcript).toContain('say something worth keeping');
-    expect(transcript).toContain('Exported answer.');
-    expect((await discord.waitFor(() => answerOf(discord, invoked))).content).toMatch(/Uploaded the transcript/);
-  });
-
-  it("a private channel's run: refused from #general to a member; an admin's export goes to the admin's DM, not #general", async () => {
-    const PRIVATE = '1250000000000000777';
-    const harness = await start({
-      emulator: {
-        channels: [
-          { id: DEFAULT_CHANNEL_ID, name: 'general' },
-          { id: PRIVATE, name: 'sec-private' },
-        ],
-      },
-    });
-    const { discord, model } = harness;
-    model.enqueue({ text: 'The vault code is 7741.' });
-    const question = harness.mention({ channelId: PRIVATE, content: 'geordi rotate the vault keys' });
-    await harness.waitForReply(question.id, '7741');
-    const runId = (await harness.app.engine.runs.list())[0]!.id;
-    const tsuka = async (userId: string, value: string) => {
-      const invoked = await discord.invokeSlashCommand({
-        name: 'tsuka',
-        options: [{ name: 'command', type: STRING, value }],
-        userId,
-        channelId: DEFAULT_CHANNEL_ID,
-      });
-      return (await discord.waitFor(() => answerOf(discord, invoked))).content;
-    };
-    expect(await tsuka(BEN, `export ${runId}`)).toBe(`No run ${runId} in this channel.`);
-    expect(await tsuka(ADMIN, `export ${runId}`)).toMatch(/sent to you in a direct message/);
-    const upload = await discord.waitFor(() => discord.messages().find((message) => message.files.length > 0));
-    expect([DEFAULT_CHANNEL_ID, PRIVATE]).not.toContain(upload.channelId);
-    expect(upload.files[0]!.bytes.toString('utf8')).toContain('7741');
-    // #general holds nothing of the private run: only the two ephemeral answers, none with its words.
-    const general = discord.messages(DEFAULT_CHANNEL_ID);
-    expect(general.every((message) => (message.flags & 64) !== 0 && message.files.length === 0 && !/vault|7741/.test(message.content))).toBe(true);
-
-    // Memory keeps to the channel too (issue 21): a fact saved in #sec-private never reaches a
-    // request of a conversation in #general, and is there in #sec-private.
-    model.enqueue({ toolCalls: [{ name: 'save_memory', arguments: { content: 'The vault code is 7741-omega.' } }] });
-    model.enqueue({ text: 'Saved it.' });
-    const saving = harness.mention({ channelId: PRIVATE, content: 'obrien remember: the vault code is 7741-omega' });
-    await harness.waitForReply(saving.id, 'Saved it.');
-    const before = model.requests.length;
-    model.enqueue({ text: 'No idea.' });
-    const asking = harness.mention({ channelId: DEFAULT_CHANNEL_ID, content: 'obrien what is the vault code?' });
-    await harness.waitForReply(asking.id, 'No idea.');
-    expect(
-      model.requests
-        .slice(before)
-        .map((request) => JSON.stringify(request.body))
-        .join('\n'),
-    ).not.toContain('7741-omega');
-    model.enqueue({ text: 'It is 7741-omega.' });
-    const own = harness.mention({ channelId: PRIVATE, content: 'obrien what is the vault code?' });
-    await harness.waitForReply(own.id, 'It is 7741-omega.');
-    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('7741-omega');
-  });
-
   it('without the Message Content intent, reconnects without it, says how to enable it, and still answers mentions', async () => {
     const harness = await start({ emulator: { messageContentIntentAllowed: false } });
     const { discord, model } = harness;
@@ -176,5 +83,105 @@ describe('Discord application commands', () => {
     const question = harness.mention({ content: 'geordi are you there?' });
     await harness.waitForReply(question.id, 'Mentions still work.');
     expect((model.requests[0]!.body as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('are you there?');
+  });
+});
+
+describe('Discord application commands on one running bot', () => {
+  const bot = sharedDiscordHarness();
+
+  it('defers /tsuka help within 3 s and answers it ephemerally', async () => {
+    const harness = bot();
+    const { discord } = harness;
+    const invoked = await discord.invokeSlashCommand({
+      name: 'tsuka',
+      options: [{ name: 'command', type: STRING, value: 'help' }],
+      userId: ANA,
+      channelId: harness.channelId,
+    });
+    const response = await invoked.responded;
+    expect(response.type).toBe(5);
+    expect(response.ms).toBeLessThan(3000);
+    const accepted = discord.interactionResponses.find((record) => record.interactionId === invoked.interactionId)!;
+    expect((accepted.data as { flags?: number }).flags! & 64).toBe(64);
+    const answer = await discord.waitFor(() => answerOf(discord, invoked));
+    expect(answer.content).toMatch(/TSUKA/);
+    expect(answer.content).toMatch(/\/call/);
+  });
+
+  it("/tsuka export uploads the transcript of the channel's last run as an attachment", async () => {
+    const harness = bot();
+    const { discord, model } = harness;
+    model.enqueue({ text: 'Exported answer.' });
+    const question = harness.mention({ content: 'geordi say something worth keeping' });
+    await harness.waitForReply(question.id, 'Exported answer.');
+    const invoked = await discord.invokeSlashCommand({
+      name: 'tsuka',
+      options: [{ name: 'command', type: STRING, value: 'export' }],
+      userId: ANA,
+      channelId: harness.channelId,
+    });
+    const upload = await discord.waitFor(() => discord.messages(harness.channelId).find((message) => message.files.length > 0));
+    expect(upload.files[0]!.filename).toMatch(/\.md$/);
+    const transcript = upload.files[0]!.bytes.toString('utf8');
+    expect(transcript).toContain('say something worth keeping');
+    expect(transcript).toContain('Exported answer.');
+    expect((await discord.waitFor(() => answerOf(discord, invoked))).content).toMatch(/Uploaded the transcript/);
+  });
+
+  it("a private channel's run: refused from #general to a member; an admin's export goes to the admin's DM, not #general", async () => {
+    const harness = bot();
+    const { discord, model } = harness;
+    // This test's #general (its fresh channel) and a private channel beside it.
+    const GENERAL = harness.channelId;
+    const PRIVATE = discord.createChannel('sec-private');
+    // Messages before this test are other tests' (this bot is shared).
+    const earlier = discord.messages().length;
+    model.enqueue({ text: 'The vault code is 7741.' });
+    const question = harness.mention({ channelId: PRIVATE, content: 'geordi rotate the vault keys' });
+    await harness.waitForReply(question.id, '7741');
+    const runId = (await harness.app.engine.runs.list())[0]!.id;
+    const tsuka = async (userId: string, value: string) => {
+      const invoked = await discord.invokeSlashCommand({
+        name: 'tsuka',
+        options: [{ name: 'command', type: STRING, value }],
+        userId,
+        channelId: GENERAL,
+      });
+      return (await discord.waitFor(() => answerOf(discord, invoked))).content;
+    };
+    expect(await tsuka(BEN, `export ${runId}`)).toBe(`No run ${runId} in this channel.`);
+    expect(await tsuka(ADMIN, `export ${runId}`)).toMatch(/sent to you in a direct message/);
+    const upload = await discord.waitFor(() =>
+      discord
+        .messages()
+        .slice(earlier)
+        .find((message) => message.files.length > 0),
+    );
+    expect([GENERAL, PRIVATE]).not.toContain(upload.channelId);
+    expect(upload.files[0]!.bytes.toString('utf8')).toContain('7741');
+    // #general holds nothing of the private run: only the two ephemeral answers, none with its words.
+    const general = discord.messages(GENERAL);
+    expect(general.every((message) => (message.flags & 64) !== 0 && message.files.length === 0 && !/vault|7741/.test(message.content))).toBe(true);
+
+    // Memory keeps to the channel too (issue 21): a fact saved in #sec-private never reaches a
+    // request of a conversation in #general, and is there in #sec-private.
+    model.enqueue({ toolCalls: [{ name: 'save_memory', arguments: { content: 'The vault code is 7741-omega.' } }] });
+    model.enqueue({ text: 'Saved it.' });
+    const saving = harness.mention({ channelId: PRIVATE, content: 'obrien remember: the vault code is 7741-omega' });
+    await harness.waitForReply(saving.id, 'Saved it.');
+    const before = model.requests.length;
+    model.enqueue({ text: 'No idea.' });
+    const asking = harness.mention({ channelId: GENERAL, content: 'obrien what is the vault code?' });
+    await harness.waitForReply(asking.id, 'No idea.');
+    expect(
+      model.requests
+        .slice(before)
+        .map((request) => JSON.stringify(request.body))
+        .join('\n'),
+    ).not.toContain('7741-omega');
+    model.enqueue({ text: 'It is 7741-omega.' });
+    const own = harness.mention({ channelId: PRIVATE, content: 'obrien what is the vault code?' });
+    await harness.waitForReply(own.id, 'It is 7741-omega.');
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('7741-omega');
   });
 });

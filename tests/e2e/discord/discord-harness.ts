@@ -2,10 +2,11 @@
  * Starts the whole bot (`startApp`) with the real discord.js against the Discord emulator and
  * the scripted model server, on 127.0.0.1, with a fresh data directory and workspace.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { APIMessage } from 'discord.js';
+import type { APIMessage, APIPublicThreadChannel, APIWebhook } from 'discord.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { testAppConfig } from '../../support/test-app-config.js';
 import { startApp, type RunningApp } from '../../../src/app/start-app.js';
 import {
@@ -13,7 +14,9 @@ import {
   startDiscordEmulator,
   type DiscordEmulator,
   type DiscordEmulatorOptions,
+  type FollowUpRecord,
   type RecordedMessage,
+  type RestCallRecord,
 } from '../../emulators/discord/discord-emulator.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
 
@@ -28,7 +31,23 @@ export interface DiscordHarness {
   home: string;
   workspace: string;
   logs: string[];
-  /** A person mentions the bot in a channel (default: the first) or thread. */
+  /** The channel mentions go to by default: the emulator's first, or the one `freshChannel` made. */
+  readonly channelId: string;
+  /**
+   * Gives the next test a start of its own on this running bot: a new text channel (now `channelId`),
+   * the model's queue and records emptied, what earlier tests left in the workspace removed, and
+   * `threads`, `webhooks`, `calls` and `followUps` counted from here. Call it in `beforeEach`.
+   */
+  freshChannel(): Promise<string>;
+  /** Threads started in `channelId`. */
+  threads(): APIPublicThreadChannel[];
+  /** Webhooks of `channelId`. */
+  webhooks(): APIWebhook[];
+  /** REST calls since the last `freshChannel` (all, before the first). */
+  calls(): RestCallRecord[];
+  /** Interaction follow-ups since the last `freshChannel` (all, before the first). */
+  followUps(): FollowUpRecord[];
+  /** A person mentions the bot in a channel (default: `channelId`) or thread. */
   mention(input: { userId?: string; channelId?: string; content: string }): APIMessage;
   /** Bot messages in a thread (webhook or bot-authored, interaction answers excluded), oldest first. */
   botReplies(threadId: string): RecordedMessage[];
@@ -79,6 +98,12 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
     discordPacing: options.pacing ?? { editSpacingMsPerChannel: 100 },
   });
   let appStopped = false;
+  await mkdir(workspace, { recursive: true });
+  // What the start itself put in the workspace stays; whatever a test adds goes at the next fresh channel.
+  const startEntries = new Set(await readdir(workspace));
+  let channelId = discord.defaultChannelId;
+  let callsFrom = 0;
+  let followUpsFrom = 0;
   const botReplies = (threadId: string) =>
     discord
       .messages(threadId)
@@ -99,7 +124,23 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
     home,
     workspace,
     logs,
-    mention: ({ userId = ANA, channelId = discord.defaultChannelId, content }) => discord.postUserMessage({ channelId, userId, content, mentionsBot: true }),
+    get channelId() {
+      return channelId;
+    },
+    async freshChannel() {
+      model.reset();
+      const left = (await readdir(workspace)).filter((entry) => !startEntries.has(entry));
+      await Promise.all(left.map((entry) => rm(path.join(workspace, entry), { recursive: true, force: true })));
+      callsFrom = discord.calls.length;
+      followUpsFrom = discord.followUps.length;
+      channelId = discord.createChannel();
+      return channelId;
+    },
+    threads: () => discord.threads().filter((thread) => thread.parent_id === channelId),
+    webhooks: () => discord.webhooks().filter((webhook) => webhook.channel_id === channelId),
+    calls: () => discord.calls.slice(callsFrom),
+    followUps: () => discord.followUps.slice(followUpsFrom),
+    mention: ({ userId = ANA, channelId: to = channelId, content }) => discord.postUserMessage({ channelId: to, userId, content, mentionsBot: true }),
     botReplies,
     waitForReply: (threadId, text, timeoutMs = 10_000) =>
       discord.waitFor(
@@ -116,6 +157,27 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
       await model.close();
       await rm(home, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One bot for the tests of the calling `describe` (started before them, stopped after), each test
+ * on a fresh channel (`freshChannel`). A configuration of its own is a `describe` of its own.
+ */
+export function sharedDiscordHarness(options?: DiscordHarnessOptions): () => DiscordHarness {
+  let harness: DiscordHarness | undefined;
+  beforeAll(async () => {
+    harness = await startDiscordHarness(options);
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+  beforeEach(async () => {
+    await harness!.freshChannel();
+  });
+  return () => {
+    if (!harness) throw new Error('the shared Discord harness did not start (see beforeAll)');
+    return harness;
   };
 }
 

@@ -1,32 +1,27 @@
 /** A mention on Discord, end to end: a thread from the message, streamed under the character's name through the webhook; follow-ups; hand-over; re-deliveries; fallback; long replies. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ANA, BEN, fencesBalanced, menusOf, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+import { describe, expect, it } from 'vitest';
+import { ANA, BEN, fencesBalanced, menusOf, sharedDiscordHarness } from './discord-harness.js';
 
 /** discord.js's default message cache per channel (`Options.DefaultMakeCacheSettings`). */
 const DISCORD_JS_MESSAGE_CACHE_SIZE = 200;
 
-let harness: DiscordHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
-
 describe('Discord mentions', () => {
+  const bot = sharedDiscordHarness();
   it('starts a thread from the message and streams the reply under the character name through the webhook', async () => {
-    harness = await startDiscordHarness();
-    const { discord, model } = harness;
+    const harness = bot();
+    const { model } = harness;
     const reply = 'The tests fail because the fixture path moved. '.repeat(6).trim();
     model.enqueue({ text: reply, chunkSize: 12, delayMsBetweenChunks: 80 });
     const question = harness.mention({ content: 'geordi why does npm test fail?' });
     const answer = await harness.waitForReply(question.id, reply);
     // The thread was started from the message: same id, under the channel, named after the character.
-    const thread = discord.threads().find((candidate) => candidate.id === question.id);
-    expect(thread?.parent_id).toBe(discord.defaultChannelId);
+    const thread = harness.threads().find((candidate) => candidate.id === question.id);
+    expect(thread?.parent_id).toBe(harness.channelId);
     expect(thread?.name).toMatch(/^Geordi · why does npm test fail\?/);
-    expect(discord.webhooks()).toHaveLength(1);
-    expect(answer.webhookId).toBe(discord.webhooks()[0]!.id);
+    expect(harness.webhooks()).toHaveLength(1);
+    expect(answer.webhookId).toBe(harness.webhooks()[0]!.id);
     expect(answer.username).toBe('🔧 Geordi');
     expect(harness.botReplies(question.id)).toHaveLength(1);
     // Streamed: a placeholder first, then edits, the last one holding the whole reply.
@@ -37,11 +32,11 @@ describe('Discord mentions', () => {
     expect(request.messages.at(-1)!.content).toBe('why does npm test fail?');
     expect(request.messages[0]!.content).toMatch(/Geordi/);
     // Webhook posts went into the thread.
-    expect(discord.calls.some((call) => call.method === 'POST' && call.path.startsWith('/webhooks/') && call.query['thread_id'] === question.id)).toBe(true);
+    expect(harness.calls().some((call) => call.method === 'POST' && call.path.startsWith('/webhooks/') && call.query['thread_id'] === question.id)).toBe(true);
   });
 
   it('continues the session on a follow-up in the thread without a mention', async () => {
-    harness = await startDiscordHarness();
+    const harness = bot();
     const { discord, model } = harness;
     model.enqueue({ text: 'First answer.' });
     const question = harness.mention({ content: 'spock what is BM25?' });
@@ -54,30 +49,30 @@ describe('Discord mentions', () => {
     expect(contents).toContain('what is BM25?');
     expect(contents).toContain('First answer.');
     expect(contents.at(-1)).toBe('and how does it rank?');
-    expect(discord.threads()).toHaveLength(1);
+    expect(harness.threads()).toHaveLength(1);
   });
 
   it('hands over to another character mentioned in the thread, who answers under its own name and sees the history', async () => {
-    harness = await startDiscordHarness();
-    const { discord, model } = harness;
+    const harness = bot();
+    const { model } = harness;
     model.enqueue({ text: 'Geordi here.' });
     const question = harness.mention({ content: 'geordi check the api' });
     await harness.waitForReply(question.id, 'Geordi here.');
     model.enqueue({ text: 'Worf reviewing.' });
     harness.mention({ channelId: question.id, content: 'worf is this safe?' });
     const handedOver = await harness.waitForReply(question.id, 'Worf reviewing.');
-    expect(handedOver.webhookId).toBe(discord.webhooks()[0]!.id);
+    expect(handedOver.webhookId).toBe(harness.webhooks()[0]!.id);
     expect(handedOver.username).toMatch(/ Worf$/);
     expect(harness.botReplies(question.id).map((message) => message.username.split(' ').at(-1))).toEqual(['Geordi', 'Worf']);
     const request = model.requests[1]!.body as { messages: { role: string; content: string }[] };
     expect(request.messages[0]!.content).toMatch(/Worf/);
     expect(request.messages.map((message) => message.content)).toContain('Geordi here.');
     expect(request.messages.at(-1)!.content).toBe('is this safe?');
-    expect(discord.threads()).toHaveLength(1);
+    expect(harness.threads()).toHaveLength(1);
   });
 
   it('a finished reply carries the second-opinion selects; picking "Ask Worf" gets Worf\'s answer in the thread with the request, reply and tool results', async () => {
-    harness = await startDiscordHarness();
+    const harness = bot();
     const { discord, model } = harness;
     await mkdir(harness.workspace, { recursive: true });
     await writeFile(path.join(harness.workspace, 'limits.txt'), 'max_connections=64\n');
@@ -101,7 +96,7 @@ describe('Discord mentions', () => {
   });
 
   it('answers a MESSAGE_CREATE the gateway delivers twice only once, also when discord.js no longer caches the message', async () => {
-    harness = await startDiscordHarness();
+    const harness = bot();
     const { discord, model } = harness;
     model.enqueue({ text: 'Only once.' });
     model.enqueue({ text: 'TWICE — this must not be posted.' });
@@ -118,46 +113,34 @@ describe('Discord mentions', () => {
     // discord.js drops a MESSAGE_CREATE for a message still in its per-channel cache (200 by default);
     // once chatter has pushed the question out, only TSUKA's own de-duplication stands in the way.
     for (let index = 0; index < DISCORD_JS_MESSAGE_CACHE_SIZE; index++)
-      discord.postUserMessage({ channelId: discord.defaultChannelId, userId: ANA, content: `chatter ${index}` });
+      discord.postUserMessage({ channelId: harness.channelId, userId: ANA, content: `chatter ${index}` });
     redeliver();
     // A later mention, answered, shows the bot has handled everything dispatched before it.
     const later = harness.mention({ content: 'second question' });
-    await discord.waitFor(() => harness!.botReplies(later.id).find((message) => !message.content.includes('💭')));
+    await discord.waitFor(() => harness.botReplies(later.id).find((message) => !message.content.includes('💭')));
     expect(harness.botReplies(question.id)).toHaveLength(1);
     expect(harness.botReplies(question.id)[0]!.content).not.toContain('TWICE');
     expect(model.requests).toHaveLength(2);
     expect((model.requests[1]!.body as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('second question');
-    expect(discord.threads().map((thread) => thread.id)).toEqual([question.id, later.id]);
-  });
-
-  it('falls back to the bot with the name in bold when Manage Webhooks is missing', async () => {
-    harness = await startDiscordHarness({ emulator: { permissions: { manageWebhooks: false } } });
-    const { discord, model } = harness;
-    model.enqueue({ text: 'Still delivered.' });
-    const question = harness.mention({ content: 'geordi hello' });
-    const answer = await harness.waitForReply(question.id, 'Still delivered.');
-    expect(answer.webhookId).toBeUndefined();
-    expect(answer.authorId).toBe(discord.botUserId);
-    expect(answer.content).toMatch(/^🔧 \*\*Geordi\*\*: Still delivered\./);
-    expect(discord.webhooks()).toHaveLength(0);
+    expect(harness.threads().map((thread) => thread.id)).toEqual([question.id, later.id]);
   });
 
   it('ignores other bots, webhooks, and chatter in threads it is not part of', async () => {
-    harness = await startDiscordHarness();
+    const harness = bot();
     const { discord, model } = harness;
-    discord.postUserMessage({ channelId: discord.defaultChannelId, userId: '1250000000000000777', content: 'geordi hi', mentionsBot: true, authorIsBot: true });
-    const unrelated = discord.postUserMessage({ channelId: discord.defaultChannelId, userId: ANA, content: 'not for the bot' });
+    discord.postUserMessage({ channelId: harness.channelId, userId: '1250000000000000777', content: 'geordi hi', mentionsBot: true, authorIsBot: true });
+    const unrelated = discord.postUserMessage({ channelId: harness.channelId, userId: ANA, content: 'not for the bot' });
     model.enqueue({ text: 'Hello human.' });
     const question = harness.mention({ content: 'hi' });
     await harness.waitForReply(question.id, 'Hello human.');
     expect(model.requests).toHaveLength(1);
-    expect(discord.threads().map((thread) => thread.id)).toEqual([question.id]);
+    expect(harness.threads().map((thread) => thread.id)).toEqual([question.id]);
     expect(harness.botReplies(unrelated.id)).toHaveLength(0);
   });
 
   it('splits a long reply with code blocks into parts of at most 2,000 characters without breaking a fence, and never sends more', async () => {
-    harness = await startDiscordHarness();
-    const { discord, model } = harness;
+    const harness = bot();
+    const { model } = harness;
     const block = (n: number) => `\`\`\`python\n${Array.from({ length: 40 }, (_, i) => `print("block ${n} line ${i}")`).join('\n')}\n\`\`\``;
     const text = Array.from({ length: 6 }, (_, n) => `Step ${n}: run this.\n\n${block(n)}`).join('\n\n');
     expect(text.length).toBeGreaterThan(5000);
@@ -178,11 +161,27 @@ describe('Discord mentions', () => {
         .match(/print\("block \d+ line \d+"\)/g) ?? [];
     expect(new Set(lines).size).toBe(6 * 40);
     // No request was refused for its length (Discord's 50035).
-    expect(discord.calls.filter((call) => call.status === 400)).toEqual([]);
+    expect(harness.calls().filter((call) => call.status === 400)).toEqual([]);
+  });
+});
+
+describe('Discord mentions without Manage Webhooks', () => {
+  const bot = sharedDiscordHarness({ emulator: { permissions: { manageWebhooks: false } } });
+
+  it('falls back to the bot with the name in bold when Manage Webhooks is missing', async () => {
+    const harness = bot();
+    const { discord, model } = harness;
+    model.enqueue({ text: 'Still delivered.' });
+    const question = harness.mention({ content: 'geordi hello' });
+    const answer = await harness.waitForReply(question.id, 'Still delivered.');
+    expect(answer.webhookId).toBeUndefined();
+    expect(answer.authorId).toBe(discord.botUserId);
+    expect(answer.content).toMatch(/^🔧 \*\*Geordi\*\*: Still delivered\./);
+    expect(discord.webhooks()).toHaveLength(0);
   });
 
   it("never sends a message over 2,000 characters, even with the fallback's name prefix (no 50035 from Discord)", async () => {
-    harness = await startDiscordHarness({ emulator: { permissions: { manageWebhooks: false } } });
+    const harness = bot();
     const { discord, model } = harness;
     const text = `${'word '.repeat(400)}`.trim().padEnd(2001, 'x');
     expect(text).toHaveLength(2001);
@@ -190,8 +189,8 @@ describe('Discord mentions', () => {
     const question = harness.mention({ content: 'geordi one long paragraph' });
     await discord.waitFor(
       () =>
-        harness!.botReplies(question.id).length >= 2 &&
-        harness!.botReplies(question.id).every((message) => !message.content.includes('💭')) &&
+        harness.botReplies(question.id).length >= 2 &&
+        harness.botReplies(question.id).every((message) => !message.content.includes('💭')) &&
         harness!
           .botReplies(question.id)
           .map((message) => message.content)
@@ -203,6 +202,6 @@ describe('Discord mentions', () => {
       expect(part.content.length).toBeLessThanOrEqual(2000);
       expect(part.content.startsWith('🔧 **Geordi**: ')).toBe(true);
     }
-    expect(discord.calls.filter((call) => call.status === 400 || /Invalid Form Body|50035/.test(call.error ?? ''))).toEqual([]);
+    expect(harness.calls().filter((call) => call.status === 400 || /Invalid Form Body|50035/.test(call.error ?? ''))).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 /** /call and /goal from Discord application commands: the whole bot, the real discord.js, the Discord emulator and a scripted model server. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER } from '../../emulators/discord/discord-emulator.js';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
 import { callerOf } from '../../support/scripted-callers.js';
-import { buttonsOf, startDiscordHarness, type DiscordHarness } from './discord-harness.js';
+import { buttonsOf, sharedDiscordHarness, type DiscordHarness } from './discord-harness.js';
 
 const STRING = 3;
 const INTEGER = 4;
@@ -27,20 +27,12 @@ async function freePort(): Promise<number> {
  * A run thread holds many turns: pacing is lowered and the emulator's limit raised, or it would take most of a minute.
  * TSUKA_PUBLIC_URL points at the bot's own HTTP server: webhooks post with the characters' pictures.
  */
-const startHarness = async () => {
-  const port = await freePort();
-  return startDiscordHarness({
-    emulator: { rateLimits: { messagesPerChannelPer5s: 200 } },
-    pacing: { editSpacingMsPerChannel: 50 },
-    environment: { TSUKA_HTTP_PORT: String(port), TSUKA_PUBLIC_URL: `http://127.0.0.1:${port}/` },
-  });
+const port = await freePort();
+const harnessOptions = {
+  emulator: { rateLimits: { messagesPerChannelPer5s: 200 } },
+  pacing: { editSpacingMsPerChannel: 50 },
+  environment: { TSUKA_HTTP_PORT: String(port), TSUKA_PUBLIC_URL: `http://127.0.0.1:${port}/` },
 };
-
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
 
 type Body = { messages: { role: string; content: string }[]; tools?: unknown[] };
 const lastUser = (body: unknown): string => [...(body as Body).messages].reverse().find((message) => message.role === 'user')?.content ?? '';
@@ -48,10 +40,10 @@ const lastUser = (body: unknown): string => [...(body as Body).messages].reverse
 /** The run's root message in the channel and the thread started from it. */
 async function rootAndThread(h: Harness, prefix: string) {
   const root = await h.discord.waitFor(() =>
-    h.discord.messages(h.discord.defaultChannelId).find((message) => message.authorId === h.discord.botUserId && message.content.startsWith(prefix)),
+    h.discord.messages(h.channelId).find((message) => message.authorId === h.discord.botUserId && message.content.startsWith(prefix)),
   );
   const thread = await h.discord.waitFor(() =>
-    h.discord.threads().find((candidate) => candidate.id === root.id || (candidate as { message_id?: string }).message_id === root.id),
+    h.threads().find((candidate) => candidate.id === root.id || (candidate as { message_id?: string }).message_id === root.id),
   );
   return { root, threadId: thread.id };
 }
@@ -69,9 +61,9 @@ function transcript(h: Harness, threadId: string) {
 }
 
 describe('Discord workflows', () => {
+  const bot = sharedDiscordHarness(harnessOptions);
   it('/call: root message, a thread from it, round markers, each turn under its identity, then the synthesis', async () => {
-    harness = await startHarness();
-    const h = harness;
+    const h = bot();
     const speaker = (body: unknown) =>
       /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
     h.model.enqueue((body) => ({ text: `${speaker(body)}: sessions fit Redis.` }));
@@ -85,7 +77,7 @@ describe('Discord workflows', () => {
         { name: 'rounds', type: INTEGER, value: 1 },
       ],
       userId: ANA,
-      channelId: h.discord.defaultChannelId,
+      channelId: h.channelId,
     });
     expect((await invoked.responded).ms).toBeLessThan(3000);
     const { root, threadId } = await rootAndThread(h, '📞');
@@ -132,8 +124,7 @@ describe('Discord workflows', () => {
   });
 
   it('/goal: the plan, each step under its identity, reviews by the supervisor the plan names and the stats table in the thread', async () => {
-    harness = await startHarness();
-    const h = harness;
+    const h = bot();
     const script: Record<string, ScriptedReplySpec[]> = {
       plan: [{ text: '- AGENT: @geordi — Write hello.txt\n- AGENT: @worf — Audit hello.txt\n- AGENT: @pike — Sign off\n- END' }],
       'step:1': [{ toolCalls: [{ name: 'report_status', arguments: { status: 'COMPLETED', summary: 'hello written' } }] }, { text: 'Wrote hello.txt.' }],
@@ -148,7 +139,7 @@ describe('Discord workflows', () => {
       name: 'goal',
       options: [{ name: 'objective', type: STRING, value: 'hello world, audited' }],
       userId: ANA,
-      channelId: h.discord.defaultChannelId,
+      channelId: h.channelId,
     });
     expect((await invoked.responded).ms).toBeLessThan(3000);
     const { root, threadId } = await rootAndThread(h, '🎯');

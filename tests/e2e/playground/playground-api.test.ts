@@ -2,19 +2,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
+import { sharedPlaygroundHarness, startPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
 
-let harness: PlaygroundHarness | undefined;
+/** An app of a test's own (another configuration than the shared one's), stopped after it. */
+let own: PlaygroundHarness | undefined;
 afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
+  await own?.stop();
+  own = undefined;
 });
 
 const settled = (message: { buttons: unknown[] }) => message.buttons.length === 0;
 
 describe('playground API', () => {
+  const app = sharedPlaygroundHarness();
   it('starts instead of a platform and prints its URL in the start banner', async () => {
-    harness = await startPlaygroundHarness();
+    const harness = app();
     expect(harness.app.surfaces.playground?.platform).toBe('playground');
     expect(harness.logs.join('')).toContain(`playground on http://127.0.0.1:${harness.port}/`);
     const page = await fetch(`${harness.baseUrl}/`);
@@ -25,8 +27,7 @@ describe('playground API', () => {
   });
 
   it("streams a mention's reply into its thread under Geordi's name, edit by edit", async () => {
-    harness = await startPlaygroundHarness();
-    const h = harness;
+    const h = app();
     const reply = 'The tests fail because the fixture path moved. '.repeat(5).trim();
     h.model.enqueue({ text: reply, chunkSize: 15, delayMsBetweenChunks: 40 });
     const root = await h.say('@geordi why does npm test fail?');
@@ -47,8 +48,7 @@ describe('playground API', () => {
   });
 
   it('asks for approval in the thread and runs the tool once Approve is clicked through /api/actions', async () => {
-    harness = await startPlaygroundHarness();
-    const h = harness;
+    const h = app();
     h.model.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes/plan.md', content: '# Plan\n' } }] });
     h.model.enqueue((body) => ({
       text: `Tool said: ${(body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').at(-1)!.content}`,
@@ -84,8 +84,7 @@ describe('playground API', () => {
   });
 
   it('a finished reply carries the second-opinion menus; "Re-run as Spock" through /api/actions answers the same request as Spock', async () => {
-    harness = await startPlaygroundHarness();
-    const h = harness;
+    const h = app();
     h.model.enqueue({ text: 'Use a B-tree index.' });
     const root = await h.say('geordi which index fits range queries?');
     const answered = () => h.thread(root).find((message) => message.text.includes('B-tree') && (message.menus?.length ?? 0) > 0);
@@ -109,11 +108,10 @@ describe('playground API', () => {
   });
 
   it('answers slash commands with ephemerals, continues a thread, and offers uploaded files for download', async () => {
-    harness = await startPlaygroundHarness();
-    const h = harness;
-    expect((await h.post('/api/messages', { channel: 'general', text: '/tsuka help' })).status).toBe(202);
+    const h = app();
+    expect((await h.post('/api/messages', { channel: h.channel, text: '/tsuka help' })).status).toBe(202);
     await h.waitFor(() => h.ephemerals.some((ephemeral) => ephemeral.text.includes('/call spock worf') && ephemeral.html.includes('<code>')));
-    await h.post('/api/messages', { channel: 'general', text: '/nope' });
+    await h.post('/api/messages', { channel: h.channel, text: '/nope' });
     await h.waitFor(() => h.ephemerals.some((ephemeral) => /Unknown command/.test(ephemeral.text)));
 
     h.model.enqueue({ text: 'First answer.' });
@@ -130,7 +128,7 @@ describe('playground API', () => {
     ).toBe(true);
     expect((h.model.requests[1]!.body as { messages: { content: string }[] }).messages.at(-1)!.content).toBe('and how does it rank?');
 
-    await h.post('/api/messages', { channel: 'general', text: '/tsuka export' });
+    await h.post('/api/messages', { channel: h.channel, text: '/tsuka export' });
     await h.waitFor(() => h.files.length === 1);
     const download = await h.get(`/api/files?id=${h.files[0]!.id}`);
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.md"$/);
@@ -139,10 +137,9 @@ describe('playground API', () => {
   });
 
   it('refuses foreign Host headers, non-JSON and cross-origin posts, and bad input', async () => {
-    harness = await startPlaygroundHarness();
-    const h = harness;
+    const h = app();
     const json = { 'content-type': 'application/json' };
-    const body = JSON.stringify({ channel: 'general', text: '/tsuka help' });
+    const body = JSON.stringify({ channel: h.channel, text: '/tsuka help' });
     expect((await h.raw({ method: 'GET', path: '/', host: `localhost:${h.port}` })).status).toBe(200);
     expect((await h.raw({ method: 'GET', path: '/', host: `attacker.example:${h.port}` })).status).toBe(403);
     expect((await h.raw({ method: 'GET', path: '/api/state', host: 'attacker.example' })).status).toBe(403);
@@ -167,7 +164,7 @@ describe('playground API', () => {
     ).toBe(403);
     expect((await h.raw({ method: 'POST', path: '/api/messages', host: `127.0.0.1:${h.port}`, headers: json, body: '{not json' })).status).toBe(400);
     expect((await h.post('/api/messages', { channel: 'nowhere', text: 'hi' })).status).toBe(404);
-    expect((await h.post('/api/messages', { channel: 'general', text: '   ' })).status).toBe(400);
+    expect((await h.post('/api/messages', { channel: h.channel, text: '   ' })).status).toBe(400);
     expect((await h.post('/api/actions', { message: 'm-none', actionId: 'tsuka_approve', value: 'x' })).status).toBe(404);
     // None of the refused requests reached the command layer.
     expect(h.ephemerals).toEqual([]);
@@ -175,8 +172,7 @@ describe('playground API', () => {
   });
 
   it('renders what people and models write as text, never as markup', async () => {
-    harness = await startPlaygroundHarness();
-    const h = harness;
+    const h = app();
     h.model.enqueue({ text: 'Echo: <script>alert(1)</script> and [x](javascript:alert(1)) and **bold** and `<b>code</b>`' });
     const root = await h.say('geordi <img src=x onerror=alert(1)>');
     await h.waitFor(() => h.thread(root).some((message) => message.text.includes('Echo:') && settled(message)));
@@ -191,11 +187,9 @@ describe('playground API', () => {
   });
 
   it('reports the model status for the page banner, with the commands to start a server when none answers', async () => {
-    harness = await startPlaygroundHarness();
-    expect(await (await harness.get('/api/status')).json()).toEqual({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
-    await harness.stop();
-    harness = await startPlaygroundHarness({ withModel: false });
-    const status = (await (await harness.get('/api/status')).json()) as { ok: boolean; message: string };
+    expect(await (await app().get('/api/status')).json()).toEqual({ ok: true, message: expect.stringContaining('qwen2.5-coder:7b') });
+    own = await startPlaygroundHarness({ withModel: false });
+    const status = (await (await own.get('/api/status')).json()) as { ok: boolean; message: string };
     expect(status.ok).toBe(false);
     expect(status.message).toMatch(/ollama serve/);
     expect(status.message).toMatch(/llama-server/);
@@ -227,8 +221,8 @@ describe('the model banner', () => {
     await new Promise<void>((resolve) => door.listen(0, '127.0.0.1', resolve));
     const port = (door.address() as { port: number }).port;
     try {
-      harness = await startPlaygroundHarness({ modelBaseURL: `http://127.0.0.1:${port}${target.pathname}`, modelProbeIntervalMs: 100 });
-      const h = harness;
+      own = await startPlaygroundHarness({ modelBaseURL: `http://127.0.0.1:${port}${target.pathname}`, modelProbeIntervalMs: 100 });
+      const h = own;
       expect((await (await h.get('/api/status')).json()) as { ok: boolean }).toMatchObject({ ok: false });
       open = true;
       await h.waitFor(() => h.modelStates.some((state) => state.ok));

@@ -3,7 +3,7 @@
  * inbox (read back from the playground's own store), a picture is shown in the message it came
  * with, the "Direct" conversation is a DM (`direct: true`, channelInfo `dm`) that is answered, and a
  * character called into a thread reads what the person wrote there before, with its files.
- * One app for the whole file.
+ * One app for the whole file, a fresh channel per test.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,8 +23,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.stop();
 });
-beforeEach(() => {
-  h.model.setVision(undefined);
+beforeEach(async () => {
+  // A channel of the test's own, the model's queue and records emptied (vision unset with them).
+  await h.freshChannel();
 });
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -53,7 +54,7 @@ describe('playground: files and the direct conversation', () => {
   it('a text attachment reaches the model and is saved in the inbox', async () => {
     const before = h.model.requests.length;
     h.model.enqueue({ text: 'The disk is full.' });
-    const root = await sayWithFiles('general', 'geordi why did it stop?', [
+    const root = await sayWithFiles(h.channel, 'geordi why did it stop?', [
       { name: 'app.log', type: 'text/plain', content: '12:01 ERROR: disk full on /var/lib/postgres\n' },
     ]);
     const content = textOf(await nextUserMessage(before));
@@ -74,7 +75,7 @@ describe('playground: files and the direct conversation', () => {
     h.model.setVision(true);
     const before = h.model.requests.length;
     h.model.enqueue({ text: 'A red dot.' });
-    const root = await sayWithFiles('general', 'geordi what is this?', [{ name: 'dot.png', type: 'image/png', content: PNG }]);
+    const root = await sayWithFiles(h.channel, 'geordi what is this?', [{ name: 'dot.png', type: 'image/png', content: PNG }]);
     const content = await nextUserMessage(before);
     await h.waitFor(() => h.thread(root).some((message) => message.text.includes('A red dot.') && settled(message)));
     const image = (content as Exclude<Content, string>).find((part) => part.type === 'image_url');
@@ -88,7 +89,7 @@ describe('playground: files and the direct conversation', () => {
 
   it('an attached SVG or HTML file is never served as a picture or a page', async () => {
     h.model.enqueue({ text: 'Seen.' });
-    const root = await sayWithFiles('general', 'geordi look', [{ name: 'x.svg', type: 'image/svg+xml', content: '<svg onload="alert(1)"/>' }]);
+    const root = await sayWithFiles(h.channel, 'geordi look', [{ name: 'x.svg', type: 'image/svg+xml', content: '<svg onload="alert(1)"/>' }]);
     const [id] = h.messages.get(root)!.attachments!;
     const shown = await h.get(`/api/files?id=${id}&view=image`);
     expect(shown.headers.get('content-type')).toBe('application/octet-stream');
@@ -99,11 +100,11 @@ describe('playground: files and the direct conversation', () => {
   it('refuses too many, too large or malformed files, and files on a command', async () => {
     const posts = h.model.requests.length;
     const file = { name: 'a.txt', type: 'text/plain', data: Buffer.from('a').toString('base64') };
-    expect((await h.post('/api/messages', { channel: 'general', text: 'hi', files: Array.from({ length: 11 }, () => file) })).status).toBe(413);
+    expect((await h.post('/api/messages', { channel: h.channel, text: 'hi', files: Array.from({ length: 11 }, () => file) })).status).toBe(413);
     const big = { name: 'big.txt', type: 'text/plain', data: Buffer.alloc(5_000_001).toString('base64') };
-    expect((await h.post('/api/messages', { channel: 'general', text: 'hi', files: [big] })).status).toBe(413);
-    expect((await h.post('/api/messages', { channel: 'general', text: 'hi', files: [{ ...file, data: 'not base64!' }] })).status).toBe(400);
-    expect((await h.post('/api/messages', { channel: 'general', text: '/tsuka help', files: [file] })).status).toBe(400);
+    expect((await h.post('/api/messages', { channel: h.channel, text: 'hi', files: [big] })).status).toBe(413);
+    expect((await h.post('/api/messages', { channel: h.channel, text: 'hi', files: [{ ...file, data: 'not base64!' }] })).status).toBe(400);
+    expect((await h.post('/api/messages', { channel: h.channel, text: '/tsuka help', files: [file] })).status).toBe(400);
     expect(h.model.requests.length).toBe(posts);
   });
 
@@ -128,7 +129,7 @@ describe('playground: files and the direct conversation', () => {
     await h.waitFor(() => h.thread(root).some((message) => message.text.includes('Conversation reset')));
     const report = minimalPdf([['Backup report', 'FATAL: bucket quota exceeded at 02:07']]);
     const posted = await h.post('/api/messages', {
-      channel: 'general',
+      channel: h.channel,
       thread: root,
       text: 'the report from the storage team',
       files: [{ name: 'backup-report.pdf', type: 'application/pdf', data: report.toString('base64') }],

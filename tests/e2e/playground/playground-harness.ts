@@ -3,14 +3,16 @@
  * scripted model server, on 127.0.0.1 with a fresh data directory. Drives it as the page does:
  * JSON posts, and a server-sent event stream mirrored into memory (waitFor re-checks on every event).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { testAppConfig } from '../../support/test-app-config.js';
 import { startApp, type RunningApp } from '../../../src/app/start-app.js';
 import type { PlaygroundChange, PlaygroundEphemeral, PlaygroundFile, PlaygroundMessage, PlaygroundSnapshot } from '../../../src/adapters/playground/state.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server.js';
+import { createInputLimiter } from '../../../src/adapters/playground/rate-limits.js';
 
 export interface PlaygroundHarness {
   app: RunningApp;
@@ -31,8 +33,16 @@ export interface PlaygroundHarness {
   messages: Map<string, PlaygroundMessage>;
   /** Every text each message had, in order (the first post, then each edit). */
   history: Map<string, string[]>;
-  ephemerals: PlaygroundEphemeral[];
-  files: PlaygroundFile[];
+  /** Ephemerals and files the stream announced: all of them, or only `channel`'s once `freshChannel` was called. */
+  readonly ephemerals: PlaygroundEphemeral[];
+  readonly files: PlaygroundFile[];
+  /** The channel `say` writes in: `general`, or the one `freshChannel` made. */
+  readonly channel: string;
+  /**
+   * Gives the next test a start of its own on this running app: a new channel (now `channel`), the
+   * model's queue and records emptied, and what earlier tests left in the workspace removed.
+   */
+  freshChannel(): Promise<string>;
   /** Messages in the thread under root `root` (root excluded), oldest first. */
   thread(root: string): PlaygroundMessage[];
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
@@ -78,9 +88,11 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     logs.push(text);
     for (const check of [...waiters]) check();
   };
+  let limiter = createInputLimiter();
   const app = await startApp({
     config,
     io: { stdout: log, stderr: log, environment: {}, workingDirectory: home },
+    playgroundLimiter: { tryTake: () => limiter.tryTake() },
     modelProbeIntervalMs: options.modelProbeIntervalMs,
   });
   const port = app.http.port;
@@ -94,6 +106,12 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
   const history = new Map<string, string[]>();
   const ephemerals: PlaygroundEphemeral[] = [];
   const files: PlaygroundFile[] = [];
+  let channel = 'general';
+  let scoped = false;
+  let channelCount = 0;
+  await mkdir(workspace, { recursive: true });
+  // What the start itself put in the workspace stays; whatever a test adds goes at the next fresh channel.
+  const startEntries = new Set(await readdir(workspace));
   const modelStates: { ok: boolean; message: string }[] = [];
   const apply = (change: PlaygroundChange | { kind: 'snapshot'; snapshot: PlaygroundSnapshot }) => {
     if (change.kind === 'snapshot') for (const message of change.snapshot.messages) apply({ kind: 'message', message });
@@ -149,8 +167,29 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     logs,
     messages,
     history,
-    ephemerals,
-    files,
+    get ephemerals() {
+      return scoped ? ephemerals.filter((ephemeral) => ephemeral.channel === channel) : ephemerals;
+    },
+    get files() {
+      return scoped ? files.filter((file) => file.channel === channel) : files;
+    },
+    get channel() {
+      return channel;
+    },
+    async freshChannel() {
+      model.reset();
+      const left = (await readdir(workspace)).filter((entry) => !startEntries.has(entry));
+      await Promise.all(left.map((entry) => rm(path.join(workspace, entry), { recursive: true, force: true })));
+      // The product's limit (20 inputs a second) in a window of this test's own, as on a fresh app:
+      // the channel is made in one that earlier tests did not use, the test starts in another.
+      limiter = createInputLimiter();
+      const made = await harness.post('/api/channels', { name: `test-${++channelCount}` });
+      if (made.status !== 200) throw new Error(`POST /api/channels answered ${made.status}: ${JSON.stringify(made.body)}`);
+      channel = (made.body.channel as { id: string }).id;
+      limiter = createInputLimiter();
+      scoped = true;
+      return channel;
+    },
     thread: (root) => [...messages.values()].filter((message) => message.thread === root).sort((a, b) => a.createdAt - b.createdAt),
     async post(pathname, body, headers = {}) {
       const response = await fetch(`${baseUrl}${pathname}`, {
@@ -175,7 +214,7 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
         request.end(body);
       }),
     async say(text, thread) {
-      const answer = await harness.post('/api/messages', { channel: 'general', text, ...(thread ? { thread } : {}) });
+      const answer = await harness.post('/api/messages', { channel, text, ...(thread ? { thread } : {}) });
       if (answer.status !== 202) throw new Error(`POST /api/messages answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return String(answer.body.thread);
     },
@@ -209,4 +248,25 @@ export async function startPlaygroundHarness(options: PlaygroundHarnessOptions =
     },
   };
   return harness;
+}
+
+/**
+ * One app for the tests of the calling `describe` (started before them, stopped after), each test
+ * on a fresh channel (`freshChannel`). A configuration of its own is a `describe` of its own.
+ */
+export function sharedPlaygroundHarness(options?: PlaygroundHarnessOptions): () => PlaygroundHarness {
+  let harness: PlaygroundHarness | undefined;
+  beforeAll(async () => {
+    harness = await startPlaygroundHarness(options);
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+  beforeEach(async () => {
+    await harness!.freshChannel();
+  });
+  return () => {
+    if (!harness) throw new Error('the shared playground harness did not start (see beforeAll)');
+    return harness;
+  };
 }

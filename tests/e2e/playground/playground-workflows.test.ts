@@ -1,23 +1,18 @@
 /** /call and /goal in the playground, driven through its HTTP API and watched on its event stream. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScriptedReplySpec } from '../../support/scripted-model-server.js';
 import { callerOf } from '../../support/scripted-callers.js';
-import { startPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
-
-let harness: PlaygroundHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+import { sharedPlaygroundHarness, type PlaygroundHarness } from './playground-harness.js';
 
 type Body = { messages: { role: string; content: string }[] };
 const lastUser = (body: unknown): string => [...(body as Body).messages].reverse().find((message) => message.role === 'user')?.content ?? '';
 
-/** The run's root message in #general, once posted. */
+/** The run's root message in the test's channel, once posted. */
 async function rootOf(h: PlaygroundHarness, prefix: string): Promise<string> {
-  const find = () => [...h.messages.values()].find((message) => message.thread === undefined && message.text.startsWith(prefix));
+  const find = () =>
+    [...h.messages.values()].find((message) => message.channel === h.channel && message.thread === undefined && message.text.startsWith(prefix));
   await h.waitFor(() => find() !== undefined);
   return find()!.id;
 }
@@ -35,15 +30,15 @@ function transcript(h: PlaygroundHarness, root: string) {
 }
 
 describe('playground workflows', () => {
+  const app = sharedPlaygroundHarness();
   it("/call: the debate in the root message's thread, each turn under its character, then the synthesis", async () => {
-    harness = await startPlaygroundHarness();
-    const h = harness;
+    const h = app();
     const speaker = (body: unknown) =>
       /You are (\w+) in a debate/.exec(lastUser(body))?.[1] ?? /As (\w+), write the closing synthesis/.exec(lastUser(body))?.[1] ?? '?';
     h.model.enqueue((body) => ({ text: `${speaker(body)}: tabs.` }));
     h.model.enqueue((body) => ({ text: `${speaker(body)}: ${lastUser(body).includes('Worf: tabs.') ? 'I read Worf; spaces.' : 'no transcript'}` }));
     h.model.enqueue((body) => ({ text: `${speaker(body)} sums up: follow the formatter.` }));
-    expect((await h.post('/api/messages', { channel: 'general', text: '/call worf spock "Tabs or spaces?" rounds=1' })).status).toBe(202);
+    expect((await h.post('/api/messages', { channel: h.channel, text: '/call worf spock "Tabs or spaces?" rounds=1' })).status).toBe(202);
     const root = await rootOf(h, '📞');
     expect(h.messages.get(root)!.text).toContain('Tabs or spaces? — Worf, Spock · 1 round');
     await h.waitFor(() => transcript(h, root).lines.some(([, text]) => text.includes('Verdict')));
@@ -63,8 +58,7 @@ describe('playground workflows', () => {
   });
 
   it('/goal: the plan, no review when it names no supervisor, a step that writes a file after Approve, and the stats table', async () => {
-    harness = await startPlaygroundHarness();
-    const h = harness;
+    const h = app();
     const script: Record<string, ScriptedReplySpec[]> = {
       plan: [{ text: '**AGENT:** @geordi — Write hello.txt\nEND' }],
       'step:1': [
@@ -74,7 +68,7 @@ describe('playground workflows', () => {
     };
     for (let index = 0; index < 3; index++)
       h.model.enqueue((body) => script[callerOf(body as never)]?.shift() ?? { text: `(nothing scripted for ${callerOf(body as never)})` });
-    expect((await h.post('/api/messages', { channel: 'general', text: '/goal say hello in a file' })).status).toBe(202);
+    expect((await h.post('/api/messages', { channel: h.channel, text: '/goal say hello in a file' })).status).toBe(202);
     const root = await rootOf(h, '🎯');
     expect(h.messages.get(root)!.text).toBe('🎯 Goal by @you: say hello in a file');
     const prompt = () => h.thread(root).find((message) => message.buttons.some((button) => button.actionId === 'tsuka_approve'));

@@ -30,6 +30,24 @@ describe('discord emulator with the real discord.js client', () => {
     expect(identify?.intents).toBe(client.options.intents.bitfield);
   });
 
+  it('announces a channel made by createChannel (CHANNEL_CREATE), and delivers messages posted in it', async () => {
+    fixture = await startClientFixture();
+    const { client, emulator } = fixture;
+    const created = once(client, Events.ChannelCreate);
+    const id = emulator.createChannel('scenario-2');
+    await created;
+    const channel = client.channels.cache.get(id);
+    expect(channel?.type).toBe(ChannelType.GuildText);
+    expect((channel as TextChannel).name).toBe('scenario-2');
+    expect((channel as TextChannel).guildId).toBe(emulator.guildId);
+    const received = once(client, Events.MessageCreate) as Promise<[Message]>;
+    emulator.postUserMessage({ channelId: id, userId: DEFAULT_USER.id, content: 'hello there', mentionsBot: true });
+    const [message] = await received;
+    expect(message.channelId).toBe(id);
+    await (channel as TextChannel).send('answered');
+    expect(emulator.messages(id).map((entry) => entry.content)).toEqual([`<@${emulator.botUserId}> hello there`, 'answered']);
+  });
+
   it('delivers a mention of the bot as messageCreate with content and mentions', async () => {
     fixture = await startClientFixture();
     const { client, emulator } = fixture;

@@ -94,6 +94,8 @@ export interface DiscordEmulator {
   readonly defaultChannelId: string;
   /** A person starts a public thread from a message (the thread's id is the message's); returns the thread id. */
   startThread(input: { channelId: string; messageId: string; name: string; userId: string }): string;
+  /** A new text channel in the guild, announced to the bot (CHANNEL_CREATE); returns its id. Tests sharing one bot take one each. */
+  createChannel(name?: string): string;
   /** The DM channel between the bot and `userId` (opened on first use), where `postUserMessage` writes a direct message. */
   openDirectChannel(userId: string): string;
   /** Stores a person's message and dispatches MESSAGE_CREATE (content emptied for sessions without MESSAGE_CONTENT unless it mentions the bot). */
@@ -198,6 +200,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     defaultChannelId: channels[0]?.id ?? '',
     postUserMessage: (input) => actions.postUserMessage(input),
     openDirectChannel: (userId) => dmChannel(state, userId).id,
+    createChannel: (name) => world.createChannel(name).id,
     startThread: (input) => world.createThread({ parentId: input.channelId, id: input.messageId, name: input.name, ownerId: input.userId }).id,
     invokeSlashCommand: async (input) => actions.invokeSlashCommand(input),
     clickButton: async (input) => actions.clickButton(input),

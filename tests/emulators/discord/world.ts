@@ -6,7 +6,7 @@
 import { ChannelType, MessageFlags, type APIAttachment, type APIEmbed, type APIMessage } from 'discord-api-types/v10';
 import type { Gateway } from './gateway.js';
 import { asRecord, arrayField, invalidFormBody, DiscordApiError, stringField } from './http-kit.js';
-import { memberPayload, messagePayload, threadPayload, type MessageFields } from './payloads.js';
+import { memberPayload, messagePayload, textChannelPayload, threadPayload, type MessageFields } from './payloads.js';
 import type { Recorder } from './records.js';
 import type { ChannelInfo, EmulatorState, RecordedFile, StoredMessage } from './state.js';
 
@@ -99,6 +99,8 @@ export interface World {
   deleteMessage(stored: StoredMessage): void;
   /** Starts a public thread; with `id` equal to a message id it is that message's thread. */
   createThread(input: { parentId: string; id: string; name: string; ownerId: string; autoArchiveMinutes?: number }): ChannelInfo;
+  /** Adds a text channel to the guild and announces it (CHANNEL_CREATE), as when someone creates one. */
+  createChannel(name?: string): ChannelInfo;
   /** The message in `channelId` (or anywhere when omitted), unless deleted. */
   findMessage(messageId: string, channelId?: string): StoredMessage | undefined;
 }
@@ -208,6 +210,23 @@ export function createWorld(state: EmulatorState, gateway: Gateway, recorder: Re
       gateway.dispatch('THREAD_CREATE', { ...threadPayload(state, thread), newly_created: true });
       recorder.changed();
       return thread;
+    },
+    createChannel(name) {
+      const id = state.nextId();
+      const channel: ChannelInfo = {
+        id,
+        kind: 'text',
+        name: name ?? `channel-${id.slice(-6)}`,
+        autoArchiveMinutes: 1440,
+        position: [...state.channels.values()].filter((candidate) => candidate.kind === 'text').length,
+        lastMessageId: null,
+        messageCount: 0,
+        createdAt: Date.now(),
+      };
+      state.channels.set(id, channel);
+      gateway.dispatch('CHANNEL_CREATE', textChannelPayload(state, channel));
+      recorder.changed();
+      return channel;
     },
     findMessage(messageId, channelId) {
       const stored = state.messages.get(messageId);

@@ -102,4 +102,19 @@ describe('scripted model server', () => {
     expect(server.pendingReplies()).toBe(0);
     expect(textOf(await collect(model().stream(request)))).toBe(DEFAULT_SCRIPTED_TEXT);
   });
+
+  it('reset forgets unused replies and seen requests, so a reply one test queued cannot answer the next', async () => {
+    server.enqueue({ text: 'first test' });
+    server.enqueue({ text: 'left over by the first test' });
+    server.setVision(true);
+    expect(textOf(await collect(model().stream(request)))).toBe('first test');
+    server.reset();
+    expect(server.pendingReplies()).toBe(0);
+    expect(server.requests).toEqual([]);
+    expect(server.hits).toEqual([]);
+    expect((await fetch(server.baseURL.replace(/\/v1$/, '/props'))).status).toBe(404);
+    server.enqueue({ text: 'second test' });
+    expect(textOf(await collect(model().stream(request)))).toBe('second test');
+    expect(server.requests).toHaveLength(1);
+  });
 });
