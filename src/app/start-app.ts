@@ -139,20 +139,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
 
   const slack = config.slack ? await openSlackAdapter(config.slack, { config, options, engine, layer, logger, sharedBudget }) : undefined;
   if (slack) surfaces.slack = slack.surface;
-  let discord: DiscordAdapter | undefined;
-  if (config.discord) {
-    const { createDiscordAdapter } = await import('../adapters/discord/index.js');
-    discord = createDiscordAdapter({
-      config: config.discord,
-      handle: layer.handle,
-      logger,
-      editIntervalMs: config.streamEditIntervalMs,
-      plainMentions: config.plainMentions,
-      pacing: options.discordPacing,
-      sharedBudget,
-    });
-    surfaces.discord = discord.surface;
-  }
+  const discord = config.discord ? await openDiscordAdapter(config.discord, { config, options, layer, logger, sharedBudget }) : undefined;
+  if (discord) surfaces.discord = discord.surface;
   let playground: PlaygroundAdapter | undefined;
   if (!config.slack && !config.discord) {
     const { createPlaygroundAdapter } = await import('../adapters/playground/index.js');
@@ -306,5 +294,29 @@ async function openSlackAdapter(
     sharedBudget: context.sharedBudget,
     assistantPrompts: () => suggestedPrompts(engine.roster, config.defaultCharacter),
     state: engine.store,
+  });
+}
+
+/** The Discord adapter, loaded only when Discord is configured (a Slack-only bot never loads discord.js). */
+async function openDiscordAdapter(
+  discordConfig: NonNullable<AppConfig['discord']>,
+  context: {
+    config: AppConfig;
+    options: StartAppOptions;
+    layer: CommandLayer;
+    logger: Parameters<typeof createDiscordAdapter>[0]['logger'];
+    sharedBudget: Parameters<typeof createDiscordAdapter>[0]['sharedBudget'];
+  },
+): Promise<DiscordAdapter> {
+  const { config, options } = context;
+  const { createDiscordAdapter } = await import('../adapters/discord/index.js');
+  return createDiscordAdapter({
+    config: discordConfig,
+    handle: context.layer.handle,
+    logger: context.logger,
+    editIntervalMs: config.streamEditIntervalMs,
+    plainMentions: config.plainMentions,
+    pacing: options.discordPacing,
+    sharedBudget: context.sharedBudget,
   });
 }

@@ -28,8 +28,10 @@ describe('tsuka doctor and MCP servers', { timeout: 60_000 }, () => {
       path.join(home, 'mcp.json'),
       JSON.stringify({
         mcpServers: {
-          demo: { command: stdio.command, args: stdio.args, sandbox: false },
-          broken: { command: stdio.command, args: stdio.args, sandbox: false, env: { DEMO_MCP_FAIL_START: '1' } },
+          // A start budget for a loaded machine: this test reads the failure's words, not the start time
+          // (under the full suite's load a node process took longer than the default 5 s to start).
+          demo: { command: stdio.command, args: stdio.args, sandbox: false, startTimeoutS: 60 },
+          broken: { command: stdio.command, args: stdio.args, sandbox: false, startTimeoutS: 60, env: { DEMO_MCP_FAIL_START: '1' } },
         },
       }),
     );

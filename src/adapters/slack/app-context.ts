@@ -14,19 +14,8 @@ import { isWellFormedEntity, MAX_VIEWED_ENTITIES, type ViewedEntity, type Viewin
 
 /** What a person looks at is forgotten after this long without a DM. */
 export const APP_CONTEXT_TTL_MS = 60 * 60 * 1000;
-/** The store's namespaces: what each person looks at, and which view's events arrived. */
-export const SLACK_APP_CONTEXT_NAMESPACE = 'slack-app-context';
-export const SLACK_VIEWS_NAMESPACE = 'slack-views';
-/** The store's key of the view events seen (`SlackViewsSeen`). */
-export const SLACK_VIEWS_KEY = 'views-seen';
-
-/** When each messaging experience's events last arrived (ms since the epoch). */
-export interface SlackViewsSeen {
-  /** `app_home_opened` on the Messages tab or `app_context_changed`. */
-  agent?: number;
-  /** `assistant_thread_started` or `assistant_thread_context_changed`. */
-  assistant?: number;
-}
+export { SLACK_APP_CONTEXT_NAMESPACE, SLACK_VIEWS_KEY, SLACK_VIEWS_NAMESPACE, type SlackViewsSeen } from '../../commands/platform-views.js';
+import { SLACK_VIEWS_KEY, type SlackViewsSeen } from '../../commands/platform-views.js';
 
 interface StoredContext {
   entities: ViewedEntity[];

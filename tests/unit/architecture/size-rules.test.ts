@@ -23,7 +23,7 @@ const FUNCTIONS_OVER: Record<string, number> = {
   'adapters/slack/reply-stream.ts#createSlackReplyStream': 302,
   'adapters/slack/surface.ts#createSlackSurface': 234,
   'app/create-engine.ts#createEngine': 167,
-  'app/start-app.ts#startLocked': 187,
+  'app/start-app.ts#startLocked': 176,
   'cli/doctor-command.ts#runDoctor': 200,
   'commands/approval-flow.ts#createApprovalFlow': 163,
   'commands/conversations.ts#createConversations': 272,
