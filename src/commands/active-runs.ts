@@ -24,6 +24,8 @@ export const shutdownNotice = (replicas: boolean): string =>
 export interface ActiveRun {
   runId: string;
   requester: UserRef;
+  /** The thread it works in (a stop from the platform's own Stop names the thread, not the run). */
+  thread?: string;
   abort: AbortController;
   /** Settles when the run has finished (after it was told to stop, too). */
   done: Promise<unknown>;
@@ -42,6 +44,8 @@ export interface ActiveRuns {
   /** Aborts everything (with `SHUTDOWN_REASON`) and waits for the runs to end. */
   stopAll(): Promise<void>;
   list(): ActiveRun[];
+  /** Runs in progress in `thread` on every replica (this one's when there are no others). */
+  inThread(thread: string): Promise<string[]>;
   /** Runs in progress started by `user` on every replica (this one's when there are no others). */
   startedBy(user: UserRef): Promise<string[]>;
 }
@@ -98,6 +102,17 @@ export function createActiveRuns(admins: readonly string[], options: ActiveRunsO
       await Promise.allSettled(all.map((run) => run.done));
     },
     list: () => [...runs.values()],
+    async inThread(thread) {
+      const here = [...runs.values()].filter((run) => run.thread === thread).map((run) => run.runId);
+      if (!coordination?.shared || !options.runs) return here;
+      const elsewhere: string[] = [];
+      for (const { runId } of await options.runs.runningOwners()) {
+        if (here.includes(runId) || runs.has(runId)) continue;
+        const record = await options.runs.get(runId);
+        if (record?.status === 'running' && record.where.threadId === thread) elsewhere.push(runId);
+      }
+      return [...here, ...elsewhere];
+    },
     async startedBy(user) {
       const here = [...runs.values()].filter((run) => run.requester === user).map((run) => run.runId);
       if (!coordination?.shared || !options.runs) return here;

@@ -23,6 +23,8 @@ export interface ReplyRendererOptions {
   recipient?: UserRef;
   /** Told of each message posted with the running buttons (restart recovery takes them away). */
   onControl?: StreamOptions['onControl'];
+  /** What the reply works on (the request), for platforms that title the work (Slack's agent sessions). */
+  title?: string;
   now?: () => number;
   onError?: (error: unknown) => void;
   /** Characters of text and tool lines shown in chat; the rest is attached as a file at the end. */
@@ -95,7 +97,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   const cap = createReplyCap(options.maxReplyChars ?? REPLY_MAX_CHARS);
 
   const open = (): ReplyStream => {
-    const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient, onControl: options.onControl };
+    const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient, onControl: options.onControl, title: options.title };
     streamed = '';
     return (
       surface.startStream?.(streamOptions) ??

@@ -97,6 +97,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     thread,
     identity: identityOf(character, deps.settings.publicUrl),
     recipient: request.user,
+    title: request.text,
     ...runningControls(deps, run.id, thread),
     onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),
   });
