@@ -24,8 +24,6 @@ export const shutdownNotice = (replicas: boolean): string =>
 export interface ActiveRun {
   runId: string;
   requester: UserRef;
-  /** The thread it works in (a stop from the platform's own Stop names the thread, not the run). */
-  thread?: string;
   abort: AbortController;
   /** Settles when the run has finished (after it was told to stop, too). */
   done: Promise<unknown>;
@@ -103,15 +101,16 @@ export function createActiveRuns(admins: readonly string[], options: ActiveRunsO
     },
     list: () => [...runs.values()],
     async inThread(thread) {
-      const here = [...runs.values()].filter((run) => run.thread === thread).map((run) => run.runId);
-      if (!coordination?.shared || !options.runs) return here;
-      const elsewhere: string[] = [];
-      for (const { runId } of await options.runs.runningOwners()) {
-        if (here.includes(runId) || runs.has(runId)) continue;
-        const record = await options.runs.get(runId);
-        if (record?.status === 'running' && record.where.threadId === thread) elsewhere.push(runId);
+      const store = options.runs;
+      if (!store) return [];
+      // This replica's runs, and with replicas every run a live replica owns: their records say where they run.
+      const candidates = new Set([...runs.keys(), ...(coordination?.shared ? (await store.runningOwners()).map((owned) => owned.runId) : [])]);
+      const found: string[] = [];
+      for (const runId of candidates) {
+        const record = await store.get(runId);
+        if (record?.status === 'running' && record.where.threadId === thread) found.push(runId);
       }
-      return [...here, ...elsewhere];
+      return found;
     },
     async startedBy(user) {
       const here = [...runs.values()].filter((run) => run.requester === user).map((run) => run.runId);

@@ -180,7 +180,6 @@ export function createConversations(deps: CommandDependencies, approvals: Approv
             activeRuns.register({
               runId,
               requester: turn.user,
-              thread,
               abort,
               done: current.done,
               onStop: (by) => {

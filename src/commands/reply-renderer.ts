@@ -71,6 +71,16 @@ function settledPrefix(text: string): string {
   return '';
 }
 
+/** What a reply's stream is opened with: its thread and who speaks, the running buttons, what it works on. */
+const streamOptionsOf = (options: ReplyRendererOptions): StreamOptions => ({
+  thread: options.thread,
+  identity: options.identity,
+  buttons: options.runningButtons,
+  recipient: options.recipient,
+  onControl: options.onControl,
+  title: options.title,
+});
+
 export function createReplyRenderer(options: ReplyRendererOptions): ReplyRenderer {
   const { surface, thread, identity } = options;
   const now = options.now ?? Date.now;
@@ -97,7 +107,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   const cap = createReplyCap(options.maxReplyChars ?? REPLY_MAX_CHARS);
 
   const open = (): ReplyStream => {
-    const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient, onControl: options.onControl, title: options.title };
+    const streamOptions = streamOptionsOf(options);
     streamed = '';
     return (
       surface.startStream?.(streamOptions) ??

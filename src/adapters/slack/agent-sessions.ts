@@ -25,11 +25,30 @@ export const SESSION_TITLE_MAX = 200;
 /** The warning of setStatus while the app does not subscribe to agent_session_stopped: no Stop is shown. */
 export const MISSING_STOP_SUBSCRIPTION = 'missing_agent_session_stopped_event_subscription';
 /** Answers that say nothing about whether the workspace has sessions: this reply uses the companion, the next one tries again. */
-const NOT_ABOUT_SESSIONS = new Set(['ratelimited', 'rate_limited', 'thread_not_found', 'channel_not_found', 'internal_error', 'fatal_error', 'request_timeout', 'service_unavailable']);
+const NOT_ABOUT_SESSIONS = new Set([
+  'ratelimited',
+  'rate_limited',
+  'thread_not_found',
+  'channel_not_found',
+  'internal_error',
+  'fatal_error',
+  'request_timeout',
+  'service_unavailable',
+]);
 
-/** Which workspaces refused agent sessions (remembered for the life of the process). */
-export function createSessionSupport(logger: Logger): StreamingSupport {
-  return createRefusalMemory(logger, "Slack's agent sessions are not available: streamed replies in this workspace post a Stop companion message");
+/** Which workspaces refused agent sessions, per Slack app (its caller): remembered for the life of the process. */
+const supportOf = new WeakMap<object, StreamingSupport>();
+export function sessionSupport(slack: Pick<SlackMessaging, 'caller' | 'logger'>): StreamingSupport {
+  let support = supportOf.get(slack.caller);
+  if (!support)
+    supportOf.set(
+      slack.caller,
+      (support = createRefusalMemory(
+        slack.logger,
+        "Slack's agent sessions are not available: streamed replies in this workspace post a Stop companion message",
+      )),
+    );
+  return support;
 }
 
 /** The Stop of a streamed reply: Slack's own in the session where the workspace has sessions, else the companion. */
@@ -51,6 +70,7 @@ function warningsOf(response: unknown): string[] {
 export function createReplyControls(slack: SlackMessaging, options: SlackReplyStreamOptions, key: string, streamed: boolean): ReplyControls | undefined {
   if (!streamed || !options.buttons || options.buttons.length === 0) return undefined;
   const { channel, threadTs, team } = options;
+  const sessions = sessionSupport(slack);
   const buttons = options.buttons;
   const companion = () =>
     createStopCompanion({
@@ -64,7 +84,7 @@ export function createReplyControls(slack: SlackMessaging, options: SlackReplySt
       key,
       onPosted: (posted) => options.onControl?.({ message: messageRef(team, channel, posted), kind: 'companion' }),
     });
-  let fallback: StopCompanion | undefined = slack.sessions.offered(team) ? undefined : companion();
+  let fallback: StopCompanion | undefined = sessions.offered(team) ? undefined : companion();
   let state: 'idle' | 'processing' | 'ended' = 'idle';
   let session = false;
 
@@ -85,7 +105,7 @@ export function createReplyControls(slack: SlackMessaging, options: SlackReplySt
 
   /** Sessions refused (or no Stop shown): remembered when the answer says so, and the companion carries the Stop. */
   const useCompanion = (reason: string | undefined) => {
-    if (reason && !NOT_ABOUT_SESSIONS.has(reason)) slack.sessions.refuse(team, reason);
+    if (reason && !NOT_ABOUT_SESSIONS.has(reason)) sessions.refuse(team, reason);
     if (state === 'ended' || fallback) return;
     fallback = companion();
     fallback.show();

@@ -33,6 +33,8 @@ import {
 
 export { createStreamingSupport, STREAM_GAVE_UP_NOTE, type SlackMessaging } from './slack-messaging.js';
 
+type StopStreamArguments = Parameters<WebClient['chat']['stopStream']>[0];
+
 let streamCount = 0;
 const MAX_FAILURES_BEFORE_STOP = 3;
 /**
@@ -245,8 +247,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         method: 'chat.stopStream',
         channel,
         priority: 'final',
-        call: () =>
-          client.chat.stopStream({ channel, ts: ts!, ...fields, ...(blocks ? { blocks } : {}), ...companion?.stopFields() } as Parameters<WebClient['chat']['stopStream']>[0]),
+        call: () => client.chat.stopStream({ channel, ts: ts!, ...fields, ...(blocks ? { blocks } : {}), ...companion?.stopFields() } as StopStreamArguments),
       });
     try {
       // chat.stopStream is Tier 2 like the starts, and the stops of streams begun in different minutes

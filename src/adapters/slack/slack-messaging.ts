@@ -61,8 +61,6 @@ export interface SlackMessaging {
   streaming: StreamingSupport;
   /** Which workspaces take task cards (task_update chunks). */
   chunks: ChunkSupport;
-  /** Which workspaces have agent sessions (`agent-sessions.ts`). */
-  sessions: StreamingSupport;
   postMessage(
     channel: string,
     threadTs: string | undefined,

@@ -17,7 +17,6 @@ import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef } from
 import type { SlackCaller } from './call-budget.js';
 import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
 import { createChunkSupport } from './task-chunks.js';
-import { createSessionSupport } from './agent-sessions.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createSlackChannelInfo } from './channel-info.js';
 import { createSlackMembership } from './channel-members.js';
@@ -53,7 +52,6 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const withName = (text: string, identity: Identity | undefined) => (identity && !customizeAvailable ? `**${identity.name}**: ${text}` : text);
   const streaming = createStreamingSupport(logger);
   const chunks = createChunkSupport(logger);
-  const sessions = createSessionSupport(logger);
   const channelInfo = createSlackChannelInfo(client, caller);
   const isMember = createSlackMembership(client, caller);
   const threadHistory = createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' })));
@@ -150,7 +148,6 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     logger,
     streaming,
     chunks,
-    sessions,
     postMessage,
     update,
     setStatus: (channel, threadTs, text, priority, coalesceKey) =>

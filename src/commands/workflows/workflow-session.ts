@@ -175,7 +175,6 @@ export async function openWorkflowSession(options: WorkflowSessionOptions): Prom
   options.services.activeRuns.register({
     runId: run.id,
     requester: event.user,
-    thread,
     abort,
     done,
     onStop: (by) => {

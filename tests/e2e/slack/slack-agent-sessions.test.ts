@@ -19,7 +19,8 @@ afterEach(async () => {
  */
 const REPLY_METHODS = /^(agents\.sessions\.|chat\.)/;
 const hasStop = (message: { blocks?: unknown[] }) => buttonsOf(message).some((button) => button.action_id === 'tsuka_stop');
-const statusesOf = (h: SlackHarness, channel: string, ts: string) => h.slack.agentSessions.get(`${channel}/${ts}`)?.statuses.map((entry) => `${entry.status} (${entry.by})`) ?? [];
+const statusesOf = (h: SlackHarness, channel: string, ts: string) =>
+  h.slack.agentSessions.get(`${channel}/${ts}`)?.statuses.map((entry) => `${entry.status} (${entry.by})`) ?? [];
 
 describe('Slack agent sessions', () => {
   it('a mention: its session goes processing → active with the request as title, Slack shows its own Stop (no companion); one stream stays within 2 + its seconds calls', async () => {
