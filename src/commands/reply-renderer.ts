@@ -82,7 +82,7 @@ const streamOptionsOf = (options: ReplyRendererOptions): StreamOptions => ({
 });
 
 export function createReplyRenderer(options: ReplyRendererOptions): ReplyRenderer {
-  const { surface, thread, identity } = options;
+  const { surface, thread } = options;
   const now = options.now ?? Date.now;
   const max = surface.limits.maxMessageLength;
   const startedAt = now();
