@@ -2,6 +2,8 @@
 
 /** The Stop button of a running turn or workflow run (its value is the run id). */
 export const STOP_ACTION = 'tsuka_stop';
+/** Slack's own Stop on an agent session (`agent_session_stopped`): stops what runs in the event's thread. */
+export const SESSION_STOP_ACTION = 'tsuka_session_stop';
 
 /** The plan card of a /goal awaiting agreement (value: the run id): run it as shown, edit it, cancel it. */
 export const RUN_PLAN_ACTION = 'tsuka_plan_run';

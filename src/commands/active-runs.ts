@@ -42,6 +42,8 @@ export interface ActiveRuns {
   /** Aborts everything (with `SHUTDOWN_REASON`) and waits for the runs to end. */
   stopAll(): Promise<void>;
   list(): ActiveRun[];
+  /** Runs in progress in `thread` on every replica (this one's when there are no others). */
+  inThread(thread: string): Promise<string[]>;
   /** Runs in progress started by `user` on every replica (this one's when there are no others). */
   startedBy(user: UserRef): Promise<string[]>;
 }
@@ -98,6 +100,18 @@ export function createActiveRuns(admins: readonly string[], options: ActiveRunsO
       await Promise.allSettled(all.map((run) => run.done));
     },
     list: () => [...runs.values()],
+    async inThread(thread) {
+      const store = options.runs;
+      if (!store) return [];
+      // This replica's runs, and with replicas every run a live replica owns: their records say where they run.
+      const candidates = new Set([...runs.keys(), ...(coordination?.shared ? (await store.runningOwners()).map((owned) => owned.runId) : [])]);
+      const found: string[] = [];
+      for (const runId of candidates) {
+        const record = await store.get(runId);
+        if (record?.status === 'running' && record.where.threadId === thread) found.push(runId);
+      }
+      return found;
+    },
     async startedBy(user) {
       const here = [...runs.values()].filter((run) => run.requester === user).map((run) => run.runId);
       if (!coordination?.shared || !options.runs) return here;

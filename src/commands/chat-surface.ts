@@ -162,6 +162,8 @@ export interface StreamOptions {
   /** How tasks show: each between the text (`timeline`, the default), or all together in one plan block titled `planTitle`. */
   taskDisplay?: 'timeline' | 'plan';
   planTitle?: string;
+  /** What the reply works on (the request): the title of Slack's agent session. */
+  title?: string;
   /**
    * Told of each message posted with `buttons` (a placeholder, or Slack's companion beside a
    * streamed message), so that a restart can take them off a run that died (`companion`: the

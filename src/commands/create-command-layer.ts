@@ -16,7 +16,8 @@ import { createApprovalFlow, type ApprovalFlow } from './approval-flow.js';
 import { createConversations, type Conversations } from './conversations.js';
 import { handleTsukaCommand } from './tsuka-command.js';
 import { createActiveRuns, type ActiveRuns } from './active-runs.js';
-import { RESUME_ACTION, STOP_ACTION } from './action-ids.js';
+import { RESUME_ACTION, SESSION_STOP_ACTION, STOP_ACTION } from './action-ids.js';
+import { stopThreadRuns } from './session-stop.js';
 import { createPlanGates } from './workflows/goal/plan-gate.js';
 import { handleResumeButton } from './resume-button.js';
 import { handleSecondOpinion } from './second-opinion.js';
@@ -78,6 +79,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
         if (await planGates.handleButton(event)) return;
         if (event.actionId === RESUME_ACTION) return handleResumeButton(event, surface, { deps, conversations, workflows });
         if (await handleSecondOpinion(event, surface, { deps, conversations })) return;
+        if (event.actionId === SESSION_STOP_ACTION) return stopThreadRuns(event, activeRuns);
         if (event.actionId === STOP_ACTION) {
           const outcome = await activeRuns.stop(event.value, event.user);
           if (outcome === 'forbidden') return event.replyEphemeral('Only the person who started this run or an admin can stop it.');

@@ -111,7 +111,12 @@ export function createMaskingSurface(
     post: (options) => surface.post({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
     edit: (options) => surface.edit({ ...options, text: mask(options.text), ...maskButtons(options.buttons, mask) }),
     ...(surface.clearButtons ? { clearButtons: (options) => surface.clearButtons!(options) } : {}),
-    ...(surface.startStream ? { startStream: (options) => maskStream(surface.startStream!(options), mask, appendIntervalMs) } : {}),
+    ...(surface.startStream
+      ? {
+          startStream: (options) =>
+            maskStream(surface.startStream!({ ...options, ...(options.title ? { title: mask(options.title) } : {}) }), mask, appendIntervalMs),
+        }
+      : {}),
     ...(surface.startPlan
       ? {
           startPlan: (options) => {

@@ -23,6 +23,8 @@ export interface ReplyRendererOptions {
   recipient?: UserRef;
   /** Told of each message posted with the running buttons (restart recovery takes them away). */
   onControl?: StreamOptions['onControl'];
+  /** What the reply works on (the request), for platforms that title the work (Slack's agent sessions). */
+  title?: string;
   now?: () => number;
   onError?: (error: unknown) => void;
   /** Characters of text and tool lines shown in chat; the rest is attached as a file at the end. */
@@ -69,8 +71,18 @@ function settledPrefix(text: string): string {
   return '';
 }
 
+/** What a reply's stream is opened with: its thread and who speaks, the running buttons, what it works on. */
+const streamOptionsOf = (options: ReplyRendererOptions): StreamOptions => ({
+  thread: options.thread,
+  identity: options.identity,
+  buttons: options.runningButtons,
+  recipient: options.recipient,
+  onControl: options.onControl,
+  title: options.title,
+});
+
 export function createReplyRenderer(options: ReplyRendererOptions): ReplyRenderer {
-  const { surface, thread, identity } = options;
+  const { surface, thread } = options;
   const now = options.now ?? Date.now;
   const max = surface.limits.maxMessageLength;
   const startedAt = now();
@@ -95,7 +107,7 @@ export function createReplyRenderer(options: ReplyRendererOptions): ReplyRendere
   const cap = createReplyCap(options.maxReplyChars ?? REPLY_MAX_CHARS);
 
   const open = (): ReplyStream => {
-    const streamOptions = { thread, identity, buttons: options.runningButtons, recipient: options.recipient, onControl: options.onControl };
+    const streamOptions = streamOptionsOf(options);
     streamed = '';
     return (
       surface.startStream?.(streamOptions) ??

@@ -17,15 +17,20 @@ export function controlRecorder(deps: Pick<CommandDependencies, 'store' | 'logge
   };
 }
 
-/** The running buttons of a turn's reply and who records where they are shown. */
+/**
+ * The running buttons of a turn's reply, who records where they are shown, and what the turn works
+ * on (`title`: where the platform's own Stop lives in a titled session, Slack's agent session).
+ */
 export function runningControls(
   deps: Pick<CommandDependencies, 'store' | 'logger'>,
   runId: string,
   thread: ThreadRef,
-): { runningButtons: Button[]; onControl: NonNullable<StreamOptions['onControl']> } {
+  title?: string,
+): { runningButtons: Button[]; onControl: NonNullable<StreamOptions['onControl']>; title?: string } {
   return {
     runningButtons: [{ actionId: STOP_ACTION, label: 'Stop', style: 'secondary', value: runId }],
     onControl: controlRecorder(deps, runId, thread),
+    ...(title ? { title } : {}),
   };
 }
 

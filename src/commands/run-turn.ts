@@ -97,7 +97,7 @@ export async function runTurnInThread(deps: CommandDependencies, approvals: Appr
     thread,
     identity: identityOf(character, deps.settings.publicUrl),
     recipient: request.user,
-    ...runningControls(deps, run.id, thread),
+    ...runningControls(deps, run.id, thread, request.text),
     onError: (error) => deps.logger.warn('reply edit failed', { runId: run.id, error }),
   });
   let queueWatch: NodeJS.Timeout | undefined;

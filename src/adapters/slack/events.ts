@@ -14,6 +14,7 @@ import { inboundFileOf, type SlackFileObject } from './files.js';
 import type { AssistantThreads } from './assistant-threads.js';
 import type { AppContexts } from './app-context.js';
 import { parseOptionValue } from './cards.js';
+import { registerSessionStop } from './agent-sessions.js';
 
 export const SLACK_COMMANDS: SlashCommandName[] = ['call', 'team', 'goal', 'tsuka'];
 
@@ -133,6 +134,7 @@ export function registerSlackListeners(options: SlackEventOptions): void {
     void options.assistant?.started(team, thread.channel_id, thread.thread_ts);
   });
   registerAgentViewListeners(options);
+  registerSessionStop(app, options.surface, fire, logger);
 
   for (const name of SLACK_COMMANDS) {
     app.command(`/${name}`, async ({ ack, command, respond }) => {

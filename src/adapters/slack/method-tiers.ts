@@ -16,6 +16,7 @@
  * | chat.update, chat.delete                 | Tier 3  | its own                              |
  * | chat.postEphemeral                       | Tier 4  | its own                              |
  * | assistant.threads.setStatus              | special | its own, held to Tier 3 (unpublished)|
+ * | agents.sessions.setStatus, .rename       | Tier 3  | its own                              |
  * | reactions.add                            | Tier 3  | its own                              |
  * | conversations.info, .replies, .open      | Tier 3  | its own                              |
  * | conversations.members                    | Tier 4  | its own                              |
@@ -48,6 +49,9 @@ export const SLACK_METHOD_TIERS: Readonly<Record<string, SlackTier>> = {
   'chat.postEphemeral': 4,
   // Special: Slack publishes no number; held to Tier 3.
   'assistant.threads.setStatus': 3,
+  // Agent sessions (a thread's status, title and native Stop): Tier 3, as Slack's SDKs register them.
+  'agents.sessions.setStatus': 3,
+  'agents.sessions.rename': 3,
   'reactions.add': 3,
   'conversations.info': 3,
   'conversations.replies': 3,

@@ -19,7 +19,7 @@ import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { messageRef } from './ids.js';
 import { STREAM_START_MAX_WAIT_MS, postBudget } from './method-tiers.js';
-import { createStopCompanion } from './stop-companion.js';
+import { createReplyControls } from './agent-sessions.js';
 import { createTaskQueue, sendWithTasks } from './task-chunks.js';
 import {
   errorCode,
@@ -32,6 +32,8 @@ import {
 } from './slack-messaging.js';
 
 export { createStreamingSupport, STREAM_GAVE_UP_NOTE, type SlackMessaging } from './slack-messaging.js';
+
+type StopStreamArguments = Parameters<WebClient['chat']['stopStream']>[0];
 
 let streamCount = 0;
 const MAX_FAILURES_BEFORE_STOP = 3;
@@ -69,21 +71,8 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
   let final: { text: string; buttons?: Button[] } | undefined;
   let done = false;
   let failures = 0;
-  // A streamed message takes no buttons: its Stop button lives in a companion message while it streams.
-  const companion =
-    mode === 'stream' && options.buttons && options.buttons.length > 0
-      ? createStopCompanion({
-          client,
-          caller,
-          logger: slack.logger,
-          channel,
-          threadTs,
-          name: identity?.name,
-          buttons: options.buttons,
-          key,
-          onPosted: (posted) => options.onControl?.({ message: messageRef(team, channel, posted), kind: 'companion' }),
-        })
-      : undefined;
+  // A streamed message takes no buttons: its Stop is Slack's own in the agent session, else a companion message's.
+  const companion = createReplyControls(slack, options, key, mode === 'stream');
   const tasks = createTaskQueue();
   /** Plan mode: the plan's title goes with the stream's first call. */
   const planTitle = options.taskDisplay === 'plan' ? options.planTitle : undefined;
@@ -258,7 +247,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         method: 'chat.stopStream',
         channel,
         priority: 'final',
-        call: () => client.chat.stopStream({ channel, ts: ts!, ...fields, ...(blocks ? { blocks } : {}) } as Parameters<WebClient['chat']['stopStream']>[0]),
+        call: () => client.chat.stopStream({ channel, ts: ts!, ...fields, ...(blocks ? { blocks } : {}), ...companion?.stopFields() } as StopStreamArguments),
       });
     try {
       // chat.stopStream is Tier 2 like the starts, and the stops of streams begun in different minutes
@@ -338,6 +327,7 @@ export function createSlackReplyStream(slack: SlackMessaging, options: SlackRepl
         firstPosted();
         if (done) {
           closeBudget();
+          companion?.finish(mode === 'stream');
           if (mode === 'stream' && statusAfterStart && statusShown !== '')
             slack.setStatus(channel, threadTs, '', 'final', statusKey).catch(report('status not cleared'));
         }

@@ -194,6 +194,23 @@ describe('two replicas on Redis', () => {
     expect(replies('C8', mention.ts).some((message) => message.text.includes('word by word by word.'))).toBe(false);
   }, 60_000);
 
+  it("Slack's own Stop (agent_session_stopped) delivered to the other replica stops the turn; its stream ends with the session active", async () => {
+    model.enqueue({ text: 'A long answer that the native Stop ends before it ends, word by word by word.', chunkSize: 3, delayMsBetweenChunks: 300 });
+    const mention = await slack.mention({ userId: 'U1', channelId: 'C18', text: `<@${slack.botUserId}> geordi long answer` });
+    await slack.waitFor(() => replies('C18', mention.ts).some((message) => message.stream === 'open'), { timeoutMs: 20_000 });
+    const owner = connectionOf(mention.ts);
+    slack.deliverNextTo(owner === 1 ? 2 : 1);
+    await slack.stopAgentSession({ channel: 'C18', threadTs: mention.ts, userId: 'U1' });
+    await slack.waitFor(() => replies('C18', mention.ts).some((message) => message.stream === 'stopped'), { timeoutMs: 20_000 });
+    const answer = replies('C18', mention.ts).find((message) => message.stream === 'stopped')!;
+    expect(answer.text).toContain('Stopped by <@U1>');
+    expect(answer.text).not.toContain('word by word by word.');
+    // The stop event went to the replica that does not run the turn.
+    const stopEnvelope = slack.envelopes.find((record) => JSON.stringify(record.envelope.payload).includes('agent_session_stopped'));
+    expect(stopEnvelope?.connection).not.toBe(owner);
+    expect(slack.agentSessions.get(`C18/${mention.ts}`)?.statuses.map((entry) => entry.status)).toEqual(['processing', 'active']);
+  }, 60_000);
+
   it('spends one Slack budget across both replicas: twenty replies at once in two channels, no 429', async () => {
     const limitedBefore = slack.rateLimited.length;
     const channels = ['C6', 'C10'];

@@ -109,6 +109,8 @@ describe('restart recovery', () => {
   }, 90_000);
 
   it('SIGKILL during a streamed reply: after restart the Stop companion beside it has no button and says the reply was interrupted', async () => {
+    // A workspace without agent sessions: the Stop is the companion's (with sessions it is Slack's own, slack-agent-sessions.test.ts).
+    slack.setAgentSessions({ refusal: 'not_allowed' });
     const first = startBot();
     await slack.waitForConnection({ timeoutMs: 40_000 });
     model.enqueue({ text: `Streaming answer ${'lorem '.repeat(400)}`, chunkSize: 6, delayMsBetweenChunks: 50 });

@@ -51,8 +51,9 @@ describe('Slack streaming offered', () => {
   // One bot for the cases below; the refusal of task cards (remembered for the workspace) comes last.
   let offered: SlackHarness;
   beforeAll(async () => {
-    // Several replies stream at once in one case below.
-    offered = await startSlackHarness({ environment: { TSUKA_LLM_CONCURRENCY: '10' } });
+    // Several replies stream at once in one case below. A workspace without agent sessions: the Stop
+    // is the companion's (with sessions it is Slack's own, slack-agent-sessions.test.ts).
+    offered = await startSlackHarness({ environment: { TSUKA_LLM_CONCURRENCY: '10' }, emulator: { agentSessions: { refusal: 'not_allowed' } } });
     shared.add(offered);
     await mkdir(offered.workspace, { recursive: true });
     await writeFile(path.join(offered.workspace, 'package.json'), '{"name": "tsuka-demo"}\n');

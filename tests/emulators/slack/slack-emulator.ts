@@ -26,6 +26,7 @@ import { createWebApi } from './web-api.js';
 import { createFaultInjector, type FaultedCall, type FaultWindow } from './faults.js';
 import type { StreamingRefusal } from './streaming.js';
 import { createConversations, type EmulatedChannel } from './conversations.js';
+import { createAgentSessions, type AgentSession, type AgentSessionsOptions } from './agent-sessions.js';
 import { createAssistantThreads, type AssistantTitle, type MessagingView, type SuggestedPromptsCall } from './assistant-threads.js';
 import { buildAppContextChanged, buildMessagesTabOpened, type AppContextEntity } from './agent-view.js';
 
@@ -68,6 +69,8 @@ export interface SlackEmulatorOptions {
   taskChunksRefusal?: string;
   /** The app's messaging experience: `assistant` (assistant_view, the default) or `agent` (agent_view). */
   messagingView?: MessagingView;
+  /** Agent sessions: whether the app subscribes to agent_session_stopped, or the error the workspace refuses them with. */
+  agentSessions?: Partial<AgentSessionsOptions>;
 }
 
 /** A running emulator. State getters return the live records; `messages()`/`thread()` return copies. */
@@ -141,6 +144,12 @@ export interface SlackEmulator extends Deliveries {
   changeAppContext(input: { userId: string; channelId: string; entities: readonly AppContextEntity[] }): Promise<{ eventId: string }>;
   /** A person opens a new assistant thread in their DM with the app: the root message, then `assistant_thread_started`. */
   startAssistantThread(input: { userId: string; channelId: string; contextChannelId?: string }): Promise<{ threadTs: string; eventId: string }>;
+  /** Agent sessions by `channel/thread_ts`, each with its title and statuses in order. */
+  readonly agentSessions: ReadonlyMap<string, AgentSession>;
+  /** From now on: subscribed to agent_session_stopped or not, sessions refused with an error or offered. */
+  setAgentSessions(changes: Partial<AgentSessionsOptions>): void;
+  /** A person clicks the native Stop of the thread's session: `agent_session_stopped`. */
+  stopAgentSession(input: { channel: string; threadTs: string; userId: string }): Promise<{ eventId: string; event: Record<string, unknown> }>;
   /** Resolves as soon as `predicate` holds; re-checked on every recorded call, ack and connection. */
   waitFor(predicate: (emulator: SlackEmulator) => boolean, options?: WaitOptions): Promise<void>;
   /** Resolves when a connection is open and at least `count` (default 1) were accepted in all. */
@@ -193,6 +202,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   });
   const conversations = createConversations(identity.botUserId, () => scopes);
   const assistant = createAssistantThreads(store, options.messagingView);
+  const sessions = createAgentSessions(store, options.agentSessions);
   const webApi = createWebApi({
     store,
     rateLimiter,
@@ -207,6 +217,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     taskChunksRefusal: () => chunksRefusal,
     conversations,
     assistant,
+    sessions,
   });
   const fileRequests: FileRequest[] = [];
   const sinks = { webApi, store, calls, rateLimited, responseUrls, changed: () => waiter.changed(), botToken, scopes: () => scopes, fileRequests };
@@ -324,6 +335,13 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       const { threadTs, event } = assistant.start({ ...input, teamId: identity.teamId });
       const delivered = await deliveries.deliverEvent(event);
       return { threadTs, eventId: delivered.eventId };
+    },
+    agentSessions: sessions.sessions,
+    setAgentSessions: (changes) => Object.assign(sessions.options, changes),
+    async stopAgentSession(input) {
+      const event = sessions.stopEvent(input);
+      const delivered = await deliveries.deliverEvent(event);
+      return { eventId: delivered.eventId, event };
     },
     waitFor: (predicate, wait = {}) => waiter.wait(() => predicate(emulator), wait, describeState),
     waitForConnection,

@@ -31,6 +31,8 @@ export interface StreamingContext {
   messageJson: (message: StoredMessage) => Body;
   /** Task and plan chunks are refused with this error (a workspace without them); undefined: taken. */
   taskChunksRefusal?: () => string | undefined;
+  /** `session_status` on chat.stopStream: the stream's thread session takes it (agent-sessions.ts). */
+  sessionStatus?: (channel: string, threadTs: string | undefined, status: unknown) => void;
 }
 
 export const STREAMING_METHODS = ['chat.startStream', 'chat.appendStream', 'chat.stopStream'] as const;
@@ -121,6 +123,7 @@ export function createStreamingHandlers(context: StreamingContext): Record<(type
       }
       if (Array.isArray(fields.blocks) && fields.blocks.length > 0) message.blocks = fields.blocks;
       message.stream = 'stopped';
+      context.sessionStatus?.(message.channel, message.thread_ts, fields.session_status);
       return { ok: true, channel: message.channel, ts: message.ts, message: context.messageJson(message) };
     },
   };

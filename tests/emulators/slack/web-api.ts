@@ -11,6 +11,7 @@ import { newSlackId, type WorkspaceIdentity } from './payloads.js';
 import { stringField, type RequestFields } from './http-body.js';
 import { repliesPage } from './thread-replies.js';
 import { CONVERSATION_SCOPES, type Conversations } from './conversations.js';
+import type { AgentSessions } from './agent-sessions.js';
 import { ASSISTANT_SCOPES, type AssistantThreads } from './assistant-threads.js';
 import { createStreamingHandlers, STREAMING_METHODS, streamingRefusal, type StreamingRefusal } from './streaming.js';
 
@@ -35,6 +36,8 @@ export interface WebApiContext {
   conversations: Conversations;
   /** The assistant surface: thread titles and suggested prompts. */
   assistant: AssistantThreads;
+  /** Agent sessions: statuses, titles, the native Stop. */
+  sessions: AgentSessions;
 }
 
 /** The answer to one call, before it is written to the wire. */
@@ -66,6 +69,8 @@ const REQUIRED_SCOPES: Record<string, string | undefined> = {
   'chat.postEphemeral': 'chat:write',
   'chat.delete': 'chat:write',
   'assistant.threads.setStatus': 'chat:write',
+  'agents.sessions.setStatus': 'chat:write',
+  'agents.sessions.rename': 'chat:write',
   'chat.startStream': 'chat:write',
   'chat.appendStream': 'chat:write',
   'chat.stopStream': 'chat:write',
@@ -196,6 +201,7 @@ export function createWebApi(context: WebApiContext): WebApi {
       missingCustomizeScope,
       messageJson: (message) => messageJson(message),
       taskChunksRefusal: () => context.taskChunksRefusal?.(),
+      sessionStatus: (channel, threadTs, status) => context.sessions.streamStopped(channel, threadTs, status),
     }),
     'chat.postEphemeral': (fields) => {
       const channel = stringField(fields, 'channel');
@@ -262,6 +268,7 @@ export function createWebApi(context: WebApiContext): WebApi {
     },
     ...context.conversations.handlers,
     ...context.assistant.handlers,
+    ...context.sessions.handlers,
     // https://docs.slack.dev/reference/methods/conversations.open: one user → the bot's DM with them (the same id each time).
     'conversations.open': (fields) => {
       const users = (stringField(fields, 'users') ?? '').split(',').filter(Boolean);

@@ -38,7 +38,8 @@ describe('slack-app-manifest.yaml', () => {
     // The scopes Slack lists for agents: assistant:write, the DM's history, chat:write, mentions.
     for (const scope of ['assistant:write', 'im:history', 'chat:write', 'app_mentions:read']) expect(manifest).toContain(`- ${scope}\n`);
     const events = /bot_events:\n((?:\s+- \S+\n)+)/.exec(manifest)?.[1] ?? '';
-    for (const event of ['app_home_opened', 'app_context_changed', 'message.im']) expect(events).toContain(`- ${event}\n`);
+    // agent_session_stopped: the native Stop of an agent session (without it Slack shows no Stop).
+    for (const event of ['app_home_opened', 'app_context_changed', 'message.im', 'agent_session_stopped']) expect(events).toContain(`- ${event}\n`);
     expect(events).not.toContain('assistant_thread_started');
   });
 
@@ -46,5 +47,7 @@ describe('slack-app-manifest.yaml', () => {
     const events = readFileSync(path.resolve(import.meta.dirname, '../../../src/adapters/slack/events.ts'), 'utf8');
     for (const event of ['app_home_opened', 'app_context_changed', 'app_mention', 'assistant_thread_started', 'assistant_thread_context_changed'])
       expect(events).toContain(`app.event('${event}'`);
+    const sessions = readFileSync(path.resolve(import.meta.dirname, '../../../src/adapters/slack/agent-sessions.ts'), 'utf8');
+    expect(sessions).toContain("app.event('agent_session_stopped'");
   });
 });

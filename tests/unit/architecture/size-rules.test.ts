@@ -20,7 +20,7 @@ const FUNCTIONS_OVER: Record<string, number> = {
   'adapters/discord/surface.ts#createDiscordSurface': 199,
   'adapters/playground/state.ts#createPlaygroundState': 178,
   'adapters/shared/call-budget.ts#createCallBudget': 232,
-  'adapters/slack/reply-stream.ts#createSlackReplyStream': 302,
+  'adapters/slack/reply-stream.ts#createSlackReplyStream': 290,
   'adapters/slack/surface.ts#createSlackSurface': 234,
   'app/create-engine.ts#createEngine': 167,
   'app/start-app.ts#startLocked': 176,
