@@ -148,7 +148,9 @@ describe.skipIf(!hasChromium)(`playground at 1366 and 390 px, nothing cut off${s
     await page.locator('#thread-messages pre:has(code)', { hasText: 'output tokens' }).waitFor();
     // Both pictures loaded (a function, not a string: the page's CSP forbids eval while it polls).
     await page.waitForFunction(
-      () => [...(document.querySelectorAll('#thread-messages .picture img') as Iterable<{ naturalWidth: number }>)].filter((image) => image.naturalWidth > 0).length >= 2,
+      () =>
+        [...(document.querySelectorAll('#thread-messages .picture img') as Iterable<{ naturalWidth: number }>)].filter((image) => image.naturalWidth > 0)
+          .length >= 2,
     );
     // The approved card's preview, the stats table; the plan graph and the stats chart.
     expect(await page.evaluate(INVENTORY)).toEqual({ tables: 2, pictures: 2, cards: 0 });
