@@ -97,7 +97,7 @@ async function measureBothSizes(page: Page, stage: string): Promise<Record<strin
     // The screenshot shows the thread's end, where the newest card, table or chart is.
     await page.evaluate(`(() => { const pane = document.querySelector('#thread-messages'); pane.scrollTop = pane.scrollHeight; })()`);
     found[`${stage} @ ${width}`] = (await page.evaluate(measure(width >= 1366))) as string[];
-    const file = path.join(PACKAGE_ROOT, 'test-output', `playground-${stage}-${width}.png`);
+    const file = path.join(PACKAGE_ROOT, 'test-output', `playground-quickstart-${stage}-${width}.png`);
     await mkdir(path.dirname(file), { recursive: true });
     await page.screenshot({ path: file });
     console.log(`playground screenshot (${stage}, ${width} px): ${file}`);
