@@ -29,6 +29,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  '/thread-pane.css': { file: 'thread-pane.css', type: 'text/css; charset=utf-8' },
   '/favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
   '/attachments.js': { file: 'attachments.js', type: 'text/javascript; charset=utf-8' },
 };
@@ -121,6 +122,7 @@ export function createPlaygroundRoutes(options: PlaygroundRoutesOptions): { rout
       'GET /app.js': asset('/app.js'),
       'GET /attachments.js': asset('/attachments.js'),
       'GET /style.css': asset('/style.css'),
+      'GET /thread-pane.css': asset('/thread-pane.css'),
       'GET /favicon.svg': asset('/favicon.svg'),
       'GET /favicon.ico': asset('/favicon.svg'),
       'GET /events': events,

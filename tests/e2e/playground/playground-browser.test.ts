@@ -97,8 +97,9 @@ async function goalAsSeen(page: Page, h: PlaygroundHarness): Promise<void> {
     await page.locator('#thread-messages pre:has(code)', { hasText: 'output tokens' }).first().waitFor();
     const pane = await boxOf(page, '#thread-messages');
     const stats = await boxOf(page, '#thread-messages pre:has(code)');
-    // Wider than the pane at both sizes: it scrolls in its own box, and ends inside the pane.
-    expect(stats.scrollWidth).toBeGreaterThan(stats.clientWidth);
+    // Whole on a laptop (issue 40: the pane is wide enough); on a phone it scrolls in its own box. Either way it ends inside the pane.
+    if (width === 1366) expect(stats.scrollWidth).toBeLessThanOrEqual(stats.clientWidth);
+    else expect(stats.scrollWidth).toBeGreaterThan(stats.clientWidth);
     expect(stats.overflowX).toBe('auto');
     expect(stats.right).toBeLessThanOrEqual(pane.right);
     // …and says so: a shadow at the edge that has more to show (it was cut off without a sign).
