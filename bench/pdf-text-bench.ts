@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate as tick } from 'node:timers/promises';
-import { extractPdfText } from '../src/commands/pdf-text.js';
+import { extractPdfText } from '../src/commands/context/pdf-text.js';
 import { minimalPdf } from '../tests/support/minimal-pdf.js';
 import { benchSize } from './bench-size.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Roster } from '../core/data/types.js';
 import type { Logger } from '../core/logger.js';
-import { avatarPath, BOT_PICTURE, createAvatarImages, PERSON_PICTURE } from '../commands/avatars.js';
+import { avatarPath, BOT_PICTURE, createAvatarImages, PERSON_PICTURE } from '../commands/reply/avatars.js';
 import type { RouteHandler } from './http-server.js';
 
 const ONE_DAY_S = 86_400;

@@ -2,7 +2,7 @@
 import type { CommandDependencies, ModelControl } from '../commands/command-dependencies.js';
 import type { Engine } from './create-engine.js';
 import { createBenchmarkControl } from './benchmark-control.js';
-import { createChannelSettings } from '../commands/channel-settings.js';
+import { createChannelSettings } from '../commands/channels/channel-settings.js';
 
 export function commandDependencies(engine: Engine, models: ModelControl, overrides: Partial<CommandDependencies['settings']> = {}): CommandDependencies {
   const { config } = engine;

@@ -5,7 +5,7 @@
  */
 import type { Button, ChatSurface, Platform } from '../commands/chat-surface.js';
 import { RESUME_ACTION } from '../commands/action-ids.js';
-import { RESUMABLE_KINDS } from '../commands/resume-button.js';
+import { RESUMABLE_KINDS } from '../commands/runs/resume-button.js';
 import type { CommandLayer } from '../commands/create-command-layer.js';
 import { recoverDeadReplicas, type RecoveryReport } from '../core/store/recover-after-restart.js';
 import type { Engine } from './create-engine.js';

@@ -2,8 +2,8 @@
 import type { ChatSurface, Platform } from '../commands/chat-surface.js';
 import type { CommandDependencies } from '../commands/command-dependencies.js';
 import type { CommandLayer } from '../commands/create-command-layer.js';
-import { createScheduleAdmission } from '../commands/schedule-admission.js';
-import { createScheduledFiring } from '../commands/scheduled-firing.js';
+import { createScheduleAdmission } from '../commands/schedules/schedule-admission.js';
+import { createScheduledFiring } from '../commands/schedules/scheduled-firing.js';
 import { createScheduleRunner } from '../core/schedules/schedule-runner.js';
 import { createScheduleStore } from '../core/schedules/schedule-store.js';
 import type { Engine } from './create-engine.js';

@@ -36,7 +36,7 @@ import { acquireDataFolderLock } from './data-folder-lock.js';
 import { startRetention } from './retention-schedule.js';
 import { startTelemetry } from './telemetry/start-telemetry.js';
 import type { LanguageModel } from '../core/model/language-model.js';
-import { suggestedPrompts } from '../commands/assistant-prompts.js';
+import { suggestedPrompts } from '../commands/turns/assistant-prompts.js';
 
 export interface RunningApp {
   engine: Engine;

@@ -17,11 +17,11 @@ import type { Roster } from '../core/data/types.js';
 import { noModelMessage } from '../app/no-model-message.js';
 import { connectModelServer, findModelServer, type FoundModelServers } from '../app/model-connection.js';
 import { resolveModelTier } from '../core/provider/model-tier.js';
-import { createTranscriptWriter } from '../commands/record-agent-event.js';
+import { createTranscriptWriter } from '../commands/runs/record-agent-event.js';
 import { createTerminalOutput } from './terminal-output.js';
 import { memoryScopeOf } from '../core/scopes/conversation-scope.js';
 import type { TurnResult } from '../core/agent/agent-runner.js';
-import { CUT_ANSWER_NOTE, EMPTY_ANSWER_TEXT } from '../commands/answer-notes.js';
+import { CUT_ANSWER_NOTE, EMPTY_ANSWER_TEXT } from '../commands/reply/answer-notes.js';
 import type { MemoryAccess } from '../core/scopes/memory-access.js';
 
 /** The CLI's one person: the host operator, who may do anything memory allows an admin. */

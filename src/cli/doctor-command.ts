@@ -21,7 +21,7 @@ import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { checkMcpServers, reportModelProfiles, reportSandboxDetails } from './doctor-extensions.js';
 import { redisStoreLines, storeSecurityLines } from './doctor-store-security.js';
 import { slackViewVerdict } from './doctor-slack-view.js';
-import { SLACK_VIEWS_KEY, SLACK_VIEWS_NAMESPACE, type SlackViewsSeen } from '../commands/platform-views.js';
+import { SLACK_VIEWS_KEY, SLACK_VIEWS_NAMESPACE, type SlackViewsSeen } from '../commands/context/platform-views.js';
 import { createConfigMasker } from '../app/config-masker.js';
 import { createSecretMasker } from '../core/safety/secret-mask.js';
 

@@ -5,7 +5,7 @@
  * arrived (`assistant_thread_started` or the Messages tab's `app_home_opened`, `app_context_changed`)
  * tells which one the app is on.
  */
-import type { SlackViewsSeen } from '../commands/platform-views.js';
+import type { SlackViewsSeen } from '../commands/context/platform-views.js';
 
 export interface SlackViewVerdict {
   level: 'ok' | 'info' | 'warn';

@@ -3,7 +3,7 @@
  * and the local playground each implement it with the same file names. Ids are opaque strings
  * (`slack:T0/C1/1712345.0001`) that only the adapter that made them decodes.
  */
-import type { ContextMessage, InboundFile, ThreadHistoryRequest } from './conversation-context.js';
+import type { ContextMessage, InboundFile, ThreadHistoryRequest } from './context/conversation-context.js';
 
 /** Opaque id of a thread (Slack: channel + parent ts; Discord: the thread channel). */
 export type ThreadRef = string;

@@ -3,8 +3,8 @@
  * Every event carries an id for de-duplication and the opaque ids of where it happened.
  */
 import type { ChannelRef, MessageRef, Platform, ThreadRef, UserRef } from './chat-surface.js';
-import type { InboundFile } from './conversation-context.js';
-import type { ViewingContext } from './viewing-context.js';
+import type { InboundFile } from './context/conversation-context.js';
+import type { ViewingContext } from './context/viewing-context.js';
 
 interface InboundBase {
   /** Unique per delivery of the same event (Slack event_id; Discord message/interaction id). */

@@ -5,8 +5,8 @@
  */
 import type { ChatSurface } from './chat-surface.js';
 import type { ButtonActionEvent, SlashCommandEvent, ThreadMessageEvent } from './inbound-event.js';
-import type { ApprovalFlow } from './approval-flow.js';
-import type { ActiveRuns } from './active-runs.js';
+import type { ApprovalFlow } from './approvals/approval-flow.js';
+import type { ActiveRuns } from './runs/active-runs.js';
 import type { PlanGates } from './workflows/goal/plan-gate.js';
 
 /** Handlers of /call, /team and /goal, supplied once the workflows exist. */

@@ -15,7 +15,7 @@ import {
   type APIStringSelectComponent,
 } from 'discord.js';
 import { isMenu, MENU_MAX_OPTIONS, type Button, type ButtonStyle as SurfaceButtonStyle } from '../../commands/chat-surface.js';
-import { fitButtonLabel } from '../../commands/button-label.js';
+import { fitButtonLabel } from '../../commands/reply/button-label.js';
 
 export const DISCORD_MAX_CUSTOM_ID_LENGTH = 100;
 export const DISCORD_MAX_BUTTON_LABEL_LENGTH = 80;

@@ -18,10 +18,10 @@ import type { Logger } from '../../core/logger.js';
 import { commandText, DISCORD_COMMAND_NAMES } from './application-commands.js';
 import { parseCustomId } from './cards.js';
 import { channelRef, DIRECT_GUILD, messageRef, threadRef, userRef } from './ids.js';
-import type { InboundFile } from '../../commands/conversation-context.js';
+import type { InboundFile } from '../../commands/context/conversation-context.js';
 import { toDiscordMarkdown } from './markdown.js';
 import { DISCORD_MAX_MESSAGE_LENGTH } from './surface.js';
-import { splitMessage } from '../../commands/split-message.js';
+import { splitMessage } from '../../commands/reply/split-message.js';
 
 export interface DiscordEventOptions {
   client: Client;

@@ -4,7 +4,7 @@
  * its CDN (`cdn.discordapp.com`, `media.discordapp.net`) — and read up to the size cap.
  * https://discord.com/developers/docs/resources/message#attachment-object
  */
-import type { InboundFile } from '../../commands/conversation-context.js';
+import type { InboundFile } from '../../commands/context/conversation-context.js';
 import { downloadFromPlatform } from '../shared/download-file.js';
 
 export const DISCORD_CDN_HOSTS = ['cdn.discordapp.com', 'media.discordapp.net'] as const;

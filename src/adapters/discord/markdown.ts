@@ -3,7 +3,7 @@
  * as it is. What Discord lacks is Slack's `:shortcode:` avatars: they become unicode emoji for
  * the webhook username (`🔧 Geordi`) and for the bold name prefix of the fallback.
  */
-import { tablesToCodeBlocks } from '../../commands/markdown-tables.js';
+import { tablesToCodeBlocks } from '../../commands/reply/markdown-tables.js';
 
 /** Shortcodes the shipped characters use, plus common ones a created character may pick. */
 const SHORTCODE_EMOJI: Record<string, string> = {

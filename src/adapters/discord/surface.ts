@@ -27,7 +27,7 @@ import { avatarEmoji, toDiscordMarkdown } from './markdown.js';
 import { svgToPng } from '../../commands/charts/svg-to-png.js';
 import type { DiscordEditPacer } from './rate-limits.js';
 import { discordErrorCode, type DiscordWebhooks } from './webhooks.js';
-import { retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
+import { retryWithinBudget, type RetryVerdict } from '../../commands/reply/delivery-retry.js';
 import { createDiscordChannelInfo } from './channel-info.js';
 import { createDiscordMembership } from './channel-members.js';
 import { createDiscordThreadHistory } from './thread-history.js';

@@ -8,7 +8,7 @@
  * https://discord.com/developers/docs/resources/message#get-channel-messages
  */
 import { Routes, type REST } from 'discord.js';
-import type { ContextMessage, ThreadHistoryRequest } from '../../commands/conversation-context.js';
+import type { ContextMessage, ThreadHistoryRequest } from '../../commands/context/conversation-context.js';
 import { decodeMessage, decodeThread, DIRECT_GUILD, userRef } from './ids.js';
 
 /** Discord's page size limit. */

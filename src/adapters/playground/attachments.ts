@@ -4,8 +4,8 @@
  * file store, and handed to the command layer as `InboundFile`s whose `source` is the file id —
  * the surface's `downloadFile` reads the bytes back from the store, never from a URL.
  */
-import type { InboundFile } from '../../commands/conversation-context.js';
-import { INBOX_MAX_FILES, INBOX_MAX_IMAGE_BYTES } from '../../commands/inbound-files.js';
+import type { InboundFile } from '../../commands/context/conversation-context.js';
+import { INBOX_MAX_FILES, INBOX_MAX_IMAGE_BYTES } from '../../commands/context/inbound-files.js';
 import type { PlaygroundState } from './state.js';
 
 /** Files per message (the command layer reads no more). */

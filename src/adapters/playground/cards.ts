@@ -5,8 +5,8 @@
  * a character's generated picture (`/avatars/<name>.png`, from this server) is shown when given.
  */
 import { isMenu, MENU_MAX_OPTIONS, type Button, type Identity } from '../../commands/chat-surface.js';
-import { fitButtonLabel } from '../../commands/button-label.js';
-import { avatarPath, BOT_PICTURE, PERSON_PICTURE } from '../../commands/avatars.js';
+import { fitButtonLabel } from '../../commands/reply/button-label.js';
+import { avatarPath, BOT_PICTURE, PERSON_PICTURE } from '../../commands/reply/avatars.js';
 
 export const PLAYGROUND_BUTTON_MAX_LABEL = 75;
 

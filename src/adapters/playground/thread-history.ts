@@ -5,7 +5,7 @@
  * is the bot's own and is left out: what remains is what the person wrote, with the files they
  * attached (read back from the playground's store, as a message's own files are).
  */
-import type { ContextMessage, InboundFile, ThreadHistoryRequest } from '../../commands/conversation-context.js';
+import type { ContextMessage, InboundFile, ThreadHistoryRequest } from '../../commands/context/conversation-context.js';
 import { decodeMessage, PLAYGROUND_USER } from './ids.js';
 import type { PlaygroundMessage, PlaygroundState } from './state.js';
 

@@ -10,12 +10,12 @@
  */
 import type { KeyValueNamespace } from '../../core/store/key-value-namespace.js';
 import type { Logger } from '../../core/logger.js';
-import { isWellFormedEntity, MAX_VIEWED_ENTITIES, type ViewedEntity, type ViewingContext } from '../../commands/viewing-context.js';
+import { isWellFormedEntity, MAX_VIEWED_ENTITIES, type ViewedEntity, type ViewingContext } from '../../commands/context/viewing-context.js';
 
 /** What a person looks at is forgotten after this long without a DM. */
 export const APP_CONTEXT_TTL_MS = 60 * 60 * 1000;
-export { SLACK_APP_CONTEXT_NAMESPACE, SLACK_VIEWS_KEY, SLACK_VIEWS_NAMESPACE, type SlackViewsSeen } from '../../commands/platform-views.js';
-import { SLACK_VIEWS_KEY, type SlackViewsSeen } from '../../commands/platform-views.js';
+export { SLACK_APP_CONTEXT_NAMESPACE, SLACK_VIEWS_KEY, SLACK_VIEWS_NAMESPACE, type SlackViewsSeen } from '../../commands/context/platform-views.js';
+import { SLACK_VIEWS_KEY, type SlackViewsSeen } from '../../commands/context/platform-views.js';
 
 interface StoredContext {
   entities: ViewedEntity[];

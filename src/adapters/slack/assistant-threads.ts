@@ -14,7 +14,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../core/logger.js';
-import { threadTitle, type SuggestedPrompt } from '../../commands/assistant-prompts.js';
+import { threadTitle, type SuggestedPrompt } from '../../commands/turns/assistant-prompts.js';
 import type { SlackCaller } from './call-budget.js';
 
 /** Errors that say the workspace will refuse every call, not just this one. */

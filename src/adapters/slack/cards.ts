@@ -5,7 +5,7 @@
  * no value of its own). https://docs.slack.dev/reference/block-kit/block-elements/select-menu-element
  */
 import { isMenu, MENU_MAX_OPTIONS, type Button } from '../../commands/chat-surface.js';
-import { fitButtonLabel } from '../../commands/button-label.js';
+import { fitButtonLabel } from '../../commands/reply/button-label.js';
 
 export const SLACK_SECTION_MAX_TEXT = 3000;
 export const SLACK_BUTTON_MAX_TEXT = 75;

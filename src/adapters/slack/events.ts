@@ -9,7 +9,7 @@ import type { ChatSurface } from '../../commands/chat-surface.js';
 import type { Logger } from '../../core/logger.js';
 import { channelRef, messageRef, userRef } from './ids.js';
 import { toSlackMrkdwn } from './markdown.js';
-import type { InboundFile } from '../../commands/conversation-context.js';
+import type { InboundFile } from '../../commands/context/conversation-context.js';
 import { inboundFileOf, type SlackFileObject } from './files.js';
 import type { AssistantThreads } from './assistant-threads.js';
 import type { AppContexts } from './app-context.js';

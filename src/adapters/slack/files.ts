@@ -7,7 +7,7 @@
  * https://docs.slack.dev/messaging/working-with-files · https://docs.slack.dev/reference/methods/files.info
  */
 import type { WebClient } from '@slack/web-api';
-import type { InboundFile } from '../../commands/conversation-context.js';
+import type { InboundFile } from '../../commands/context/conversation-context.js';
 import { AttachmentDownloadError, downloadFromPlatform } from '../shared/download-file.js';
 import type { SlackCaller } from './call-budget.js';
 

@@ -17,7 +17,7 @@ import { createSlackCaller } from './call-budget.js';
 import { createAssistantThreads } from './assistant-threads.js';
 import { createAppContexts, SLACK_APP_CONTEXT_NAMESPACE, SLACK_VIEWS_NAMESPACE } from './app-context.js';
 import type { KeyValueNamespace } from '../../core/store/key-value-namespace.js';
-import type { SuggestedPrompt } from '../../commands/assistant-prompts.js';
+import type { SuggestedPrompt } from '../../commands/turns/assistant-prompts.js';
 import type { SharedBudget } from '../shared/call-budget.js';
 import { nodeHttpFetch } from '../../core/http/node-http-fetch.js';
 

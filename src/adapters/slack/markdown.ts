@@ -6,7 +6,7 @@
  * `<url|label>`; tables become an aligned preformatted block. Code keeps its text.
  * https://api.slack.com/reference/surfaces/formatting
  */
-import { tablesToCodeBlocks } from '../../commands/markdown-tables.js';
+import { tablesToCodeBlocks } from '../../commands/reply/markdown-tables.js';
 
 const MENTION = /<@[UW][A-Z0-9]+>/g;
 /** Marks Slack bold while italics are converted, so `**x**` is not read as two italics. */

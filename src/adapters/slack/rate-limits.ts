@@ -8,7 +8,7 @@
  */
 import type { Logger } from '../../core/logger.js';
 import { TsukaError } from '../../core/errors.js';
-import { DELIVERY_RETRY_BUDGET_MS, retryWithinBudget, type RetryVerdict } from '../../commands/delivery-retry.js';
+import { DELIVERY_RETRY_BUDGET_MS, retryWithinBudget, type RetryVerdict } from '../../commands/reply/delivery-retry.js';
 import { reportedCall } from '../shared/platform-calls.js';
 import { givesUpOn429, slackBudgetsOf } from './method-tiers.js';
 

@@ -13,7 +13,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Button, ReplyStream, TaskUpdate } from '../../commands/chat-surface.js';
-import { displayOf } from '../../commands/edit-reply-stream.js';
+import { displayOf } from '../../commands/reply/edit-reply-stream.js';
 import { blocksFor } from './cards.js';
 import { escapeSlackText } from './markdown.js';
 import { identityFields, isMissingCustomize } from './identity.js';

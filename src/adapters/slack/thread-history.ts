@@ -9,7 +9,7 @@
  * https://docs.slack.dev/reference/methods/conversations.replies
  */
 import type { WebClient } from '@slack/web-api';
-import type { ContextMessage, ThreadHistoryRequest } from '../../commands/conversation-context.js';
+import type { ContextMessage, ThreadHistoryRequest } from '../../commands/context/conversation-context.js';
 import type { SlackCaller } from './call-budget.js';
 import { inboundFileOf, type SlackFileObject } from './files.js';
 import { decodeMessage, userRef } from './ids.js';

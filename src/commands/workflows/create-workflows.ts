@@ -2,9 +2,9 @@
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { WorkflowHandlers, WorkflowServices } from '../workflow-handlers.js';
 import { handleCallCommand } from './call-command.js';
-import { handleGoalCommand } from './goal-command.js';
+import { handleGoalCommand } from './goal/goal-command.js';
 import { handleTeamCommand } from './team-command.js';
-import { depsInChannel } from '../channel-deps.js';
+import { depsInChannel } from '../channels/channel-deps.js';
 import { handleGoalResume } from './goal/goal-resume.js';
 import { handleTeamResume } from './team/team-resume.js';
 import { handleVerdictButton } from './verdict-buttons.js';

@@ -6,7 +6,7 @@
 import type { ChatSurface, MessageRef, ThreadRef } from '../chat-surface.js';
 import { STOP_ACTION } from '../action-ids.js';
 import type { QueueEstimate } from '../../core/model/language-model.js';
-import { waitingNote } from '../queue-note.js';
+import { waitingNote } from '../runs/queue-note.js';
 
 /** The least time between two edits of the card. */
 export const RUN_CARD_INTERVAL_MS = 3_000;

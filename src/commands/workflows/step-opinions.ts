@@ -9,8 +9,8 @@ import type { Character } from '../../core/data/types.js';
 import type { Store } from '../../core/store/open-store.js';
 import type { Button, ChannelRef, ChatSurface, Platform, ThreadRef } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
-import { replyMenus } from '../second-opinion-menu.js';
-import { transcriptOfTurn, type ReplyTranscript } from '../second-opinion-prompt.js';
+import { replyMenus } from '../second-opinion/second-opinion-menu.js';
+import { transcriptOfTurn, type ReplyTranscript } from '../second-opinion/second-opinion-prompt.js';
 
 export const STEP_OPINION_NAMESPACE = 'step-opinions';
 /** How long a step's menus stay usable. */

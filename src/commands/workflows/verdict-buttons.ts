@@ -12,11 +12,11 @@ import { createPermissionManager } from '../../core/safety/permission-manager.js
 import { scopedMemory } from '../../core/scopes/memory-access.js';
 import type { Character } from '../../core/data/types.js';
 import { VERDICT_ADOPT_ACTION, VERDICT_REOPEN_ACTION } from '../action-ids.js';
-import { depsInChannel } from '../channel-deps.js';
+import { depsInChannel } from '../channels/channel-deps.js';
 import type { ChatSurface } from '../chat-surface.js';
 import type { CommandDependencies } from '../command-dependencies.js';
 import type { ButtonActionEvent } from '../inbound-event.js';
-import { memoryAccessFor } from '../memory-access-for.js';
+import { memoryAccessFor } from '../runs/memory-access-for.js';
 import type { WorkflowServices } from '../workflow-handlers.js';
 import { writeWithApproval } from './approved-write.js';
 import { stageCall, type CallCommandOptions } from './call-command.js';

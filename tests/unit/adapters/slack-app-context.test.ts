@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/core/store/open-store.js';
 import { createAppContexts, entitiesOf, SLACK_VIEWS_KEY, type SlackViewsSeen } from '../../../src/adapters/slack/app-context.js';
-import { formatViewing } from '../../../src/commands/viewing-context.js';
+import { formatViewing } from '../../../src/commands/context/viewing-context.js';
 import type { Logger } from '../../../src/core/logger.js';
 
 let store: Store;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTaskQueue, refusedChunks, taskChunk } from '../../../src/adapters/slack/task-chunks.js';
 import { escapeSlackText } from '../../../src/adapters/slack/markdown.js';
-import { taskSources } from '../../../src/commands/task-sources.js';
+import { taskSources } from '../../../src/commands/reply/task-sources.js';
 import { createMaskingSurface } from '../../../src/commands/masking-surface.js';
 import type { ChatSurface, ReplyStream, TaskUpdate } from '../../../src/commands/chat-surface.js';
 

@@ -1,7 +1,7 @@
 /** Every approval decision — a click to approve, a click to deny, a timeout — lands in the audit log with who, what, when and where. */
 import { testApprovalSigner } from '../../support/approval-signer.js';
 import { describe, expect, it } from 'vitest';
-import { createApprovalFlow } from '../../../src/commands/approval-flow.js';
+import { createApprovalFlow } from '../../../src/commands/approvals/approval-flow.js';
 import { openStore } from '../../../src/core/store/open-store.js';
 import { createApprovalStore } from '../../../src/core/store/approval-store.js';
 import { createRunStore } from '../../../src/core/store/run-store.js';

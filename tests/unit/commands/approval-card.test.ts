@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApprovalFlow } from '../../../src/commands/approval-flow.js';
+import { createApprovalFlow } from '../../../src/commands/approvals/approval-flow.js';
 import { openStore } from '../../../src/core/store/open-store.js';
 import { createApprovalStore } from '../../../src/core/store/approval-store.js';
 import { testApprovalSigner } from '../../support/approval-signer.js';

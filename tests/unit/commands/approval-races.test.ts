@@ -4,7 +4,7 @@
  * "Approved" only for a call the gate let go on.
  */
 import { describe, expect, it } from 'vitest';
-import { APPROVE_ACTION, createApprovalFlow } from '../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION, createApprovalFlow } from '../../../src/commands/approvals/approval-flow.js';
 import type { ButtonActionEvent } from '../../../src/commands/inbound-event.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { createPermissionManager } from '../../../src/core/safety/permission-manager.js';

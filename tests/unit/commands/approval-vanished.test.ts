@@ -5,8 +5,8 @@
  * the waiting run is told on its card, at once, that its record vanished.
  */
 import { describe, expect, it } from 'vitest';
-import { createApprovalFlow } from '../../../src/commands/approval-flow.js';
-import { VANISHED_BANNER } from '../../../src/commands/approval-delivery.js';
+import { createApprovalFlow } from '../../../src/commands/approvals/approval-flow.js';
+import { VANISHED_BANNER } from '../../../src/commands/approvals/approval-delivery.js';
 import { createLocalCoordination } from '../../../src/core/coordination/local-coordination.js';
 import type { StoreHealth } from '../../../src/core/coordination/redis-store-marker.js';
 import { StoreError } from '../../../src/core/errors.js';

@@ -1,7 +1,7 @@
 /** A face per character (issue 24): a distinct, deterministic picture per name, and which picture each platform is given. */
 import { describe, expect, it } from 'vitest';
-import { avatarSvg, avatarUrlOf, createAvatarImages } from '../../../src/commands/avatars.js';
-import { identityOf } from '../../../src/commands/character-selection.js';
+import { avatarSvg, avatarUrlOf, createAvatarImages } from '../../../src/commands/reply/avatars.js';
+import { identityOf } from '../../../src/commands/turns/character-selection.js';
 import { identityFields } from '../../../src/adapters/slack/identity.js';
 import type { Character } from '../../../src/core/data/types.js';
 

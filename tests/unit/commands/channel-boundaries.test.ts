@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION, DENY_ACTION } from '../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION, DENY_ACTION } from '../../../src/commands/approvals/approval-flow.js';
 import { callTool, say } from '../../../src/core/model/scripted-model.js';
 import { startCommandHarness } from '../../support/command-harness.js';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createClient } from '@redis/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAudit } from '../../../src/cli/audit-command.js';
-import { APPROVE_ACTION } from '../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION } from '../../../src/commands/approvals/approval-flow.js';
 import { callTool, say } from '../../../src/core/model/scripted-model.js';
 import type { ApprovalRecord } from '../../../src/core/store/approval-store.js';
 import { openStore } from '../../../src/core/store/open-store.js';

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, say } from '../../../src/core/model/scripted-model.js';
-import { APPROVE_ACTION } from '../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION } from '../../../src/commands/approvals/approval-flow.js';
 import { createCreatedToolCatalog } from '../../../src/core/tools/created-tools.js';
 import { startCommandHarness } from '../../support/command-harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChatDeliveryError, DELIVERY_RETRY_BUDGET_MS, retryWithinBudget } from '../../../src/commands/delivery-retry.js';
+import { ChatDeliveryError, DELIVERY_RETRY_BUDGET_MS, retryWithinBudget } from '../../../src/commands/reply/delivery-retry.js';
 import { classifySlackError } from '../../../src/adapters/slack/rate-limits.js';
 import { classifyDiscordError } from '../../../src/adapters/discord/surface.js';
 

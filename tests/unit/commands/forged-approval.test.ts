@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION, createApprovalFlow } from '../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION, createApprovalFlow } from '../../../src/commands/approvals/approval-flow.js';
 import type { Coordination } from '../../../src/core/coordination/coordination.js';
 import { createLocalCoordination } from '../../../src/core/coordination/local-coordination.js';
 import { openRedisCoordination } from '../../../src/core/coordination/redis-coordination.js';

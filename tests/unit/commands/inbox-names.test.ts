@@ -1,6 +1,6 @@
 /** Attachment names come from whoever uploaded the file (issue 23): one harmless segment, never a path. */
 import { describe, expect, it } from 'vitest';
-import { attachmentKind, inboxPath, INBOX_MAX_NAME_LENGTH, sanitiseFileName } from '../../../src/commands/inbox-names.js';
+import { attachmentKind, inboxPath, INBOX_MAX_NAME_LENGTH, sanitiseFileName } from '../../../src/commands/context/inbox-names.js';
 
 describe('sanitiseFileName', () => {
   it.each([

@@ -1,6 +1,6 @@
 /** A PDF's text (issue 23): read in a worker thread, page-capped, and a locked or broken file gives a reason, never a crash. */
 import { describe, expect, it } from 'vitest';
-import { extractPdfText, PdfTextError } from '../../../src/commands/pdf-text.js';
+import { extractPdfText, PdfTextError } from '../../../src/commands/context/pdf-text.js';
 import { garbagePdf, minimalPdf } from '../../support/minimal-pdf.js';
 
 const reasonOf = (promise: Promise<unknown>) =>

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelInfo } from '../../../src/commands/chat-surface.js';
 import type { ModelStreamPart } from '../../../src/core/model/language-model.js';
 import { say } from '../../../src/core/model/scripted-model.js';
-import { TSUKA_HELP } from '../../../src/commands/tsuka-command.js';
+import { TSUKA_HELP } from '../../../src/commands/tsuka/tsuka-command.js';
 import { startCommandHarness } from '../../support/command-harness.js';
 
 let harness: Awaited<ReturnType<typeof startCommandHarness>>;

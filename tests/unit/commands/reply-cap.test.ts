@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { REPLY_MAX_CHARS } from '../../../src/commands/reply-cap.js';
-import { createReplyRenderer } from '../../../src/commands/reply-renderer.js';
+import { REPLY_MAX_CHARS } from '../../../src/commands/reply/reply-cap.js';
+import { createReplyRenderer } from '../../../src/commands/reply/reply-renderer.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
 
 beforeEach(() => {

@@ -1,6 +1,6 @@
 /** The renderer under slow or failing platform calls: no text lost, no part overwritten, no edit after the last. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createReplyRenderer } from '../../../src/commands/reply-renderer.js';
+import { createReplyRenderer } from '../../../src/commands/reply/reply-renderer.js';
 import type { EditOptions, PostOptions } from '../../../src/commands/chat-surface.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createReplyRenderer } from '../../../src/commands/reply-renderer.js';
+import { createReplyRenderer } from '../../../src/commands/reply/reply-renderer.js';
 import { createMemorySurface } from '../../support/memory-surface.js';
 import type { ToolCall } from '../../../src/core/model/language-model.js';
 

@@ -9,8 +9,8 @@ import { blocksFor, parseOptionValue } from '../../../src/adapters/slack/cards.j
 import { PACKAGE_ROOT } from '../../../src/app/package-root.js';
 import { SECOND_ASK_ACTION, SECOND_RERUN_ACTION } from '../../../src/commands/action-ids.js';
 import type { Button } from '../../../src/commands/chat-surface.js';
-import { parseSecondOpinionChoice, secondOpinionMenus } from '../../../src/commands/second-opinion-menu.js';
-import { SECOND_OPINION_LIMITS, secondOpinionPrompt, transcriptOfRun } from '../../../src/commands/second-opinion-prompt.js';
+import { parseSecondOpinionChoice, secondOpinionMenus } from '../../../src/commands/second-opinion/second-opinion-menu.js';
+import { SECOND_OPINION_LIMITS, secondOpinionPrompt, transcriptOfRun } from '../../../src/commands/second-opinion/second-opinion-prompt.js';
 import { loadRoster } from '../../../src/core/data/load-roster.js';
 import type { Roster } from '../../../src/core/data/types.js';
 import { createScriptedModel, say } from '../../../src/core/model/scripted-model.js';

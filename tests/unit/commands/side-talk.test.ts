@@ -1,6 +1,6 @@
 /** Issue 35: a message that addresses a person and no character is side talk, whoever wrote it. */
 import { describe, expect, it } from 'vitest';
-import { addressesPerson, shouldAnswer } from '../../../src/commands/thread-etiquette.js';
+import { addressesPerson, shouldAnswer } from '../../../src/commands/turns/thread-etiquette.js';
 
 describe('side talk', () => {
   it('a leading mention of a person, in every surface’s form, addresses that person; a mention further on does not', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitMessage } from '../../../src/commands/split-message.js';
+import { splitMessage } from '../../../src/commands/reply/split-message.js';
 
 function fencesBalanced(part: string): boolean {
   return part.split('\n').filter((line) => /^\s*```/.test(line)).length % 2 === 0;

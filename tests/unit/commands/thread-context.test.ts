@@ -1,8 +1,8 @@
 /** Tag-in context (issue 23): who said what, oldest first, within the tier's budget, newest kept, masked. */
 import { describe, expect, it } from 'vitest';
 import type { ChatSurface } from '../../../src/commands/chat-surface.js';
-import type { ContextMessage } from '../../../src/commands/conversation-context.js';
-import { formatThreadContext, readThreadContext, THREAD_CONTEXT_BUDGET_CHARS } from '../../../src/commands/thread-context.js';
+import type { ContextMessage } from '../../../src/commands/context/conversation-context.js';
+import { formatThreadContext, readThreadContext, THREAD_CONTEXT_BUDGET_CHARS } from '../../../src/commands/context/thread-context.js';
 import { silentLogger } from '../../../src/core/logger.js';
 
 const mask = (text: string) => text.replaceAll('sk-live-123', '[secret]');

@@ -1,7 +1,7 @@
 /** Files of a thread's earlier messages (issue 23): the newest few, each with the message it came from. */
 import { describe, expect, it } from 'vitest';
-import type { ContextMessage } from '../../../src/commands/conversation-context.js';
-import { earlierFiles, THREAD_FILES_MAX } from '../../../src/commands/thread-files.js';
+import type { ContextMessage } from '../../../src/commands/context/conversation-context.js';
+import { earlierFiles, THREAD_FILES_MAX } from '../../../src/commands/context/thread-files.js';
 
 const mask = (text: string) => text.replaceAll('sk-live-1', '[secret]');
 const message = (userName: string, text: string, at: number, names: string[]): ContextMessage => ({

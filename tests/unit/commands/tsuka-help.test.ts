@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_SUBCOMMANDS } from '../../../src/commands/run-subcommands.js';
-import { SCHEDULE_SUBCOMMANDS } from '../../../src/commands/schedule-subcommands.js';
-import { HELPED_SUBCOMMANDS, TSUKA_HELP } from '../../../src/commands/tsuka-help.js';
+import { RUN_SUBCOMMANDS } from '../../../src/commands/tsuka/run-subcommands.js';
+import { SCHEDULE_SUBCOMMANDS } from '../../../src/commands/tsuka/schedule-subcommands.js';
+import { HELPED_SUBCOMMANDS, TSUKA_HELP } from '../../../src/commands/tsuka/tsuka-help.js';
 
-const router = readFileSync(path.resolve(import.meta.dirname, '../../../src/commands/tsuka-command.ts'), 'utf8');
+const router = readFileSync(path.resolve(import.meta.dirname, '../../../src/commands/tsuka/tsuka-command.ts'), 'utf8');
 
 describe('/tsuka help', () => {
   it('explains exactly the subcommands the router takes', () => {

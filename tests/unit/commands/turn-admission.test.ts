@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitTurn } from '../../../src/commands/turn-admission.js';
+import { admitTurn } from '../../../src/commands/turns/turn-admission.js';
 
 /** Counts event-loop iterations (one `setImmediate` each) until `stop` says so. */
 function countIterations(): { current: () => number; stop: () => void } {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkspaceSharing } from '../../../src/commands/workspace-sharing.js';
+import { createWorkspaceSharing } from '../../../src/commands/channels/workspace-sharing.js';
 
 let base: string;
 afterEach(async () => {

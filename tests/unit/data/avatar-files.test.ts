@@ -14,7 +14,7 @@ import { AVATAR_MAX_BYTES, imageTypeOf } from '../../../src/core/data/avatar-fil
 import type { DataProblem } from '../../../src/core/data/data-problem.js';
 import { DataFileError } from '../../../src/core/errors.js';
 import { avatarRoutes } from '../../../src/app/avatar-routes.js';
-import { identityOf } from '../../../src/commands/character-selection.js';
+import { identityOf } from '../../../src/commands/turns/character-selection.js';
 import { identityFields } from '../../../src/adapters/slack/identity.js';
 import { KNOWN_TOOLS, removeRoster, validRosterFiles, writeRoster } from './roster-fixture.js';
 

@@ -9,7 +9,7 @@ import type { LanguageModel, ModelStreamPart } from '../../../src/core/model/lan
 import { createScriptedModel, say } from '../../../src/core/model/scripted-model.js';
 import { createServerPoolModel } from '../../../src/core/model/server-pool-model.js';
 import { createGenerationSpeed, DEFAULT_EXPECTED_COMPLETION_TOKENS, estimateWaitSeconds } from '../../../src/core/model/generation-speed.js';
-import { formatWait, queuePlace, waitingNote, watchQueue } from '../../../src/commands/queue-note.js';
+import { formatWait, queuePlace, waitingNote, watchQueue } from '../../../src/commands/runs/queue-note.js';
 
 function gate(): { promise: Promise<void>; open: () => void } {
   let open: () => void = () => undefined;

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveForRunLabel, fitButtonLabel } from '../../../src/commands/button-label.js';
+import { approveForRunLabel, fitButtonLabel } from '../../../src/commands/reply/button-label.js';
 import { blocksFor } from '../../../src/adapters/slack/cards.js';
 import { componentsFor } from '../../../src/adapters/discord/cards.js';
 import { buttonViews } from '../../../src/adapters/playground/cards.js';

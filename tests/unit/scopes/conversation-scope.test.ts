@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { channelRef as discordChannel, threadRef as discordThread, userRef as discordUser } from '../../../src/adapters/discord/ids.js';
 import { channelRef as playgroundChannel, PLAYGROUND_USER } from '../../../src/adapters/playground/ids.js';
 import { channelRef as slackChannel, userRef as slackUser } from '../../../src/adapters/slack/ids.js';
-import { memoryAccessFor } from '../../../src/commands/memory-access-for.js';
+import { memoryAccessFor } from '../../../src/commands/runs/memory-access-for.js';
 import { SHARED_MEMORY_SCOPE } from '../../../src/core/memory/memory-fact.js';
 import { conversationPlace, isConversationScope, isSharedScope, memoryScopeOf } from '../../../src/core/scopes/conversation-scope.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EditOptions } from '../../../src/commands/chat-surface.js';
 import { createRunCard } from '../../../src/commands/workflows/run-card.js';
-import { ordinal } from '../../../src/commands/queue-note.js';
+import { ordinal } from '../../../src/commands/runs/queue-note.js';
 import type { QueueEstimate } from '../../../src/core/model/language-model.js';
 import { STOP_ACTION } from '../../../src/commands/action-ids.js';
 import { createMemorySurface } from '../../support/memory-surface.js';

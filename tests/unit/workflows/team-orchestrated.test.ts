@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, say } from '../../../src/core/model/scripted-model.js';
-import { APPROVE_ACTION } from '../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION } from '../../../src/commands/approvals/approval-flow.js';
 import { systemOf } from '../../support/scripted-callers.js';
 import { startWorkflowHarness } from './workflow-harness.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, say } from '../../../src/core/model/scripted-model.js';
-import { writeEffortPin } from '../../../src/commands/settings-store.js';
+import { writeEffortPin } from '../../../src/commands/channels/settings-store.js';
 import type { Team } from '../../../src/core/data/types.js';
 import { startWorkflowHarness } from './workflow-harness.js';
 import { goalModelSteps } from './goal/goal-script.js';

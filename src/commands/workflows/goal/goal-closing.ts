@@ -1,7 +1,7 @@
 /** How a /goal run ends in chat: its status, headline, facts and the stats table (planner, steps, reviews, summaries). */
 import { formatStatsTable, mergeStatsByAgent, type GoalStatsRow } from '../../../core/workflows/goal/goal-stats.js';
 import type { GoalOutcome } from '../../../core/workflows/goal/run-goal.js';
-import { PLANNER_ROW, SUMMARIES_ROW, type ModelCallMeter } from '../goal-model-calls.js';
+import { PLANNER_ROW, SUMMARIES_ROW, type ModelCallMeter } from './goal-model-calls.js';
 import type { WorkflowFinish } from '../workflow-session.js';
 
 export interface ClosingContext {

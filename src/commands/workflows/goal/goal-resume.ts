@@ -8,8 +8,8 @@ import type { ChatSurface } from '../../chat-surface.js';
 import type { CommandDependencies } from '../../command-dependencies.js';
 import type { ButtonActionEvent } from '../../inbound-event.js';
 import type { WorkflowServices } from '../../workflow-handlers.js';
-import { depsInChannel } from '../../channel-deps.js';
-import { driveGoal, type GoalCommandOptions } from '../goal-command.js';
+import { depsInChannel } from '../../channels/channel-deps.js';
+import { driveGoal, type GoalCommandOptions } from './goal-command.js';
 import { loadGoalState } from './goal-run-state.js';
 
 export async function handleGoalResume(

@@ -8,8 +8,8 @@ import type { ReviewDecision, StepResult, StepRunContext } from '../../../core/w
 import { parseStatusLine, parseVoteLine } from '../../../core/workflows/protocol.js';
 import { WorkflowTurnError } from '../../../core/workflows/workflow-turn-error.js';
 import type { CommandDependencies } from '../../command-dependencies.js';
-import { SUMMARIES_ROW, type ModelCallMeter } from '../goal-model-calls.js';
-import { reviewPrompt, stepPrompt } from '../goal-prompts.js';
+import { SUMMARIES_ROW, type ModelCallMeter } from './goal-model-calls.js';
+import { reviewPrompt, stepPrompt } from './goal-prompts.js';
 import type { WorkflowSession } from '../workflow-session.js';
 import type { MemberTurnOutcome } from '../../../core/workflows/workflow-io.js';
 

@@ -9,7 +9,7 @@ import type { ChatSurface } from '../../chat-surface.js';
 import type { CommandDependencies } from '../../command-dependencies.js';
 import type { ButtonActionEvent } from '../../inbound-event.js';
 import type { WorkflowServices } from '../../workflow-handlers.js';
-import { depsInChannel } from '../../channel-deps.js';
+import { depsInChannel } from '../../channels/channel-deps.js';
 import { parseTeamCommand } from '../parse-team.js';
 import { driveTeam, type TeamCommandOptions } from '../team-command.js';
 import { loadTeamState } from './team-run-state.js';

@@ -15,7 +15,7 @@ const MAX_LINE_CHARACTERS = 2000;
 
 export type ReadFileInput = { path: string; offset?: number; limit?: number };
 
-/** Where attachments are saved (`src/commands/inbox-names.ts`): what they say is untrusted text (issue 41). */
+/** Where attachments are saved (`src/commands/context/inbox-names.ts`): what they say is untrusted text (issue 41). */
 const INBOX_PREFIX = `${INBOX_FOLDER}/`;
 
 /** `read_file`: numbered lines of a text file, paged with offset (1-based line) and limit. */

@@ -4,7 +4,7 @@
  * when the first is decided, and drops the line when nothing waits.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION } from '../../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION } from '../../../../src/commands/approvals/approval-flow.js';
 import { approvalWaitsLine } from '../../../../src/commands/workflows/approval-waits.js';
 import { callTool, say } from '../../../../src/core/model/scripted-model.js';
 import { createPermissionManager, type PermissionWait } from '../../../../src/core/safety/permission-manager.js';

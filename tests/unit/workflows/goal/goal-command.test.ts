@@ -2,9 +2,9 @@
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION } from '../../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION } from '../../../../src/commands/approvals/approval-flow.js';
 import { STOP_ACTION } from '../../../../src/commands/action-ids.js';
-import { GOAL_STAGING_FOLDER, NO_REVIEW_NOTE } from '../../../../src/commands/workflows/goal-command.js';
+import { GOAL_STAGING_FOLDER, NO_REVIEW_NOTE } from '../../../../src/commands/workflows/goal/goal-command.js';
 import { callTool, say } from '../../../../src/core/model/scripted-model.js';
 import { lastUserOf } from '../../../support/scripted-callers.js';
 import { startWorkflowHarness } from '../workflow-harness.js';

@@ -6,7 +6,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION, DENY_ACTION } from '../../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION, DENY_ACTION } from '../../../../src/commands/approvals/approval-flow.js';
 import { callTool, say } from '../../../../src/core/model/scripted-model.js';
 import { extractMergedFile } from '../../../../src/core/workflows/goal/conflict-versions.js';
 import { lastUserOf } from '../../../support/scripted-callers.js';

@@ -6,7 +6,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVE_ACTION } from '../../../../src/commands/approval-flow.js';
+import { APPROVE_ACTION } from '../../../../src/commands/approvals/approval-flow.js';
 import { RESUME_ACTION } from '../../../../src/commands/action-ids.js';
 import { callTool, say } from '../../../../src/core/model/scripted-model.js';
 import { startWorkflowHarness } from '../workflow-harness.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INBOX_FOLDER } from '../../../../src/commands/inbox-names.js';
+import { INBOX_FOLDER } from '../../../../src/commands/context/inbox-names.js';
 import { silentLogger } from '../../../../src/core/logger.js';
 import { createBubblewrapSandbox } from '../../../../src/core/safety/bubblewrap-sandbox.js';
 import { createChildEnv } from '../../../../src/core/safety/child-env.js';
