@@ -37,8 +37,10 @@ describe('extractPdfText', () => {
   it('an encrypted PDF, a file that is no PDF, and one that takes too long each give a reason', async () => {
     expect(await reasonOf(extractPdfText(minimalPdf([['salaries']], { encrypted: true })))).toBe('encrypted: it is password-protected (encrypted)');
     expect(await reasonOf(extractPdfText(garbagePdf()))).toMatch(/^invalid: it is not a readable PDF \(/);
-    // No worker thread starts and answers within a millisecond: the reading is given up and its thread ended.
-    expect(await reasonOf(extractPdfText(minimalPdf([['slow']]), { timeoutMs: 1 }))).toBe('timeout: reading its text took longer than 1 ms');
+    // Reading 2,000 pages takes far longer than a millisecond, even in a worker a test before left warm
+    // (a one-page PDF was once read within it): the reading is given up and its thread ended.
+    const long = minimalPdf(Array.from({ length: 2_000 }, (_, page) => [`page ${page} ${'x'.repeat(80)}`]));
+    expect(await reasonOf(extractPdfText(long, { timeoutMs: 1, maxPages: 2_000 }))).toBe('timeout: reading its text took longer than 1 ms');
   });
 
   it('a PDF without text is read as empty, not as a failure', async () => {
