@@ -1,4 +1,5 @@
 /** The whole configuration, read once at start by `loadConfig` and injected everywhere else. */
+import type { PolicyConfig } from './policy-config.js';
 import type { ReasoningEffort } from '../core/model/language-model.js';
 import type { SandboxConfig } from './sandbox-config.js';
 import type { TelemetryConfig } from './telemetry-config.js';

@@ -13,13 +13,14 @@ import type { CallPriority } from '../shared/call-budget.js';
 import { blocksFor } from './cards.js';
 import { toSlackMrkdwn } from './markdown.js';
 import { svgToPng } from '../../commands/charts/svg-to-png.js';
-import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef } from './ids.js';
+import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef, userRef } from './ids.js';
 import type { SlackCaller } from './call-budget.js';
 import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
 import { createChunkSupport } from './task-chunks.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createSlackChannelInfo } from './channel-info.js';
 import { createSlackMembership } from './channel-members.js';
+import { createSlackUsergroupMembers } from './usergroup-members.js';
 import { findBotMessage } from './bot-message.js';
 import { createSlackThreadHistory } from './thread-history.js';
 import { createSlackFiles } from './files.js';
@@ -54,6 +55,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const chunks = createChunkSupport(logger);
   const channelInfo = createSlackChannelInfo(client, caller);
   const isMember = createSlackMembership(client, caller);
+  const usergroupMembers = createSlackUsergroupMembers(client, caller);
   const threadHistory = createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' })));
   const downloadFile = options.files ? createSlackFiles({ client, caller, ...options.files }) : undefined;
 
@@ -276,6 +278,10 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     mention: (user) => `<@${decodeUser(user)}>`,
     channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
     isMember: (channel, user) => isMember(decodeChannel(channel).channel, decodeUser(user)),
+    async groupMembers(group) {
+      if (!('slackUsergroup' in group)) throw new Error('only Slack user groups and named members are groups on Slack');
+      return (await usergroupMembers(group.slackUsergroup)).map(userRef);
+    },
     threadHistory,
     ...(downloadFile ? { downloadFile } : {}),
   };
