@@ -221,7 +221,11 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
         ...(environment.HOME ? [path.resolve(environment.HOME)] : []),
       ],
     }),
-    ...readMcpAndPolicy({ mcp: setting('TSUKA_MCP_CONFIG', 'mcpConfig'), policy: setting('TSUKA_POLICY_FILE', 'policyFile'), section: file.policy }, options.workingDirectory, problems),
+    ...readMcpAndPolicy(
+      { mcp: setting('TSUKA_MCP_CONFIG', 'mcpConfig'), policy: setting('TSUKA_POLICY_FILE', 'policyFile'), section: file.policy },
+      options.workingDirectory,
+      problems,
+    ),
     telemetry: readTelemetryConfig(environment, problems),
     environment,
   };

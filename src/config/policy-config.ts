@@ -15,12 +15,10 @@ export interface PolicyConfig {
   policy?: ApprovalPolicy;
 }
 
-export function readPolicyConfig(
-  input: { configured: string | undefined; section: unknown; mcpFile: string },
-  problems: string[],
-): PolicyConfig {
+export function readPolicyConfig(input: { configured: string | undefined; section: unknown; mcpFile: string }, problems: string[]): PolicyConfig {
   const besideMcp = path.join(path.dirname(input.mcpFile), 'policy.json');
-  const file = input.configured !== undefined ? path.resolve(path.dirname(input.mcpFile), input.configured) : input.section === undefined ? besideMcp : undefined;
+  const file =
+    input.configured !== undefined ? path.resolve(path.dirname(input.mcpFile), input.configured) : input.section === undefined ? besideMcp : undefined;
   try {
     if (file === undefined) return { policy: parsePolicy(input.section, 'tsuka.config.json /policy') };
     if (input.configured === undefined && !existsSync(file)) return {};

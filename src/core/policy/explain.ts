@@ -5,7 +5,11 @@ import { matchRule, type MatchedApproval, type PolicyCall } from './rule-matcher
 /** A group in words: `the Slack user group S1`, `members slack:U1, slack:U2`. */
 export function describeGroup(group: PolicyGroup, name?: string): string {
   const what =
-    'slackUsergroup' in group ? `the Slack user group ${group.slackUsergroup}` : 'discordRole' in group ? `the Discord role ${group.discordRole}` : `members ${group.members.join(', ')}`;
+    'slackUsergroup' in group
+      ? `the Slack user group ${group.slackUsergroup}`
+      : 'discordRole' in group
+        ? `the Discord role ${group.discordRole}`
+        : `members ${group.members.join(', ')}`;
   return name ? `"${name}" (${what})` : what;
 }
 

@@ -24,18 +24,30 @@ export function policyMayDecide(
   const isRequester = who.requester !== undefined && who.user === who.requester;
   const member = decider.members.includes(who.user);
   if (decision === 'deny') {
-    return member || isRequester ? { ok: true } : { ok: false, why: `Only a member of ${decider.group} (rule "${decider.rule}") or the requester can deny this.` };
+    return member || isRequester
+      ? { ok: true }
+      : { ok: false, why: `Only a member of ${decider.group} (rule "${decider.rule}") or the requester can deny this.` };
   }
-  if (isRequester) return { ok: false, why: `You asked for this: ${approvalsWord(decider.required)} from ${decider.group} other than you must approve it (rule "${decider.rule}"). You can still deny it.` };
+  if (isRequester)
+    return {
+      ok: false,
+      why: `You asked for this: ${approvalsWord(decider.required)} from ${decider.group} other than you must approve it (rule "${decider.rule}"). You can still deny it.`,
+    };
   if (!member) return { ok: false, why: `Only members of ${decider.group} can approve this (rule "${decider.rule}").` };
-  if (who.approvedBy?.includes(who.user)) return { ok: false, why: `You already approved this: it needs ${approvalsWord(decider.required)} from different members of ${decider.group}.` };
+  if (who.approvedBy?.includes(who.user))
+    return { ok: false, why: `You already approved this: it needs ${approvalsWord(decider.required)} from different members of ${decider.group}.` };
   return { ok: true };
 }
 
 const approvalsWord = (count: number) => (count === 1 ? '1 approval' : `${count} approvals`);
 
 /** The card's line: the rule, who may decide, and (N-of-M) the approvals so far. */
-export function policyDecidesLine(decider: PolicyDecider, requester: string | undefined, mention: (user: string) => string, approvedBy: readonly string[] = []): string {
+export function policyDecidesLine(
+  decider: PolicyDecider,
+  requester: string | undefined,
+  mention: (user: string) => string,
+  approvedBy: readonly string[] = [],
+): string {
   const asker = requester ? mention(requester) : 'the requester';
   const eligible = decider.members.filter((member) => member !== requester);
   const who = eligible.length > 0 ? eligible.map(mention).join(', ') : 'nobody — the group has no other members, so it cannot be approved';

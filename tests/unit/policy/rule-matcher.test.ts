@@ -67,7 +67,11 @@ describe('explainCall', () => {
     expect(explainCall(policy, { channel: 'slack:T1/C1', toolName: 'execute_command', command: 'kubectl delete ns x' })).toBe(
       'rule: infra-kubectl\nwho may decide: 2 approvals from "ops" (the Slack user group S0OPS), never the requester\n',
     );
-    expect(explainCall(policy, { channel: 'slack:T1/C9', toolName: 'execute_command', command: 'git status' })).toMatch(/^rule: status-ok\nwho may decide: no approval/);
-    expect(explainCall(policy, { channel: 'slack:T1/C1', toolName: 'execute_command', command: 'ls' })).toMatch(/^rule: default\nwho may decide: the channel's own rule/);
+    expect(explainCall(policy, { channel: 'slack:T1/C9', toolName: 'execute_command', command: 'git status' })).toMatch(
+      /^rule: status-ok\nwho may decide: no approval/,
+    );
+    expect(explainCall(policy, { channel: 'slack:T1/C1', toolName: 'execute_command', command: 'ls' })).toMatch(
+      /^rule: default\nwho may decide: the channel's own rule/,
+    );
   });
 });
