@@ -4,7 +4,7 @@
  */
 import type { AppConfig } from '../config/app-config.js';
 import { explainCall } from '../core/policy/explain.js';
-import type { CliIo } from './main.js';
+import type { ConsoleIo as CliIo } from '../app/console-io.js';
 
 const USAGE = 'Usage: tsuka policy explain "<command>" --channel slack:T1/C1 [--tool TOOL_NAME]\n';
 

@@ -20,14 +20,13 @@ import { callDeciders } from './policy/policy-approvers.js';
 import { runsWithoutAsking } from './policy/policy-no-ask.js';
 import { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION, SHOW_WHOLE_FILE_ACTION } from './action-ids.js';
 import { approvalCardButtons, showWholeFile, wholeFileOf } from './approval-whole-file.js';
-import { endVanishedWaits } from './approval-vanished.js';
+import { decidedElsewhere, endVanishedWaits } from './approval-vanished.js';
 import { createApprovalDelivery, type ApprovalDeliveryOptions, type Waiter } from './approval-delivery.js';
 import { handleApprovalButton } from './approval-buttons.js';
 
 export { describeRequest } from './approval-text.js';
 export { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION } from './action-ids.js';
 
-const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 const ACTIONS = new Set([APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION]);
 
 export interface ApprovalFlowOptions extends ApprovalDeliveryOptions {
@@ -68,25 +67,6 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
 
   /** The admins of the surface's platform, named on the card. */
   const adminsOn = (surface: ChatSurface) => options.admins.filter((admin) => admin.startsWith(`${surface.platform}:`));
-
-  /**
-   * Decided (and recorded) on another replica: show it on the prompt and let the run go on. The
-   * message only says "look again": what counts is the stored record, and only if it verifies and
-   * is this call's — a forged or copied record denies, a pending one is ignored; nothing of the
-   * message is shown.
-   */
-  async function decidedElsewhere(id: string): Promise<void> {
-    if (!waiters.has(id)) return;
-    const record = await options.approvals.get(id).catch((error: unknown) => {
-      options.logger.warn('could not read an approval decided elsewhere', { approvalId: id, error });
-      return undefined;
-    });
-    if (!record || !DECIDED_STATUSES.has(record.status)) {
-      options.logger.warn('ignored an approval message: the stored approval is not decided', { approvalId: id, stored: record?.status });
-      return;
-    }
-    await delivery.deliver(id, record);
-  }
 
   /** Records the pending approval with its call's fingerprint and starts waiting for it. */
   async function openWait(
@@ -180,7 +160,12 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       signal,
     );
     // Listening before the buttons exist: a click on any replica reaches this run at once.
-    const unsubscribe = options.coordination?.shared ? await options.coordination.subscribe(`approval:${id}`, () => void decidedElsewhere(id)) : undefined;
+    const unsubscribe = options.coordination?.shared
+      ? await options.coordination.subscribe(
+          `approval:${id}`,
+          () => void decidedElsewhere(id, { waiters, approvals: options.approvals, delivery, logger: options.logger }),
+        )
+      : undefined;
     // The clock starts with the record (its expiresAt), not when the slower post returns.
     const timer = setTimeout(() => {
       void delivery.settleAndShow(id, 'expired', {

@@ -221,11 +221,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
         ...(environment.HOME ? [path.resolve(environment.HOME)] : []),
       ],
     }),
-    ...readMcpAndPolicy(
-      { mcp: setting('TSUKA_MCP_CONFIG', 'mcpConfig'), policy: setting('TSUKA_POLICY_FILE', 'policyFile'), section: file.policy },
-      options.workingDirectory,
-      problems,
-    ),
+    ...readMcpAndPolicy(setting, file.policy, options.workingDirectory, problems),
     telemetry: readTelemetryConfig(environment, problems),
     environment,
   };
@@ -247,13 +243,15 @@ function timeZone(raw: string | undefined, problems: string[]): string | undefin
 
 /** The MCP servers, and the approval policy (its default file lies beside mcp.json: policy-config.ts). */
 function readMcpAndPolicy(
-  configured: { mcp: string | undefined; policy: string | undefined; section: unknown },
+  setting: (envName: string, fileKey: string) => string | undefined,
+  section: unknown,
   directory: string,
   problems: string[],
 ): { mcp: { file?: string; servers: McpServerConfig[] }; policy: PolicyConfig } {
-  const mcp = readMcpServers(configured.mcp, directory, problems);
-  const mcpFile = path.resolve(directory, configured.mcp ?? 'mcp.json');
-  return { mcp, policy: readPolicyConfig({ configured: configured.policy, section: configured.section, mcpFile }, problems) };
+  const configured = setting('TSUKA_MCP_CONFIG', 'mcpConfig');
+  const mcp = readMcpServers(configured, directory, problems);
+  const mcpFile = path.resolve(directory, configured ?? 'mcp.json');
+  return { mcp, policy: readPolicyConfig({ configured: setting('TSUKA_POLICY_FILE', 'policyFile'), section, mcpFile }, problems) };
 }
 
 /** `TSUKA_MCP_CONFIG` names the file (it must exist); without it `mcp.json` is read when present. */

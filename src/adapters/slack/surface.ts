@@ -13,7 +13,7 @@ import type { CallPriority } from '../shared/call-budget.js';
 import { blocksFor } from './cards.js';
 import { toSlackMrkdwn } from './markdown.js';
 import { svgToPng } from '../../commands/charts/svg-to-png.js';
-import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef, userRef } from './ids.js';
+import { channelRef, decodeChannel, decodeMessage, decodeUser, messageRef } from './ids.js';
 import type { SlackCaller } from './call-budget.js';
 import { createSlackReplyStream, createStreamingSupport, type SlackMessaging } from './reply-stream.js';
 import { createChunkSupport } from './task-chunks.js';
@@ -55,8 +55,6 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const chunks = createChunkSupport(logger);
   const channelInfo = createSlackChannelInfo(client, caller);
   const isMember = createSlackMembership(client, caller);
-  const usergroupMembers = createSlackUsergroupMembers(client, caller);
-  const threadHistory = createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' })));
   const downloadFile = options.files ? createSlackFiles({ client, caller, ...options.files }) : undefined;
 
   // https://docs.slack.dev/reference/methods/conversations.open (scope im:write): the bot's DM with the user.
@@ -278,11 +276,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     mention: (user) => `<@${decodeUser(user)}>`,
     channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
     isMember: (channel, user) => isMember(decodeChannel(channel).channel, decodeUser(user)),
-    async groupMembers(group) {
-      if (!('slackUsergroup' in group)) throw new Error('only Slack user groups and named members are groups on Slack');
-      return (await usergroupMembers(group.slackUsergroup)).map(userRef);
-    },
-    threadHistory,
+    groupMembers: createSlackUsergroupMembers(client, caller),
+    threadHistory: createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' }))),
     ...(downloadFile ? { downloadFile } : {}),
   };
 }

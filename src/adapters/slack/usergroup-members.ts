@@ -7,14 +7,18 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { SlackCaller } from './call-budget.js';
+import type { PolicyGroup } from '../../core/policy/policy-schema.js';
+import type { UserRef } from '../../commands/chat-surface.js';
+import { userRef } from './ids.js';
 
 export function createSlackUsergroupMembers(client: WebClient, caller: SlackCaller) {
-  return async function usergroupMembers(usergroup: string): Promise<string[]> {
+  return async function groupMembers(group: PolicyGroup): Promise<UserRef[]> {
+    if (!('slackUsergroup' in group)) throw new Error('on Slack a group is a Slack user group or named members');
     const answer = (await caller({
       method: 'usergroups.users.list',
       priority: 'final',
-      call: () => client.usergroups.users.list({ usergroup }),
+      call: () => client.usergroups.users.list({ usergroup: group.slackUsergroup }),
     })) as { users?: string[] };
-    return answer.users ?? [];
+    return (answer.users ?? []).map(userRef);
   };
 }

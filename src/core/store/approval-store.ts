@@ -100,6 +100,28 @@ function tamperedView(stored: ApprovalRecord, key: string, because: 'signature' 
   return { ...rest, id: key, status: 'denied', tampered: true, tamperedBecause: because };
 }
 
+/** `recordApproval` of the store below, with its helpers. */
+async function recordApproval(
+  id: string,
+  user: string,
+  with_: {
+    updateExisting: (id: string, fn: (current: ApprovalRecord) => ApprovalRecord) => Promise<ApprovalRecord | undefined>;
+    checked: (stored: ApprovalRecord, key: string) => ApprovalRecord;
+    signed: (record: ApprovalRecord) => ApprovalRecord;
+    now: () => number;
+  },
+): Promise<ApprovalRecord | undefined> {
+  let result: ApprovalRecord | undefined;
+  await with_.updateExisting(id, (stored) => {
+    const current = with_.checked(stored, id);
+    if (current.tampered || current.status !== 'pending' || with_.now() > current.expiresAt) return stored;
+    const approvedBy = current.approvedBy ?? [];
+    result = approvedBy.includes(user) ? current : with_.signed({ ...current, approvedBy: [...approvedBy, user] });
+    return result;
+  });
+  return result;
+}
+
 /** Creates the approval store over the `approvals` namespace; `signer` holds the bot's key. */
 export function createApprovalStore(store: Store, options: { signer: ApprovalSigner; now?: () => number; logger?: Logger }): ApprovalStore {
   const now = options.now ?? Date.now;
@@ -235,17 +257,7 @@ export function createApprovalStore(store: Store, options: { signer: ApprovalSig
     settle,
     consume,
     listPending,
-    async recordApproval(id, user) {
-      let result: ApprovalRecord | undefined;
-      await updateExisting(id, (stored) => {
-        const current = checked(stored, id);
-        if (current.tampered || current.status !== 'pending' || now() > current.expiresAt) return stored;
-        const approvedBy = current.approvedBy ?? [];
-        result = approvedBy.includes(user) ? current : signed({ ...current, approvedBy: [...approvedBy, user] });
-        return result;
-      });
-      return result;
-    },
+    recordApproval: (id, user) => recordApproval(id, user, { updateExisting, checked, signed, now }),
     async expireAllPending(keep) {
       const expired: ApprovalRecord[] = [];
       for (const pending of await listPending()) {

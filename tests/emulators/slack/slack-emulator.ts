@@ -46,6 +46,7 @@ export const DEFAULT_SLACK_SCOPES: readonly string[] = [
   'files:write',
   'im:write',
   'assistant:write',
+  'usergroups:read',
 ];
 
 /** Options of {@link startSlackEmulator}; every field has a default. */
@@ -119,6 +120,8 @@ export interface SlackEmulator extends Deliveries {
   setScopes(scopes: readonly string[]): void;
   /** Makes a channel private/public/a DM with these members (default: public, the bot and U1…U3). */
   defineChannel(channel: Partial<EmulatedChannel> & { id: string }): EmulatedChannel;
+  /** A user group (`S…`) and its members, for usergroups.users.list. */
+  defineUsergroup(id: string, users: string[]): void;
   /** Refuse the streaming methods from now on with `refusal`, or offer them again (undefined). */
   setStreamingRefusal(refusal: StreamingRefusal | undefined): void;
   /** Refuse task and plan chunks from now on with `error`, or take them again (undefined). */
@@ -286,6 +289,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       scopes = [...next];
     },
     defineChannel: (channel) => conversations.define(channel),
+    defineUsergroup: (id, users) => conversations.defineUsergroup(id, users),
     setStreamingRefusal(next) {
       refusal = next;
     },

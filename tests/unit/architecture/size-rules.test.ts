@@ -25,7 +25,7 @@ const FUNCTIONS_OVER: Record<string, number> = {
   'app/create-engine.ts#createEngine': 167,
   'app/start-app.ts#startLocked': 187,
   'cli/doctor-command.ts#runDoctor': 200,
-  'commands/approval-flow.ts#createApprovalFlow': 163,
+  'commands/approval-flow.ts#createApprovalFlow': 152,
   'commands/conversations.ts#createConversations': 272,
   'commands/reply-renderer.ts#createReplyRenderer': 228,
   'commands/run-turn.ts#runTurnInThread': 207,
