@@ -30,7 +30,7 @@ export async function auditApprovalDecision(
     summary: record.summary,
     ...(record.requesterId ? { requester: record.requesterId } : {}),
     ...((record.rule ?? record.policy?.rule) ? { rule: record.rule ?? record.policy?.rule } : {}),
-    ...(record.approvedBy?.length ? { approvedBy: record.approvedBy } : {}),
+    ...(record.approvedBy?.length ? { approvedBy: record.approvedBy.join(', ') } : {}),
     ...(refused ? { refused: 'tampered' as const, why: refused.why } : {}),
   });
 }

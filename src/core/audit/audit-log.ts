@@ -32,8 +32,8 @@ export interface AuditApprovalEntry extends AuditBase {
   requester?: string;
   /** The approval policy's rule the call met ("default" for the default; absent without a policy). */
   rule?: string;
-  /** The approvals counted so far under an N-of-M rule (each a distinct member, never the requester). */
-  approvedBy?: string[];
+  /** Who approved under an N-of-M rule, comma-separated (each a distinct member, never the requester). */
+  approvedBy?: string;
   /**
    * Set when the stored decision was refused (a denial): `tampered` — a record forged, or a real
    * one copied or replayed onto this call; `why` says which. Tool, risk and summary are the waiting

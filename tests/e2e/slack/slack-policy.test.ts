@@ -92,7 +92,7 @@ describe('approval policy: a 2-of-M rule for kubectl delete in the infra workspa
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     const entry = entries.find((candidate) => candidate.type === 'approval' && candidate.tool === 'execute_command');
-    expect(entry).toMatchObject({ decision: 'approved', rule: 'infra-kubectl', approvedBy: ['slack:U2', 'slack:U3'], actor: 'slack:U3' });
+    expect(entry).toMatchObject({ decision: 'approved', rule: 'infra-kubectl', approvedBy: 'slack:U2, slack:U3', actor: 'slack:U3' });
   });
 });
 
