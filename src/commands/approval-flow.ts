@@ -151,7 +151,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     if (deciders.kind === 'none') return runsWithoutAsking(options, request, context.requester, deciders.rule);
     const { rule, decider } = deciders;
     const approvers = rule.approvers;
-    const room = { admins: adminsOn(surface), alone: rule.alone, ...(decider ? { decider } : {}) };
+    const room = { admins: adminsOn(surface), alone: rule.alone, ...(decider ? { decider } : deciders.ruleName ? { ruleName: deciders.ruleName } : {}) };
     const text = describeRequest({ ...request, requesterId: context.requester }, surface, approvers, room);
     const { decided, waiter } = await openWait(
       id,

@@ -64,7 +64,7 @@ export function describeRequest(
   request: PermissionRequest,
   surface: ChatSurface,
   approvers: Approvers = 'requester',
-  room: { admins?: readonly string[]; alone?: boolean; decider?: PolicyDecider } = {},
+  room: { admins?: readonly string[]; alone?: boolean; decider?: PolicyDecider; ruleName?: string } = {},
 ): string {
   const icon = request.riskLevel === 'DANGEROUS' ? '🛑' : '⚠️';
   const lines = [
@@ -79,7 +79,7 @@ export function describeRequest(
       : []),
     room.decider
       ? policyDecidesLine(room.decider, request.requesterId, (user) => surface.mention(user))
-      : whoDecidesLine(approvers, request.requesterId, (user) => surface.mention(user), room),
+      : `${room.ruleName ? `Rule "${room.ruleName}" (the channel's own rule): ` : ''}${whoDecidesLine(approvers, request.requesterId, (user) => surface.mention(user), room)}`,
   ];
   return lines.join('\n');
 }

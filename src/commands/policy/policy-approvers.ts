@@ -14,7 +14,7 @@ import type { DangerousRule } from '../../core/scopes/approval-rule.js';
 import type { ChatSurface, ThreadRef } from '../chat-surface.js';
 
 /** What a call needs: nothing (the rule says "none"), or its deciders. */
-export type CallDeciders = { kind: 'none'; rule: string } | { kind: 'ask'; rule: DangerousRule; decider?: PolicyDecider };
+export type CallDeciders = { kind: 'none'; rule: string } | { kind: 'ask'; rule: DangerousRule; decider?: PolicyDecider; ruleName?: string };
 
 export interface CallDecidersOptions {
   logger: Logger;
@@ -52,7 +52,7 @@ export async function callDeciders(options: CallDecidersOptions, request: Permis
   const command = commandOf(request);
   const matched = matchRule(policy, { channel, toolName: request.toolName, ...(command !== undefined ? { command } : {}) });
   if (matched.approval === 'none') return { kind: 'none', rule: matched.name };
-  if (matched.approval === 'channel') return { kind: 'ask', rule: await channelRule(options, request, surface, thread) };
+  if (matched.approval === 'channel') return { kind: 'ask', rule: await channelRule(options, request, surface, thread), ruleName: matched.name };
   const { group, groupName, required } = matched.approval;
   const members = await groupMembers(options, group, surface, channel);
   // `approvers` stays for records read by earlier versions: someone other than the requester.

@@ -39,3 +39,25 @@ describe('policyMayDecide', () => {
     expect(line).toBe('Rule "infra": 2 approvals from "ops" (<@U2>, <@U3>); <@U1> can deny.\n1 of 2 approvals: <@U2>');
   });
 });
+
+describe('the card names the rule', () => {
+  it('under a rule whose approval is "channel", the channel’s own line follows the rule’s name', async () => {
+    const { describeRequest } = await import('../../../src/commands/approval-text.js');
+    const surface = { mention: (user: string) => `<@${user.slice(6)}>` } as unknown as Parameters<typeof describeRequest>[1];
+    const request = {
+      id: '1',
+      runId: 'r',
+      toolCallId: 't',
+      toolName: 'execute_command',
+      riskLevel: 'DANGEROUS' as const,
+      reason: 'unknown program',
+      summary: 'execute_command git push',
+      details: [],
+      agentName: 'geordi',
+      requesterId: 'slack:U1',
+      allowForRun: false,
+    };
+    const text = describeRequest(request, surface, 'other', { ruleName: 'default' });
+    expect(text).toMatch(/Rule "default" \(the channel's own rule\): Someone other than <@U1> must approve/);
+  });
+});
