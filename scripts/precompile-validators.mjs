@@ -15,6 +15,7 @@ export const OWN_SCHEMA_EXPORTS = {
   'core/tools/tool-schema-loader.ts': ['TOOL_SCHEMA_FILE_SCHEMA'],
   'core/tools/mcp/mcp-config.ts': ['MCP_CONFIG_SCHEMAS'],
   'config/config-file-schema.ts': ['CONFIG_FILE_SCHEMA'],
+  'core/policy/policy-schema.ts': ['POLICY_SCHEMA'],
 };
 
 /** Every `OwnSchema` the sources under `root` declare. */

@@ -3,6 +3,7 @@ import type { CommandDependencies, ModelControl } from '../commands/command-depe
 import type { Engine } from './create-engine.js';
 import { createBenchmarkControl } from './benchmark-control.js';
 import { createChannelSettings } from '../commands/channels/channel-settings.js';
+import { createPolicySource } from '../commands/policy/policy-source.js';
 
 export function commandDependencies(engine: Engine, models: ModelControl, overrides: Partial<CommandDependencies['settings']> = {}): CommandDependencies {
   const { config } = engine;
@@ -27,6 +28,7 @@ export function commandDependencies(engine: Engine, models: ModelControl, overri
     logger: engine.logger,
     toolGroups: () => engine.tools.groups(),
     benchmark: createBenchmarkControl(engine, models),
+    policy: createPolicySource(config.policy ?? {}),
     settings: {
       admins: config.admins,
       channels: config.channels,

@@ -29,6 +29,8 @@ export const SLACK_REQUIRED_SCOPES = [
 export const SLACK_OPTIONAL_SCOPES = [
   // The assistant surface of DMs with the app: suggested prompts and thread titles (issue 24).
   'assistant:write',
+  // usergroups.users.list: the approval policy's Slack user groups (issue 39); without it such a group has no members.
+  'usergroups:read',
 ];
 
 const GATEWAY_MESSAGE_CONTENT = 1 << 18;

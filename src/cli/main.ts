@@ -29,6 +29,8 @@ const USAGE = `Usage:
   tsuka runs [N]                                recent runs: id, when, where, kind, outcome
   tsuka export [RUN_ID] [--json]                one run's transcript on stdout (default: the latest)
   tsuka audit [--json] [--since 7d|ISO-DATE]    the audit log: approvals, exports, memory changes, admin actions
+  tsuka policy explain "<command>" --channel slack:T1/C1
+                                                the approval policy's rule the command meets there, and who may decide
 `;
 
 /** The command line's io (the process's streams, or a test's). */
@@ -76,7 +78,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   // Needs no configuration: the first step of a new team, before any token exists.
   if (command === 'manifest') return (await import('./manifest-command.js')).runManifest(rest, io, io.rootDirectory ?? PACKAGE_ROOT);
-  if (!['start', 'ask', 'doctor', 'backup', 'benchmark', 'runs', 'export', 'audit'].includes(command)) {
+  if (!['start', 'ask', 'doctor', 'backup', 'benchmark', 'runs', 'export', 'audit', 'policy'].includes(command)) {
     io.stderr(`Unknown command "${command}".\n${USAGE}`);
     return 2;
   }
@@ -103,6 +105,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (command === 'runs') return (await import('./runs-command.js')).runRuns(rest, config, io);
   if (command === 'export') return (await import('./export-command.js')).runExport(rest, config, io);
   if (command === 'audit') return (await import('./audit-command.js')).runAudit(rest, config, io);
+  if (command === 'policy') return (await import('./policy-command.js')).runPolicy(rest, config, io);
   return (await import('./start-command.js')).runStart(config, io);
 }
 

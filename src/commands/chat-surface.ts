@@ -3,6 +3,7 @@
  * and the local playground each implement it with the same file names. Ids are opaque strings
  * (`slack:T0/C1/1712345.0001`) that only the adapter that made them decodes.
  */
+import type { PolicyGroup } from '../core/policy/policy-schema.js';
 import type { ContextMessage, InboundFile, ThreadHistoryRequest } from './context/conversation-context.js';
 
 /** Opaque id of a thread (Slack: channel + parent ts; Discord: the thread channel). */
@@ -230,6 +231,11 @@ export interface ChatSurface {
    * means "not confirmed". Absent: the platform cannot say.
    */
   isMember?(channel: ChannelRef, user: UserRef): Promise<boolean>;
+  /**
+   * The members of an approval policy's platform group (a Slack user group, a Discord role), asked
+   * fresh. Absent, or failing: the group has no members here (nobody of it can approve).
+   */
+  groupMembers?(group: PolicyGroup, channel: ChannelRef): Promise<UserRef[]>;
   /** How to mention a user in text (`<@U123>`). */
   mention(user: UserRef): string;
   /**

@@ -2,6 +2,7 @@
  * What the command layer needs from the engine, injected by the composition root. Only core
  * types here: the command layer knows threads, runs and approvals, never platforms.
  */
+import type { PolicySource } from './policy/policy-source.js';
 import type { Logger } from '../core/logger.js';
 import type { LanguageModel } from '../core/model/language-model.js';
 import type { Roster } from '../core/data/types.js';
@@ -106,6 +107,8 @@ export interface CommandDependencies {
   toolGroups?: () => ToolSourceGroup[];
   benchmark?: BenchmarkControl;
   now?: () => number;
+  /** The approval policy in force (issue 39), reloaded by `/tsuka policy reload`; absent: none. */
+  policy?: PolicySource;
   /** The settings of one channel (set by the command layer from `settings.channelPolicies`). */
   channelSettings?: ChannelSettingsLookup;
 }

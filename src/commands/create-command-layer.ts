@@ -56,6 +56,7 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
     coordination: deps.coordination,
     dangerousApprovers: channelSettings.dangerousApprovers,
     audit: deps.audit,
+    ...(deps.policy ? { policy: deps.policy.current } : {}),
   });
   const activeRuns = createActiveRuns(deps.settings.admins, { coordination: deps.coordination, runs: deps.runs, logger: deps.logger });
   let workflows: WorkflowHandlers = {};

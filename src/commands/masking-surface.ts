@@ -141,6 +141,7 @@ export function createMaskingSurface(
     channelOf: (thread) => surface.channelOf(thread),
     ...(surface.channelInfo ? { channelInfo: (channel) => surface.channelInfo!(channel) } : {}),
     ...(surface.isMember ? { isMember: (channel, user) => surface.isMember!(channel, user) } : {}),
+    ...(surface.groupMembers ? { groupMembers: (group, channel) => surface.groupMembers!(group, channel) } : {}),
     // Inbound reads: what comes back is masked where it enters a prompt (thread-context, inbound-files).
     ...(surface.threadHistory ? { threadHistory: (request) => surface.threadHistory!(request) } : {}),
     ...(surface.downloadFile ? { downloadFile: (file, options) => surface.downloadFile!(file, options) } : {}),

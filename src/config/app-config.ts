@@ -1,4 +1,5 @@
 /** The whole configuration, read once at start by `loadConfig` and injected everywhere else. */
+import type { PolicyConfig } from './policy-config.js';
 import type { ReasoningEffort } from '../core/model/language-model.js';
 import type { SandboxConfig } from './sandbox-config.js';
 import type { TelemetryConfig } from './telemetry-config.js';
@@ -102,6 +103,8 @@ export interface AppConfig {
   sandbox: SandboxConfig;
   /** MCP servers from `TSUKA_MCP_CONFIG` (default `mcp.json` in the working directory, when present). */
   mcp: { file?: string; servers: McpServerConfig[] };
+  /** The approval policy (`TSUKA_POLICY_FILE`, the `policy` section, or `policy.json` beside mcp.json): policy-config.ts. */
+  policy: PolicyConfig;
   /** `/metrics`' token and the OpenTelemetry trace export (`telemetry-config.ts`). */
   telemetry: TelemetryConfig;
   /** Every environment variable, kept only to build the scrubbed child environment and the secret masker. */

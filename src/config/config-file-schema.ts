@@ -63,6 +63,9 @@ export const configFileSchema = {
     sandboxMaxOutputMb: { type: 'integer', minimum: 1 },
     sandboxUser: { type: 'string' },
     mcpConfig: { type: 'string' },
+    policyFile: { type: 'string' },
+    // The approval policy itself, checked against its own schema (src/core/policy/policy-schema.ts).
+    policy: { type: 'object' },
   },
 } as const;
 

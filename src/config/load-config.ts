@@ -15,6 +15,7 @@ import { parseModelServerUrls } from './model-servers-config.js';
 import { readStoreSecurityConfig } from './store-security-config.js';
 import { storeUrlWithRedisPassword } from './redis-password-setting.js';
 import { loadMcpConfigFile, type McpServerConfig } from '../core/tools/mcp/mcp-config.js';
+import { readPolicyConfig, type PolicyConfig } from './policy-config.js';
 import { oneOf, readChannelPolicies } from './channel-policies.js';
 import { DANGEROUS_APPROVALS, THREAD_REPLIES } from '../core/scopes/channel-policy.js';
 
@@ -220,7 +221,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
         ...(environment.HOME ? [path.resolve(environment.HOME)] : []),
       ],
     }),
-    mcp: readMcpServers(setting('TSUKA_MCP_CONFIG', 'mcpConfig'), options.workingDirectory, problems),
+    ...readMcpAndPolicy(setting, file.policy, options.workingDirectory, problems),
     telemetry: readTelemetryConfig(environment, problems),
     environment,
   };
@@ -238,6 +239,19 @@ function timeZone(raw: string | undefined, problems: string[]): string | undefin
     problems.push(`TSUKA_TIMEZONE="${raw}" is not a time zone (${(error as Error).message}): use an IANA name such as Europe/Berlin or UTC.`);
     return undefined;
   }
+}
+
+/** The MCP servers, and the approval policy (its default file lies beside mcp.json: policy-config.ts). */
+function readMcpAndPolicy(
+  setting: (envName: string, fileKey: string) => string | undefined,
+  section: unknown,
+  directory: string,
+  problems: string[],
+): { mcp: { file?: string; servers: McpServerConfig[] }; policy: PolicyConfig } {
+  const configured = setting('TSUKA_MCP_CONFIG', 'mcpConfig');
+  const mcp = readMcpServers(configured, directory, problems);
+  const mcpFile = path.resolve(directory, configured ?? 'mcp.json');
+  return { mcp, policy: readPolicyConfig({ configured: setting('TSUKA_POLICY_FILE', 'policyFile'), section, mcpFile }, problems) };
 }
 
 /** `TSUKA_MCP_CONFIG` names the file (it must exist); without it `mcp.json` is read when present. */

@@ -20,6 +20,7 @@ import { createChunkSupport } from './task-chunks.js';
 import { identityFields, isMissingCustomize } from './identity.js';
 import { createSlackChannelInfo } from './channel-info.js';
 import { createSlackMembership } from './channel-members.js';
+import { createSlackUsergroupMembers } from './usergroup-members.js';
 import { findBotMessage } from './bot-message.js';
 import { createSlackThreadHistory } from './thread-history.js';
 import { createSlackFiles } from './files.js';
@@ -54,7 +55,6 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const chunks = createChunkSupport(logger);
   const channelInfo = createSlackChannelInfo(client, caller);
   const isMember = createSlackMembership(client, caller);
-  const threadHistory = createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' })));
   const downloadFile = options.files ? createSlackFiles({ client, caller, ...options.files }) : undefined;
 
   // https://docs.slack.dev/reference/methods/conversations.open (scope im:write): the bot's DM with the user.
@@ -276,7 +276,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     mention: (user) => `<@${decodeUser(user)}>`,
     channelInfo: (channel) => channelInfo(decodeChannel(channel).channel),
     isMember: (channel, user) => isMember(decodeChannel(channel).channel, decodeUser(user)),
-    threadHistory,
+    groupMembers: createSlackUsergroupMembers(client, caller),
+    threadHistory: createSlackThreadHistory(client, caller, options.bot ?? (() => ({ userId: '', botId: '' }))),
     ...(downloadFile ? { downloadFile } : {}),
   };
 }

@@ -4,7 +4,11 @@ import type { ApprovalRecord } from '../../core/store/approval-store.js';
 import type { RunStore } from '../../core/store/run-store.js';
 
 /** The call an entry is about, as the run that waits on it knows it. */
-type AuditedCall = Pick<ApprovalRecord, 'runId' | 'toolName' | 'riskLevel' | 'summary' | 'requesterId'>;
+type AuditedCall = Pick<ApprovalRecord, 'runId' | 'toolName' | 'riskLevel' | 'summary' | 'requesterId' | 'approvedBy'> & {
+  /** The policy rule the call met, as stored with its approval (or named when no approval was asked). */
+  policy?: { rule: string };
+  rule?: string;
+};
 
 export async function auditApprovalDecision(
   audit: AuditLog,
@@ -25,6 +29,8 @@ export async function auditApprovalDecision(
     riskLevel: record.riskLevel,
     summary: record.summary,
     ...(record.requesterId ? { requester: record.requesterId } : {}),
+    ...((record.rule ?? record.policy?.rule) ? { rule: record.rule ?? record.policy?.rule } : {}),
+    ...(record.approvedBy?.length ? { approvedBy: record.approvedBy.join(', ') } : {}),
     ...(refused ? { refused: 'tampered' as const, why: refused.why } : {}),
   });
 }

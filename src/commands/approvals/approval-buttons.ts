@@ -1,6 +1,8 @@
 /** A click on an approval card's buttons (approval-flow.ts): who may decide, once, from the signed record only. */
 import type { Coordination } from '../../core/coordination/coordination.js';
 import { mayDecide } from '../../core/scopes/approval-rule.js';
+import { policyMayDecide } from '../../core/policy/policy-decider.js';
+import { countedShort } from '../policy/approval-count.js';
 import type { ApprovalStore } from '../../core/store/approval-store.js';
 import type { Logger } from '../../core/logger.js';
 import { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION } from '../action-ids.js';
@@ -38,12 +40,12 @@ export async function handleApprovalButton(event: ButtonActionEvent, surface: Ch
     const who = record.decidedBy ? ` by ${surface.mention(record.decidedBy)}` : '';
     return event.replyEphemeral(`This was already decided: ${record.status}${who}.`);
   }
-  const verdict = mayDecide(record.approvers ?? 'requester', event.actionId === DENY_ACTION ? 'deny' : 'approve', {
-    user: event.user,
-    requester: record.requesterId,
-    isAdmin: context.admins.includes(event.user),
-  });
+  const decision = event.actionId === DENY_ACTION ? 'deny' : 'approve';
+  const who = { user: event.user, requester: record.requesterId, isAdmin: context.admins.includes(event.user), approvedBy: record.approvedBy ?? [] };
+  const verdict = record.policy ? policyMayDecide(record.policy, decision, who) : mayDecide(record.approvers ?? 'requester', decision, who);
   if (!verdict.ok) return event.replyEphemeral(verdict.why);
+  // N-of-M: an approval short of the count is recorded and shown; the card stays up for the next member.
+  if (record.policy && decision === 'approve' && (await countedShort(record, event, surface, context))) return;
   if (event.actionId === APPROVE_RUN_ACTION && record.riskLevel !== 'RESTRICTED') {
     return event.replyEphemeral('"Approve for this run" is not available for dangerous actions.');
   }

@@ -16,7 +16,7 @@ import type { ApprovalRecord, ApprovalStore } from '../../core/store/approval-st
 import type { RunStore } from '../../core/store/run-store.js';
 import { auditApprovalDecision } from './approval-audit.js';
 import { decidedBanner, STOPPED_BEFORE_RUN, tamperedBanner } from './approval-text.js';
-import type { ChatSurface } from '../chat-surface.js';
+import type { Button, ChatSurface } from '../chat-surface.js';
 
 export type DecidedStatus = 'approved' | 'approved-for-run' | 'denied' | 'expired';
 
@@ -36,6 +36,8 @@ export interface Waiter {
   call: { runId: string; toolName: string; riskLevel: ApprovalRecord['riskLevel']; summary: string; requesterId?: string };
   /** The whole file a cut write preview stands for, for "Show whole file" (approval-whole-file.ts). */
   wholeFile?: { fileName: string; shownPath: string; content: string };
+  /** The card's buttons, kept while an N-of-M approval counts its approvals (the card is edited, its buttons stay). */
+  buttons?: Button[];
   /** The run's signal: a stop that overtakes an approval is shown on the card. */
   signal: AbortSignal;
 }

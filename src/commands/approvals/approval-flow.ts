@@ -14,16 +14,19 @@ import { isShutdown } from '../runs/active-runs.js';
 import { clock, describeRequest } from './approval-text.js';
 import type { Coordination } from '../../core/coordination/coordination.js';
 import type { Approvers, DangerousRule } from '../../core/scopes/approval-rule.js';
+import type { ApprovalPolicy } from '../../core/policy/policy-schema.js';
+import type { PolicyDecider } from '../../core/policy/policy-decider.js';
+import { callDeciders } from '../policy/policy-approvers.js';
+import { runsWithoutAsking } from '../policy/policy-no-ask.js';
 import { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION, SHOW_WHOLE_FILE_ACTION } from '../action-ids.js';
 import { approvalCardButtons, showWholeFile, wholeFileOf } from './approval-whole-file.js';
-import { endVanishedWaits } from './approval-vanished.js';
+import { decidedElsewhere, endVanishedWaits } from './approval-vanished.js';
 import { createApprovalDelivery, type ApprovalDeliveryOptions, type Waiter } from './approval-delivery.js';
 import { handleApprovalButton } from './approval-buttons.js';
 
 export { describeRequest } from './approval-text.js';
 export { APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION } from '../action-ids.js';
 
-const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
 const ACTIONS = new Set([APPROVE_ACTION, APPROVE_RUN_ACTION, DENY_ACTION]);
 
 export interface ApprovalFlowOptions extends ApprovalDeliveryOptions {
@@ -34,6 +37,8 @@ export interface ApprovalFlowOptions extends ApprovalDeliveryOptions {
   coordination?: Coordination;
   /** Who may decide a DANGEROUS call asked in this thread (the channel's rule and who is in it); default: the requester or an admin. */
   dangerousApprovers?: (context: { surface: ChatSurface; thread: ThreadRef }) => Promise<DangerousRule>;
+  /** The approval policy in force (issue 39): its rule decides who may approve, before the channel's. */
+  policy?: () => ApprovalPolicy | undefined;
 }
 
 /** Posts an approval card (`post`) in its place among the messages of the reply that asks. */
@@ -60,41 +65,14 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   // A Redis that came back empty took the pending records with it: their runs are told at once.
   options.coordination?.storeHealth?.onEmptied(() => void endVanishedWaits(waiters, { approvals: options.approvals, delivery, logger: options.logger }));
 
-  /** Fixed when asked: the channel's rule for DANGEROUS calls; a failure to tell falls back to the strictest sensible rule. */
-  async function approversOf(request: PermissionRequest, surface: ChatSurface, thread: ThreadRef): Promise<DangerousRule> {
-    if (request.riskLevel !== 'DANGEROUS' || !options.dangerousApprovers) return { approvers: 'requester', alone: false };
-    return options.dangerousApprovers({ surface, thread }).catch((error: unknown) => {
-      options.logger.warn('could not tell who may approve in this channel: someone other than the requester must', { error });
-      return { approvers: 'other' as const, alone: false };
-    });
-  }
   /** The admins of the surface's platform, named on the card. */
   const adminsOn = (surface: ChatSurface) => options.admins.filter((admin) => admin.startsWith(`${surface.platform}:`));
-
-  /**
-   * Decided (and recorded) on another replica: show it on the prompt and let the run go on. The
-   * message only says "look again": what counts is the stored record, and only if it verifies and
-   * is this call's — a forged or copied record denies, a pending one is ignored; nothing of the
-   * message is shown.
-   */
-  async function decidedElsewhere(id: string): Promise<void> {
-    if (!waiters.has(id)) return;
-    const record = await options.approvals.get(id).catch((error: unknown) => {
-      options.logger.warn('could not read an approval decided elsewhere', { approvalId: id, error });
-      return undefined;
-    });
-    if (!record || !DECIDED_STATUSES.has(record.status)) {
-      options.logger.warn('ignored an approval message: the stored approval is not decided', { approvalId: id, stored: record?.status });
-      return;
-    }
-    await delivery.deliver(id, record);
-  }
 
   /** Records the pending approval with its call's fingerprint and starts waiting for it. */
   async function openWait(
     id: string,
     request: PermissionRequest,
-    context: { surface: ChatSurface; requester: UserRef; approvers: Approvers; text: string },
+    context: { surface: ChatSurface; requester: UserRef; approvers: Approvers; text: string; decider?: PolicyDecider },
     signal: AbortSignal,
   ): Promise<{ decided: Promise<PermissionDecision>; waiter: Waiter }> {
     const { requester, approvers } = context;
@@ -106,6 +84,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       ...(request.grantScope !== undefined ? { grantScope: request.grantScope } : {}),
       requesterId: requester,
       approvers,
+      ...(context.decider ? { policy: context.decider } : {}),
     });
     await options.approvals.create({
       id,
@@ -117,6 +96,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       summary: request.summary,
       requesterId: requester,
       approvers,
+      ...(context.decider ? { policy: context.decider } : {}),
       expiresAt: now() + options.timeoutMs,
     });
     let resolve: (decision: PermissionDecision) => void = () => undefined;
@@ -140,6 +120,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
     const { surface, text } = waiter;
     const id = waiter.expected.id;
     const buttons = approvalCardButtons(request, id, waiter.wholeFile !== undefined);
+    waiter.buttons = buttons;
     await options.runs.appendEvent(request.runId, {
       type: 'note',
       text: `approval requested: ${request.toolName} (${request.riskLevel}) — ${request.summary}`,
@@ -166,12 +147,25 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
   ): Promise<PermissionDecision> {
     const { surface } = context;
     const id = randomBytes(6).toString('hex');
-    const rule = await approversOf(request, surface, context.thread);
+    const deciders = await callDeciders(options, request, surface, context.thread);
+    if (deciders.kind === 'none') return runsWithoutAsking(options, request, context.requester, deciders.rule);
+    const { rule, decider } = deciders;
     const approvers = rule.approvers;
-    const text = describeRequest({ ...request, requesterId: context.requester }, surface, approvers, { admins: adminsOn(surface), alone: rule.alone });
-    const { decided, waiter } = await openWait(id, request, { surface, requester: context.requester, approvers, text }, signal);
+    const room = { admins: adminsOn(surface), alone: rule.alone, ...(decider ? { decider } : deciders.ruleName ? { ruleName: deciders.ruleName } : {}) };
+    const text = describeRequest({ ...request, requesterId: context.requester }, surface, approvers, room);
+    const { decided, waiter } = await openWait(
+      id,
+      request,
+      { surface, requester: context.requester, approvers, text, ...(decider ? { decider } : {}) },
+      signal,
+    );
     // Listening before the buttons exist: a click on any replica reaches this run at once.
-    const unsubscribe = options.coordination?.shared ? await options.coordination.subscribe(`approval:${id}`, () => void decidedElsewhere(id)) : undefined;
+    const unsubscribe = options.coordination?.shared
+      ? await options.coordination.subscribe(
+          `approval:${id}`,
+          () => void decidedElsewhere(id, { waiters, approvals: options.approvals, delivery, logger: options.logger }),
+        )
+      : undefined;
     // The clock starts with the record (its expiresAt), not when the slower post returns.
     const timer = setTimeout(() => {
       void delivery.settleAndShow(id, 'expired', {

@@ -2,6 +2,7 @@
 import { whoDecidesLine, type Approvers } from '../../core/scopes/approval-rule.js';
 import type { PermissionRequest } from '../../core/safety/permission-port.js';
 import type { ChatSurface } from '../chat-surface.js';
+import { policyDecidesLine, type PolicyDecider } from '../../core/policy/policy-decider.js';
 import { describeBindingProblem, type BindingProblem } from '../../core/store/approval-binding.js';
 
 export const clock = (time: number): string => `${new Date(time).toISOString().slice(11, 16)} UTC`;
@@ -63,7 +64,7 @@ export function describeRequest(
   request: PermissionRequest,
   surface: ChatSurface,
   approvers: Approvers = 'requester',
-  room: { admins?: readonly string[]; alone?: boolean } = {},
+  room: { admins?: readonly string[]; alone?: boolean; decider?: PolicyDecider; ruleName?: string } = {},
 ): string {
   const icon = request.riskLevel === 'DANGEROUS' ? '🛑' : '⚠️';
   const lines = [
@@ -76,7 +77,9 @@ export function describeRequest(
           `"Approve for this run" covers later ${request.grantScope === undefined ? `\`${request.toolName}\` calls` : `\`${request.grantScope}\` commands`} in this run, nothing else.`,
         ]
       : []),
-    whoDecidesLine(approvers, request.requesterId, (user) => surface.mention(user), room),
+    room.decider
+      ? policyDecidesLine(room.decider, request.requesterId, (user) => surface.mention(user))
+      : `${room.ruleName ? `Rule "${room.ruleName}" (the channel's own rule): ` : ''}${whoDecidesLine(approvers, request.requesterId, (user) => surface.mention(user), room)}`,
   ];
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * A Redis that came back empty took the pending approval records with it (issue 41): the runs
- * waiting for them here are told at once, on the card, instead of waiting for their timeout.
+ * waiting for them here are told at once, on the card, instead of waiting for their timeout; and
+ * a decision made on another replica is read back from the store (`decidedElsewhere`).
  */
 import type { Logger } from '../../core/logger.js';
 import type { ApprovalStore } from '../../core/store/approval-store.js';
@@ -35,4 +36,28 @@ export async function endVanishedWaits(
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)).unref());
   }
+}
+
+const DECIDED_STATUSES = new Set(['approved', 'approved-for-run', 'denied', 'expired']);
+
+/**
+ * Decided (and recorded) on another replica: show it on the prompt and let the run go on. The
+ * message only says "look again": what counts is the stored record, and only if it verifies and
+ * is this call's — a forged or copied record denies, a pending one is ignored; nothing of the
+ * message is shown.
+ */
+export async function decidedElsewhere(
+  id: string,
+  context: { waiters: ReadonlyMap<string, Waiter>; approvals: ApprovalStore; delivery: ApprovalDelivery; logger: Logger },
+): Promise<void> {
+  if (!context.waiters.has(id)) return;
+  const record = await context.approvals.get(id).catch((error: unknown) => {
+    context.logger.warn('could not read an approval decided elsewhere', { approvalId: id, error });
+    return undefined;
+  });
+  if (!record || !DECIDED_STATUSES.has(record.status)) {
+    context.logger.warn('ignored an approval message: the stored approval is not decided', { approvalId: id, stored: record?.status });
+    return;
+  }
+  await context.delivery.deliver(id, record);
 }

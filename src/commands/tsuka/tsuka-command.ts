@@ -12,6 +12,7 @@ import { characterCatalogue, teamCatalogue } from '../../core/data/roster-summar
 import { readEffortPin, writeChannelDefault, writeEffortPin } from '../channels/settings-store.js';
 import { formatToolListing } from './tools-listing.js';
 import { handleBenchmarkSubcommand } from './benchmark-subcommand.js';
+import { handlePolicySubcommand } from '../policy/policy-subcommand.js';
 import { handleMemorySubcommand, type MEMORY_SUBCOMMANDS } from './memory-subcommands.js';
 import { handleRunSubcommand, isRunSubcommand } from './run-subcommands.js';
 import { handleScheduleSubcommand, isScheduleSubcommand } from './schedule-subcommands.js';
@@ -126,6 +127,8 @@ export async function handleTsukaCommand(event: SlashCommandEvent, surface: Chat
     }
     case 'benchmark':
       return handleBenchmarkSubcommand(event, deps);
+    case 'policy':
+      return handlePolicySubcommand(args, event, surface, deps, reply);
     default:
       return reply(`Unknown subcommand "${subcommand}".\n${TSUKA_HELP}`);
   }

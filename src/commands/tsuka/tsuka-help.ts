@@ -28,6 +28,11 @@ export const TSUKA_HELP_GROUPS = [
     { usage: 'model [id]', what: 'the model in use and the others; an id switches (admins)', subcommand: 'model' },
     { usage: 'effort [none|low|medium|xhigh|auto]', what: 'pin the reasoning effort of every character (admins)', subcommand: 'effort' },
     { usage: 'benchmark', what: 'measure the model; its tier follows (admins)', subcommand: 'benchmark' },
+    {
+      usage: 'policy explain <command> · policy reload',
+      what: 'the approval rule a command meets here and who decides · read the policy file again (admins)',
+      subcommand: 'policy',
+    },
   ]),
   group('Memory and decisions', [
     { usage: 'memory [query] · memory share <id>', what: "this channel's remembered facts · make one visible in every channel", subcommand: 'memory' },

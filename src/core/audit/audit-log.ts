@@ -30,6 +30,10 @@ export interface AuditApprovalEntry extends AuditBase {
   /** What the call would do, as the prompt showed it (masked like the prompt). */
   summary: string;
   requester?: string;
+  /** The approval policy's rule the call met ("default" for the default; absent without a policy). */
+  rule?: string;
+  /** Who approved under an N-of-M rule, comma-separated (each a distinct member, never the requester). */
+  approvedBy?: string;
   /**
    * Set when the stored decision was refused (a denial): `tampered` — a record forged, or a real
    * one copied or replayed onto this call; `why` says which. Tool, risk and summary are the waiting

@@ -17,6 +17,8 @@ export interface CallFingerprintInput {
   requesterId?: string;
   /** Who may decide (approval-rule.ts). */
   approvers: string;
+  /** The approval policy's rule and who it lets decide (issue 39): another rule, another fingerprint. */
+  policy?: unknown;
 }
 
 /** JSON with object keys sorted at every depth; `undefined` members are left out as JSON does. */
@@ -41,6 +43,8 @@ export function callFingerprint(call: CallFingerprintInput): string {
     call.grantScope ?? null,
     call.requesterId ?? null,
     call.approvers,
+    // Only under a policy rule, so the fingerprints of calls without one stay as they were.
+    ...(call.policy === undefined ? [] : [call.policy]),
   ]);
   return `sha256:${createHash('sha256').update(fields).digest('hex')}`;
 }

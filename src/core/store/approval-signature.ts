@@ -8,6 +8,7 @@
  * waiting run compares its run, call and fingerprint with its own (approval-binding.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '../safety/call-fingerprint.js';
 
 /** The fields covered, in this order (a new version of the list gets a new tag). */
 interface SignedFields {
@@ -22,6 +23,9 @@ interface SignedFields {
   requesterId?: string;
   /** Who may decide (approval-rule.ts): rewriting it to `requester` must break the signature. */
   approvers?: string;
+  /** The policy's rule, its members and count (issue 39), and the approvals counted so far. */
+  policy?: unknown;
+  approvedBy?: readonly string[];
   messageRef?: string;
   createdAt: number;
   expiresAt: number;
@@ -63,7 +67,10 @@ function canonical(record: SignedFields, version: string): string {
     record.decidedAt ?? null,
   ];
   if (version === LEGACY_VERSION) return JSON.stringify([version, ...common]);
-  return JSON.stringify([version, ...common, record.fingerprint ?? null, record.consumedAt ?? null]);
+  const v2 = [version, ...common, record.fingerprint ?? null, record.consumedAt ?? null];
+  // Under a policy rule: its fields too (records without one sign exactly as before).
+  if (record.policy === undefined && record.approvedBy === undefined) return JSON.stringify(v2);
+  return JSON.stringify([...v2, canonicalJson(record.policy ?? null), record.approvedBy ?? null]);
 }
 
 export function createApprovalSigner(key: Uint8Array): ApprovalSigner {

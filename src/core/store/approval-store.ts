@@ -16,6 +16,7 @@ import type { Store } from './open-store.js';
 export type ApprovalStatus = 'pending' | 'approved' | 'approved-for-run' | 'denied' | 'expired';
 
 import type { Approvers } from '../scopes/approval-rule.js';
+import type { PolicyDecider } from '../policy/policy-decider.js';
 
 export interface ApprovalRecord {
   id: string;
@@ -29,6 +30,10 @@ export interface ApprovalRecord {
   requesterId?: string;
   /** Who may decide (absent in records of earlier versions: the requester or an admin). */
   approvers?: Approvers;
+  /** The approval policy's rule (issue 39): its name, who may approve and how many must; fixed when asked. */
+  policy?: PolicyDecider;
+  /** Who approved so far under an N-of-M rule (distinct members; the last one's approval settles it). */
+  approvedBy?: string[];
   /** The chat message showing the prompt, as the adapter's opaque id. */
   messageRef?: string;
   createdAt: number;
@@ -74,6 +79,11 @@ export interface ApprovalStore {
    */
   consume(id: string, expected: ApprovalExpectation): Promise<ConsumeResult>;
   listPending(): Promise<ApprovalRecord[]>;
+  /**
+   * Counts `user`'s approval of a pending N-of-M approval (once per user), atomically; the record
+   * as stored after it, or undefined when it is not pending (or unknown, or tampered).
+   */
+  recordApproval?(id: string, user: string): Promise<ApprovalRecord | undefined>;
   /** Marks every pending approval expired (but those `keep` spares) and returns them (at start, after a restart). */
   expireAllPending(keep?: (pending: ApprovalRecord) => boolean): Promise<ApprovalRecord[]>;
 }
@@ -88,6 +98,28 @@ export const DECIDED_APPROVAL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 function tamperedView(stored: ApprovalRecord, key: string, because: 'signature' | 'key'): ApprovalRecord {
   const { messageRef: _messageRef, decidedBy: _decidedBy, decidedAt: _decidedAt, signature: _signature, consumedAt: _consumedAt, ...rest } = stored;
   return { ...rest, id: key, status: 'denied', tampered: true, tamperedBecause: because };
+}
+
+/** `recordApproval` of the store below, with its helpers. */
+async function recordApproval(
+  id: string,
+  user: string,
+  with_: {
+    updateExisting: (id: string, fn: (current: ApprovalRecord) => ApprovalRecord) => Promise<ApprovalRecord | undefined>;
+    checked: (stored: ApprovalRecord, key: string) => ApprovalRecord;
+    signed: (record: ApprovalRecord) => ApprovalRecord;
+    now: () => number;
+  },
+): Promise<ApprovalRecord | undefined> {
+  let result: ApprovalRecord | undefined;
+  await with_.updateExisting(id, (stored) => {
+    const current = with_.checked(stored, id);
+    if (current.tampered || current.status !== 'pending' || with_.now() > current.expiresAt) return stored;
+    const approvedBy = current.approvedBy ?? [];
+    result = approvedBy.includes(user) ? current : with_.signed({ ...current, approvedBy: [...approvedBy, user] });
+    return result;
+  });
+  return result;
 }
 
 /** Creates the approval store over the `approvals` namespace; `signer` holds the bot's key. */
@@ -225,6 +257,7 @@ export function createApprovalStore(store: Store, options: { signer: ApprovalSig
     settle,
     consume,
     listPending,
+    recordApproval: (id, user) => recordApproval(id, user, { updateExisting, checked, signed, now }),
     async expireAllPending(keep) {
       const expired: ApprovalRecord[] = [];
       for (const pending of await listPending()) {

@@ -19,17 +19,23 @@ export interface EmulatedChannel {
 export interface Conversations {
   define(channel: Partial<EmulatedChannel> & { id: string }): EmulatedChannel;
   get(id: string): EmulatedChannel;
+  defineUsergroup(id: string, users: string[]): void;
   handlers: Record<string, (fields: RequestFields) => Record<string, unknown>>;
 }
 
 /** Checked per channel kind in the handlers (channels:read, groups:read, im:read), not per method. */
-export const CONVERSATION_SCOPES: Record<string, string | undefined> = { 'conversations.info': undefined, 'conversations.members': undefined };
+export const CONVERSATION_SCOPES: Record<string, string | undefined> = {
+  'conversations.info': undefined,
+  'conversations.members': undefined,
+  'usergroups.users.list': 'usergroups:read',
+};
 
 /** The read scope a channel of this kind needs (channels:read is checked per method, the others here). */
 const readScope = (channel: EmulatedChannel) => (channel.isIm ? 'im:read' : channel.isPrivate ? 'groups:read' : 'channels:read');
 
 export function createConversations(botUserId: string, scopes: () => readonly string[]): Conversations {
   const channels = new Map<string, EmulatedChannel>();
+  const usergroups = new Map<string, string[]>();
   const get = (id: string): EmulatedChannel =>
     channels.get(id) ?? { id, name: id.toLowerCase(), isPrivate: id.startsWith('G'), isIm: id.startsWith('D'), members: [botUserId, 'U1', 'U2', 'U3'] };
   const info = (channel: EmulatedChannel, withCount: boolean) => ({
@@ -63,7 +69,14 @@ export function createConversations(botUserId: string, scopes: () => readonly st
       return channel;
     },
     get,
+    defineUsergroup: (id, users) => void usergroups.set(id, [...users]),
     handlers: {
+      // https://docs.slack.dev/reference/methods/usergroups.users.list (scope usergroups:read, checked per method).
+      'usergroups.users.list': (fields) => {
+        const id = stringField(fields, 'usergroup');
+        const users = id ? usergroups.get(id) : undefined;
+        return users ? { ok: true, users: [...users] } : { ok: false, error: 'no_such_subteam' };
+      },
       'conversations.info': (fields) => {
         const id = stringField(fields, 'channel');
         if (!id) return { ok: false, error: 'channel_not_found' };

@@ -35,6 +35,7 @@ export const METHOD_TIERS: Record<string, SlackTier | 'special'> = {
   'files.getUploadURLExternal': 4,
   'files.completeUploadExternal': 4,
   'users.info': 4,
+  'usergroups.users.list': 2,
   'assistant.threads.setTitle': 4,
   'assistant.threads.setSuggestedPrompts': 4,
 };

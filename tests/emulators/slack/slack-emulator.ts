@@ -47,6 +47,7 @@ export const DEFAULT_SLACK_SCOPES: readonly string[] = [
   'files:write',
   'im:write',
   'assistant:write',
+  'usergroups:read',
 ];
 
 /** Options of {@link startSlackEmulator}; every field has a default. */
@@ -126,6 +127,8 @@ export interface SlackEmulator extends Deliveries {
   defineChannel(channel: Partial<EmulatedChannel> & { id: string }): EmulatedChannel;
   /** A channel no one used yet (`CNEW1`, `CNEW2`…), defined with `channel` (default: public, the bot and U1…U3); returns its id. */
   createChannel(channel?: Partial<Omit<EmulatedChannel, 'id'>>): string;
+  /** A user group (`S…`) and its members, for usergroups.users.list. */
+  defineUsergroup(id: string, users: string[]): void;
   /** Refuse the streaming methods from now on with `refusal`, or offer them again (undefined). */
   setStreamingRefusal(refusal: StreamingRefusal | undefined): void;
   /** Refuse task and plan chunks from now on with `error`, or take them again (undefined). */
@@ -309,6 +312,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       conversations.define({ ...channel, id, name: channel.name ?? `new-${createdChannels}` });
       return id;
     },
+    defineUsergroup: (id, users) => conversations.defineUsergroup(id, users),
     setStreamingRefusal(next) {
       refusal = next;
     },

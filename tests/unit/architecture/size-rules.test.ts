@@ -25,7 +25,7 @@ const FUNCTIONS_OVER: Record<string, number> = {
   'app/create-engine.ts#createEngine': 167,
   'app/start-app.ts#startLocked': 176,
   'cli/doctor-command.ts#runDoctor': 200,
-  'commands/approvals/approval-flow.ts#createApprovalFlow': 163,
+  'commands/approvals/approval-flow.ts#createApprovalFlow': 152,
   'commands/turns/conversations.ts#createConversations': 272,
   'commands/reply/reply-renderer.ts#createReplyRenderer': 228,
   'commands/turns/run-turn.ts#runTurnInThread': 207,

@@ -34,6 +34,14 @@ const SAMPLES: Record<string, () => unknown[]> = {
   toolSchemaFile: () => folder('tools_schemas'),
   providersFile: () => [readJson('providers.json')],
   configFile: () => [{ llmBaseUrl: ['http://127.0.0.1:8080/v1'], httpPort: 3000, effort: 'low', sandbox: 'auto', plainMentions: true }],
+  approvalPolicy: () => [
+    {
+      groups: { ops: { slackUsergroup: 'S0OPS' } },
+      rules: [{ name: 'k', workspace: 'slack:T1', command: 'kubectl *', approval: { group: 'ops', required: 2 } }],
+      default: { approval: 'channel' },
+    },
+    { groups: { leads: { members: ['slack:U1'] } }, rules: [{ name: 'status', tool: 'write_*', approval: 'none' }], default: { approval: { group: 'leads' } } },
+  ],
   mcpConfigFile: () => [
     { mcpServers: { files: { command: 'npx', args: ['server'], risk: { read: 'SAFE' } }, web: { url: 'https://mcp.example/mcp', timeoutS: 5 } } },
   ],
