@@ -31,6 +31,7 @@ const PLAYGROUND_EDIT_INTERVAL_MS = 150;
 import { checkPortFree, startHttpServer, type HttpServer } from './http-server.js';
 import { installProcessGuard } from './process-guard.js';
 import { avatarRoutes } from './avatar-routes.js';
+import { characterPictures } from '../commands/avatars.js';
 import { acquireDataFolderLock } from './data-folder-lock.js';
 import { startRetention } from './retention-schedule.js';
 import { startTelemetry } from './telemetry/start-telemetry.js';
@@ -136,20 +137,8 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
 
   const slack = config.slack ? await openSlackAdapter(config.slack, { config, options, engine, layer, logger, sharedBudget }) : undefined;
   if (slack) surfaces.slack = slack.surface;
-  let discord: DiscordAdapter | undefined;
-  if (config.discord) {
-    const { createDiscordAdapter } = await import('../adapters/discord/index.js');
-    discord = createDiscordAdapter({
-      config: config.discord,
-      handle: layer.handle,
-      logger,
-      editIntervalMs: config.streamEditIntervalMs,
-      plainMentions: config.plainMentions,
-      pacing: options.discordPacing,
-      sharedBudget,
-    });
-    surfaces.discord = discord.surface;
-  }
+  const discord = config.discord ? await openDiscordAdapter(config.discord, { config, options, engine, layer, logger, sharedBudget }) : undefined;
+  if (discord) surfaces.discord = discord.surface;
   let playground: PlaygroundAdapter | undefined;
   if (!config.slack && !config.discord) {
     const { createPlaygroundAdapter } = await import('../adapters/playground/index.js');
@@ -278,17 +267,32 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
 }
 
 /** The Slack adapter, loaded only when Slack is configured (a Discord-only bot never loads Bolt). */
-async function openSlackAdapter(
-  slackConfig: NonNullable<AppConfig['slack']>,
-  context: {
-    config: AppConfig;
-    options: StartAppOptions;
-    engine: Engine;
-    layer: CommandLayer;
-    logger: Parameters<typeof createSlackAdapter>[0]['logger'];
-    sharedBudget: Parameters<typeof createSlackAdapter>[0]['sharedBudget'];
-  },
-): Promise<SlackAdapter> {
+interface AdapterContext {
+  config: AppConfig;
+  options: StartAppOptions;
+  engine: Engine;
+  layer: CommandLayer;
+  logger: Parameters<typeof createSlackAdapter>[0]['logger'];
+  sharedBudget: Parameters<typeof createSlackAdapter>[0]['sharedBudget'];
+}
+
+async function openDiscordAdapter(discordConfig: NonNullable<AppConfig['discord']>, context: AdapterContext): Promise<DiscordAdapter> {
+  const { config, options, engine } = context;
+  const { createDiscordAdapter } = await import('../adapters/discord/index.js');
+  return createDiscordAdapter({
+    config: discordConfig,
+    handle: context.layer.handle,
+    logger: context.logger,
+    editIntervalMs: config.streamEditIntervalMs,
+    plainMentions: config.plainMentions,
+    pacing: options.discordPacing,
+    sharedBudget: context.sharedBudget,
+    // A character without a picture URL gets a webhook of its own carrying its picture.
+    pictures: characterPictures(engine.roster),
+  });
+}
+
+async function openSlackAdapter(slackConfig: NonNullable<AppConfig['slack']>, context: AdapterContext): Promise<SlackAdapter> {
   const { config, options, engine } = context;
   const { createSlackAdapter } = await import('../adapters/slack/index.js');
   return createSlackAdapter({
