@@ -17,13 +17,13 @@ const MAX_FILE_LINES = 400;
 
 /** Over the line today: `file#function` → its lines now. Shrink it; never add to it. */
 const FUNCTIONS_OVER: Record<string, number> = {
-  'adapters/discord/surface.ts#createDiscordSurface': 199,
+  'adapters/discord/surface.ts#createDiscordSurface': 196,
   'adapters/playground/state.ts#createPlaygroundState': 178,
   'adapters/shared/call-budget.ts#createCallBudget': 232,
   'adapters/slack/reply-stream.ts#createSlackReplyStream': 302,
   'adapters/slack/surface.ts#createSlackSurface': 234,
   'app/create-engine.ts#createEngine': 167,
-  'app/start-app.ts#startLocked': 187,
+  'app/start-app.ts#startLocked': 175,
   'cli/doctor-command.ts#runDoctor': 200,
   'commands/approval-flow.ts#createApprovalFlow': 163,
   'commands/conversations.ts#createConversations': 272,
