@@ -24,7 +24,7 @@ const FUNCTIONS_OVER: Record<string, number> = {
   'adapters/slack/surface.ts#createSlackSurface': 234,
   'app/create-engine.ts#createEngine': 167,
   'app/start-app.ts#startLocked': 175,
-  'cli/doctor-command.ts#runDoctor': 200,
+  'cli/doctor-command.ts#runDoctor': 199,
   'commands/approval-flow.ts#createApprovalFlow': 163,
   'commands/conversations.ts#createConversations': 272,
   'commands/reply-renderer.ts#createReplyRenderer': 228,
