@@ -32,6 +32,7 @@ const PLAYGROUND_EDIT_INTERVAL_MS = 150;
 import { checkPortFree, startHttpServer, type HttpServer } from './http-server.js';
 import { installProcessGuard } from './process-guard.js';
 import { avatarRoutes } from './avatar-routes.js';
+import { characterPictures } from '../commands/reply/avatars.js';
 import { acquireDataFolderLock } from './data-folder-lock.js';
 import { startRetention } from './retention-schedule.js';
 import { startTelemetry } from './telemetry/start-telemetry.js';
@@ -139,7 +140,7 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
 
   const slack = config.slack ? await openSlackAdapter(config.slack, { config, options, engine, layer, logger, sharedBudget }) : undefined;
   if (slack) surfaces.slack = slack.surface;
-  const discord = config.discord ? await openDiscordAdapter(config.discord, { config, options, layer, logger, sharedBudget }) : undefined;
+  const discord = config.discord ? await openDiscordAdapter(config.discord, { config, options, engine, layer, logger, sharedBudget }) : undefined;
   if (discord) surfaces.discord = discord.surface;
   let playground: PlaygroundAdapter | undefined;
   if (!config.slack && !config.discord) {
@@ -269,18 +270,33 @@ async function startLocked(options: StartAppOptions, opened: (() => unknown)[]):
   };
 }
 
-/** The Slack adapter, loaded only when Slack is configured (a Discord-only bot never loads Bolt). */
-async function openSlackAdapter(
-  slackConfig: NonNullable<AppConfig['slack']>,
-  context: {
-    config: AppConfig;
-    options: StartAppOptions;
-    engine: Engine;
-    layer: CommandLayer;
-    logger: Parameters<typeof createSlackAdapter>[0]['logger'];
-    sharedBudget: Parameters<typeof createSlackAdapter>[0]['sharedBudget'];
-  },
-): Promise<SlackAdapter> {
+/** What opening a platform's adapter takes (each is loaded only when configured: a Slack-only bot never loads discord.js). */
+interface AdapterContext {
+  config: AppConfig;
+  options: StartAppOptions;
+  engine: Engine;
+  layer: CommandLayer;
+  logger: Parameters<typeof createSlackAdapter>[0]['logger'];
+  sharedBudget: Parameters<typeof createSlackAdapter>[0]['sharedBudget'];
+}
+
+async function openDiscordAdapter(discordConfig: NonNullable<AppConfig['discord']>, context: AdapterContext): Promise<DiscordAdapter> {
+  const { config, options, engine } = context;
+  const { createDiscordAdapter } = await import('../adapters/discord/index.js');
+  return createDiscordAdapter({
+    config: discordConfig,
+    handle: context.layer.handle,
+    logger: context.logger,
+    editIntervalMs: config.streamEditIntervalMs,
+    plainMentions: config.plainMentions,
+    pacing: options.discordPacing,
+    sharedBudget: context.sharedBudget,
+    // A character without a picture URL gets a webhook of its own carrying its picture.
+    pictures: characterPictures(engine.roster),
+  });
+}
+
+async function openSlackAdapter(slackConfig: NonNullable<AppConfig['slack']>, context: AdapterContext): Promise<SlackAdapter> {
   const { config, options, engine } = context;
   const { createSlackAdapter } = await import('../adapters/slack/index.js');
   return createSlackAdapter({
@@ -294,29 +310,5 @@ async function openSlackAdapter(
     sharedBudget: context.sharedBudget,
     assistantPrompts: () => suggestedPrompts(engine.roster, config.defaultCharacter),
     state: engine.store,
-  });
-}
-
-/** The Discord adapter, loaded only when Discord is configured (a Slack-only bot never loads discord.js). */
-async function openDiscordAdapter(
-  discordConfig: NonNullable<AppConfig['discord']>,
-  context: {
-    config: AppConfig;
-    options: StartAppOptions;
-    layer: CommandLayer;
-    logger: Parameters<typeof createDiscordAdapter>[0]['logger'];
-    sharedBudget: Parameters<typeof createDiscordAdapter>[0]['sharedBudget'];
-  },
-): Promise<DiscordAdapter> {
-  const { config, options } = context;
-  const { createDiscordAdapter } = await import('../adapters/discord/index.js');
-  return createDiscordAdapter({
-    config: discordConfig,
-    handle: context.layer.handle,
-    logger: context.logger,
-    editIntervalMs: config.streamEditIntervalMs,
-    plainMentions: config.plainMentions,
-    pacing: options.discordPacing,
-    sharedBudget: context.sharedBudget,
   });
 }

@@ -15,7 +15,7 @@ import { dataProblemLines } from './failure-lines.js';
 import { sqliteStorePath, sqliteStoreStats } from '../core/store/sqlite-maintenance.js';
 import { formatBytes } from './format-bytes.js';
 import { WORKFLOW_TOOL_NAMES } from '../core/tools/workflow-tool-names.js';
-import { checkDiscord, checkPublicUrl, checkSlack } from './doctor-platforms.js';
+import { checkDiscord, checkPublicUrl, checkSlack, discordFaceLines } from './doctor-platforms.js';
 import { selectCommandSandbox } from '../core/safety/select-sandbox.js';
 import type { CommandSandbox } from '../core/safety/command-sandbox.js';
 import { checkMcpServers, reportModelProfiles, reportSandboxDetails } from './doctor-extensions.js';
@@ -110,8 +110,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       onWarning: (problem) => createdRoleWarnings.push(`${problem.file}${problem.field === '/' ? '' : ` ${problem.field}`}: ${problem.message}`),
       onAvatarProblem: (problem) => avatarProblems.push(`${problem.file} ${problem.field}: ${problem.message}`),
     });
-    for (const warning of createdRoleWarnings) info(`created role: ${warning}`);
-    for (const problem of avatarProblems) info(`character picture: ${problem}`);
+    for (const line of rosterNotes(createdRoleWarnings, avatarProblems, config.discord ? discordFaceLines(roster, config.publicUrl) : [])) info(line);
     ok(`${roster.roles.size} roles, ${roster.traits.size} traits, ${roster.characters.size} characters, ${roster.teams.size} teams`);
     if (!roster.characters.has(config.defaultCharacter))
       bad(
@@ -242,4 +241,9 @@ const ENDPOINT_SETTINGS = new Set(['SLACK_API_URL', 'DISCORD_API_URL']);
 
 function withoutEndpoints(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(environment).filter(([name]) => !ENDPOINT_SETTINGS.has(name)));
+}
+
+/** What loading the roster had to say: created roles skipped, picture files refused, each character's Discord face. */
+function rosterNotes(createdRoleWarnings: string[], avatarProblems: string[], faces: string[]): string[] {
+  return [...createdRoleWarnings.map((warning) => `created role: ${warning}`), ...avatarProblems.map((problem) => `character picture: ${problem}`), ...faces];
 }

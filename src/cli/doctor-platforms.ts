@@ -4,6 +4,12 @@
  * https://api.slack.com/methods/auth.test · https://discord.com/developers/docs/resources/application
  */
 import type { AppConfig } from '../config/app-config.js';
+import { avatarUrlOf } from '../commands/reply/avatars.js';
+import { isAvatarFile } from '../core/data/avatar-files.js';
+import type { Roster } from '../core/data/types.js';
+
+/** Discord's webhooks per channel (src/adapters/discord/webhooks.ts, not imported: doctor loads no discord.js). */
+const DISCORD_MAX_WEBHOOKS_PER_CHANNEL = 15;
 
 /** Every scope the bot uses, and only those (slack-app-manifest.yaml asks for exactly these; DMs are not supported). */
 export const SLACK_REQUIRED_SCOPES = [
@@ -141,10 +147,25 @@ export function checkPublicUrl(config: Pick<AppConfig, 'publicUrl' | 'slack' | '
     return;
   }
   const without = [
-    config.discord ? "Discord posts show the webhook's picture" : undefined,
+    config.discord ? "Discord posts carry each character's picture on a webhook of its own (see each character's Discord face below)" : undefined,
     config.slack ? "Slack posts show each character's emoji" : undefined,
   ].filter(Boolean);
   report.info(
     `TSUKA_PUBLIC_URL is not set: ${without.join(', ')} (characters whose avatar is an https URL keep it)\n    → set TSUKA_PUBLIC_URL to the address at which Discord and Slack reach this host's HTTP server (TSUKA_HTTP_PORT), e.g. https://tsuka.example.com, to give every character its own picture (served at /avatars/<name>.png)`,
   );
+}
+
+/**
+ * What each character will look like on Discord: the picture at its URL (its own, or under
+ * TSUKA_PUBLIC_URL), else its picture on a webhook of its own in each channel (no public address
+ * needed); where a channel's 15 webhooks are taken, its name (and emoji) only.
+ */
+export function discordFaceLines(roster: Pick<Roster, 'characters' | 'avatarImages'>, publicUrl: string | undefined): string[] {
+  return [...roster.characters.values()].map((character) => {
+    const url = avatarUrlOf(character, publicUrl);
+    if (url) return `Discord face of ${character.aiName}: the picture at ${url} (Discord must be able to fetch it)`;
+    const picture = roster.avatarImages?.has(character.name) ? `its picture file ${character.avatar}` : 'its generated picture';
+    const emoji = isAvatarFile(character.avatar) || /^https?:/.test(character.avatar) ? '' : ` ${character.avatar}`;
+    return `Discord face of ${character.aiName}: ${picture}, on a webhook of its own in each channel (no public address needed); in a channel whose ${DISCORD_MAX_WEBHOOKS_PER_CHANNEL} webhooks are taken: the name${emoji ? ` with${emoji}` : ''} only`;
+  });
 }

@@ -29,6 +29,8 @@ export interface Identity {
   avatarUrl?: string;
   /** The character's picture on this host's HTTP server (`/avatars/<name>.png`), for pages it serves itself (the playground). */
   avatarPath?: string;
+  /** The character's file name (`spock`): Discord gives it a webhook of its own, with its picture, when no `avatarUrl` exists. */
+  character?: string;
 }
 
 export type ButtonStyle = 'primary' | 'success' | 'danger' | 'secondary';

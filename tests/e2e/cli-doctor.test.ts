@@ -67,9 +67,14 @@ describe('tsuka doctor', () => {
       /· invite the bot: https:\/\/discord\.com\/oauth2\/authorize\?client_id=\d+&scope=bot%20applications\.commands&permissions=309774617600/,
     );
     expect(output).toMatch(/✗ Discord Message Content intent: not enabled[\s\S]*→ Developer Portal/);
-    // Without TSUKA_PUBLIC_URL the characters have no picture on Discord, and doctor says how to give them one.
+    // Without TSUKA_PUBLIC_URL Slack shows emoji; Discord still shows pictures, on each character's own webhook (issue 40).
     expect(output).toMatch(
-      /TSUKA_PUBLIC_URL is not set: Discord posts show the webhook's picture, Slack posts show each character's emoji[^\n]*\n\s+→ set TSUKA_PUBLIC_URL/,
+      /TSUKA_PUBLIC_URL is not set: Discord posts carry each character's picture on a webhook of its own [^\n]*, Slack posts show each character's emoji[^\n]*\n\s+→ set TSUKA_PUBLIC_URL/,
+    );
+    // One line per character: what it will look like on Discord.
+    expect(output.match(/^· Discord face of /gm)).toHaveLength(13);
+    expect(output).toMatch(
+      /^· Discord face of Geordi: its generated picture, on a webhook of its own in each channel \(no public address needed\); in a channel whose 15 webhooks are taken: the name with :wrench: only$/m,
     );
     expect(output).toMatch(/✓ \d+ tool schemas/);
     expect(output).toMatch(/✓ 13 roles, 8 traits, 13 characters, 6 teams/);

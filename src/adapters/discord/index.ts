@@ -18,7 +18,7 @@ import { registerDiscordListeners } from './events.js';
 import { countRateLimits, createDiscordEditPacer, reportDiscordCalls, DISCORD_DEFAULT_PACING, type DiscordPacing } from './rate-limits.js';
 import type { SharedBudget } from '../shared/call-budget.js';
 import { createDiscordSurface } from './surface.js';
-import { createDiscordWebhooks } from './webhooks.js';
+import { createDiscordWebhooks, type WebhookPictures } from './webhooks.js';
 import { guardDiscordDispatches } from './dispatch-guard.js';
 
 /** Gateway close code for a privileged intent the application may not use. */
@@ -33,6 +33,8 @@ export interface DiscordAdapterOptions {
   pacing?: Partial<DiscordPacing>;
   /** With replicas: edit spacing shared through Redis (the coordination's `takeToken`). */
   sharedBudget?: SharedBudget;
+  /** The characters' pictures: a character without a picture URL gets a webhook of its own carrying it. */
+  pictures?: WebhookPictures;
 }
 
 export interface DiscordAdapter {
@@ -93,7 +95,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     return standalone;
   };
   const pacer = createDiscordEditPacer({ ...DISCORD_DEFAULT_PACING, ...options.pacing }, Date.now, options.sharedBudget);
-  const webhooks = createDiscordWebhooks({ rest, applicationId: () => applicationId, logger });
+  const webhooks = createDiscordWebhooks({ rest, applicationId: () => applicationId, logger, pictures: options.pictures });
   const surface = createDiscordSurface({
     rest,
     webhooks,

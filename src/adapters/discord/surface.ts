@@ -75,10 +75,23 @@ export function classifyDiscordError(error: unknown): RetryVerdict | undefined {
   return undefined;
 }
 
-function webhookUsername(identity: Identity): string {
+function webhookUsername(identity: Identity, ownPicture: boolean): string {
   // With a picture the face is the picture; without one the emoji stands in for it.
-  const emoji = identity.avatarUrl ? undefined : avatarEmoji(identity.avatar);
+  const emoji = identity.avatarUrl || ownPicture ? undefined : avatarEmoji(identity.avatar);
   return (emoji ? `${emoji} ${identity.name}` : identity.name).slice(0, DISCORD_MAX_WEBHOOK_USERNAME_LENGTH);
+}
+
+/**
+ * The webhook a character posts through: the channel's shared one with the picture's URL, or,
+ * without a URL, the character's own (its picture set on the webhook: no public address needed).
+ */
+async function webhookFor(webhooks: DiscordWebhooks, where: { guild: string; parent: string }, identity: Identity | undefined) {
+  // Discord fetches the picture itself: the character's URL or its generated picture under TSUKA_PUBLIC_URL.
+  const avatarUrl = identity?.avatarUrl ?? (identity?.avatar && /^https:\/\//.test(identity.avatar) ? identity.avatar : undefined);
+  // A DM has no webhooks: the bot posts itself, the character's name in bold.
+  const shared = identity && where.guild !== DIRECT_GUILD ? await webhooks.forChannel(where.parent) : undefined;
+  const own = shared && !avatarUrl && identity?.character ? await webhooks.forCharacter(where.parent, identity.character) : undefined;
+  return { hook: own ?? shared, own, avatarUrl };
 }
 
 function namePrefix(identity: Identity | undefined): string {
@@ -125,20 +138,17 @@ export function createDiscordSurface(options: DiscordSurfaceOptions): ChatSurfac
   ): Promise<MessageRef> {
     const rest = options.rest();
     const components = componentsFor(buttons);
-    // A DM has no webhooks: the bot posts itself, the character's name in bold.
-    const hook = identity && where.guild !== DIRECT_GUILD ? await webhooks.forChannel(where.parent) : undefined;
+    const { hook, own, avatarUrl } = await webhookFor(webhooks, where, identity);
     if (hook && identity) {
       const query = new URLSearchParams({ wait: 'true', with_components: 'true' });
       if (where.channel !== where.parent) query.set('thread_id', where.channel);
-      // Discord fetches the picture itself: the character's URL or its generated picture under TSUKA_PUBLIC_URL.
-      const avatarUrl = identity.avatarUrl ?? (identity.avatar && /^https:\/\//.test(identity.avatar) ? identity.avatar : undefined);
       try {
         const response = await rest.post(Routes.webhook(hook.id, hook.token), {
           auth: false,
           query,
           body: {
             content: fit(text),
-            username: webhookUsername(identity),
+            username: webhookUsername(identity, own !== undefined),
             ...(avatarUrl ? { avatar_url: avatarUrl } : {}),
             components,
             allowed_mentions: ALLOWED_MENTIONS,

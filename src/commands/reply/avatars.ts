@@ -6,7 +6,7 @@
  * pictures at `/avatars/<name>.png`; Discord (webhook `avatar_url`) and Slack (`icon_url`) fetch
  * them at `TSUKA_PUBLIC_URL/avatars/<name>.png`. A character whose `avatar` is an https URL keeps it.
  */
-import type { Character } from '../../core/data/types.js';
+import type { Character, Roster } from '../../core/data/types.js';
 import { svgToPng } from '../charts/svg-to-png.js';
 
 /** Size of the SVG; the PNG is drawn at twice this (256 px, sharp in Discord's and Slack's lists). */
@@ -102,5 +102,17 @@ export function createAvatarImages(): AvatarImages {
       }
       return image;
     },
+  };
+}
+
+/** A character's picture as bytes: the file its data names (read at load), else the generated PNG; undefined for a name not in the roster. */
+export type CharacterPictures = (character: string) => Promise<{ bytes: Buffer; contentType: string } | undefined>;
+
+export function characterPictures(roster: Pick<Roster, 'characters' | 'avatarImages'>, images: AvatarImages = createAvatarImages()): CharacterPictures {
+  return async (name) => {
+    const own = roster.avatarImages?.get(name);
+    if (own) return { bytes: own.bytes, contentType: own.contentType };
+    const character = roster.characters.get(name);
+    return character ? { bytes: await images.png(character), contentType: 'image/png' } : undefined;
   };
 }

@@ -35,5 +35,5 @@ export function identityOf(character: Character, publicUrl?: string): Identity &
   const avatarUrl = avatarUrlOf(character, publicUrl);
   // A picture file is no emoji and no URL a platform could use: it is served at avatarPath (and avatarUrl).
   const avatar = isAvatarFile(character.avatar) ? '' : character.avatar;
-  return { name: character.aiName, avatar, avatarPath: avatarPath(character.name), ...(avatarUrl ? { avatarUrl } : {}) };
+  return { name: character.aiName, avatar, avatarPath: avatarPath(character.name), character: character.name, ...(avatarUrl ? { avatarUrl } : {}) };
 }

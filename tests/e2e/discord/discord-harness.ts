@@ -69,6 +69,8 @@ export interface DiscordHarnessOptions {
    * they do not wait out real pacing; the load test passes the real 1,000 ms.
    */
   pacing?: { editSpacingMsPerChannel: number };
+  /** The data folder (characters, roles, …): default the repository's. */
+  rootDirectory?: string;
 }
 
 export async function startDiscordHarness(options: DiscordHarnessOptions = {}): Promise<DiscordHarness> {
@@ -85,13 +87,18 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
   const model = await startScriptedModelServer({ modelId: 'qwen2.5-coder:7b' });
   const workspace = path.join(home, 'workspace');
   const logs: string[] = [];
-  const config = testAppConfig(home, model.baseURL, {
-    DISCORD_BOT_TOKEN: discord.botToken,
-    DISCORD_API_URL: discord.apiUrl,
-    TSUKA_DISCORD_GUILD_IDS: discord.guildId,
-    TSUKA_ADMINS: `discord:${ADMIN}`,
-    ...options.environment,
-  });
+  const config = testAppConfig(
+    home,
+    model.baseURL,
+    {
+      DISCORD_BOT_TOKEN: discord.botToken,
+      DISCORD_API_URL: discord.apiUrl,
+      TSUKA_DISCORD_GUILD_IDS: discord.guildId,
+      TSUKA_ADMINS: `discord:${ADMIN}`,
+      ...options.environment,
+    },
+    options.rootDirectory,
+  );
   const app = await startApp({
     config,
     io: { stdout: (text) => logs.push(text), stderr: (text) => logs.push(text), environment: {}, workingDirectory: home },

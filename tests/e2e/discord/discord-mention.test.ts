@@ -20,9 +20,10 @@ describe('Discord mentions', () => {
     const thread = harness.threads().find((candidate) => candidate.id === question.id);
     expect(thread?.parent_id).toBe(harness.channelId);
     expect(thread?.name).toMatch(/^Geordi · why does npm test fail\?/);
-    expect(harness.webhooks()).toHaveLength(1);
-    expect(answer.webhookId).toBe(harness.webhooks()[0]!.id);
-    expect(answer.username).toBe('🔧 Geordi');
+    // The shared webhook, and Geordi's own carrying its picture (no TSUKA_PUBLIC_URL here): the name without the emoji.
+    expect(harness.webhooks().map((hook) => hook.name)).toEqual(['TSUKA', 'TSUKA:geordi']);
+    expect(answer.webhookId).toBe(harness.webhooks()[1]!.id);
+    expect(answer.username).toBe('Geordi');
     expect(harness.botReplies(question.id)).toHaveLength(1);
     // Streamed: a placeholder first, then edits, the last one holding the whole reply.
     expect(answer.revisions.length).toBeGreaterThanOrEqual(3);
@@ -61,8 +62,8 @@ describe('Discord mentions', () => {
     model.enqueue({ text: 'Worf reviewing.' });
     harness.mention({ channelId: question.id, content: 'worf is this safe?' });
     const handedOver = await harness.waitForReply(question.id, 'Worf reviewing.');
-    expect(handedOver.webhookId).toBe(harness.webhooks()[0]!.id);
-    expect(handedOver.username).toMatch(/ Worf$/);
+    expect(handedOver.webhookId).toBe(harness.webhooks().find((hook) => hook.name === 'TSUKA:worf')!.id);
+    expect(handedOver.username).toBe('Worf');
     expect(harness.botReplies(question.id).map((message) => message.username.split(' ').at(-1))).toEqual(['Geordi', 'Worf']);
     const request = model.requests[1]!.body as { messages: { role: string; content: string }[] };
     expect(request.messages[0]!.content).toMatch(/Worf/);
@@ -88,7 +89,7 @@ describe('Discord mentions', () => {
     model.enqueue({ text: 'Worf: 64 is too many for this host.' });
     await discord.chooseOption({ messageId: reply.id, channelId: question.id, customId: ask!.custom_id, value: 'ask:worf', userId: BEN });
     const second = await harness.waitForReply(question.id, 'Worf: 64 is too many');
-    expect(second.username).toMatch(/ Worf$/);
+    expect(second.username).toBe('Worf');
     const asked = (model.requests[before]!.body as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
     expect(asked).toContain('what is the connection limit?');
     expect(asked).toContain('The limit is 64 connections.');
@@ -152,7 +153,7 @@ describe('Discord mentions', () => {
     for (const part of parts) {
       expect(part.content.length).toBeLessThanOrEqual(2000);
       expect(fencesBalanced(part.content)).toBe(true);
-      expect(part.username).toBe('🔧 Geordi');
+      expect(part.username).toBe('Geordi');
     }
     const lines =
       parts
@@ -177,7 +178,7 @@ describe('Discord mentions without Manage Webhooks', () => {
     expect(answer.webhookId).toBeUndefined();
     expect(answer.authorId).toBe(discord.botUserId);
     expect(answer.content).toMatch(/^🔧 \*\*Geordi\*\*: Still delivered\./);
-    expect(discord.webhooks()).toHaveLength(0);
+    expect(harness.webhooks()).toHaveLength(0);
   });
 
   it("never sends a message over 2,000 characters, even with the fallback's name prefix (no 50035 from Discord)", async () => {

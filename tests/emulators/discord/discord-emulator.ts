@@ -8,6 +8,7 @@
  * with `Retry-After`. Tests drive people through `postUserMessage`, `invokeSlashCommand` and
  * `clickButton`, and observe the bot through `messages()`, the records and `waitFor`.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIMessage, APIPublicThreadChannel, APIWebhook } from 'discord-api-types/v10';
@@ -115,6 +116,10 @@ export interface DiscordEmulator {
   messages(channelId?: string): RecordedMessage[];
   threads(): APIPublicThreadChannel[];
   webhooks(): APIWebhook[];
+  /** The image a webhook was created with (its `avatar` data), if any. */
+  webhookAvatar(webhookId: string): { contentType: string; bytes: Buffer } | undefined;
+  /** Adds another application's webhook to a channel (to fill it up to Discord's 15). */
+  addForeignWebhook(channelId: string, name?: string): APIWebhook;
   readonly interactionResponses: readonly InteractionResponseRecord[];
   readonly followUps: readonly FollowUpRecord[];
   readonly commandPuts: readonly CommandPutRecord[];
@@ -224,6 +229,20 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
       })),
     threads: () => [...state.channels.values()].filter((channel) => channel.kind === 'thread').map((thread) => threadPayload(state, thread)),
     webhooks: () => [...state.webhooks.values()].map((webhook) => webhookPayload(state, webhook)),
+    webhookAvatar: (webhookId) => state.webhooks.get(webhookId)?.avatarImage,
+    addForeignWebhook(channelId, name = 'Other bot') {
+      const webhook = {
+        id: state.nextId(),
+        token: randomBytes(34).toString('base64url'),
+        channelId,
+        name,
+        avatar: null,
+        createdBy: state.botUserId,
+        applicationId: '1',
+      };
+      state.webhooks.set(webhook.id, webhook);
+      return webhookPayload(state, webhook);
+    },
     interactionResponses: recorder.interactionResponses,
     followUps: recorder.followUps,
     commandPuts: recorder.commandPuts,

@@ -301,7 +301,7 @@ export function messagePayload(state: EmulatorState, fields: MessageFields): API
 /** A channel webhook; the token is included, as for the webhook's creator. */
 export function webhookPayload(
   state: EmulatorState,
-  webhook: { id: string; token: string; channelId: string; name: string; avatar: string | null; createdBy: string },
+  webhook: { id: string; token: string; channelId: string; name: string; avatar: string | null; createdBy: string; applicationId?: string },
 ): APIWebhook {
   return {
     id: webhook.id,
@@ -311,7 +311,7 @@ export function webhookPayload(
     name: webhook.name,
     avatar: webhook.avatar,
     token: webhook.token,
-    application_id: state.applicationId,
+    application_id: webhook.applicationId ?? state.applicationId,
     user: userPayload(state.user(webhook.createdBy)),
   };
 }

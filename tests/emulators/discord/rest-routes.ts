@@ -3,7 +3,7 @@
  * threads, reactions, typing and webhook management.
  * https://discord.com/developers/docs/resources/message
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { MessageType } from 'discord-api-types/v10';
 import {
   DiscordApiError,
@@ -32,6 +32,18 @@ export interface RouteDependencies {
 }
 
 const DISCORD_MAX_WEBHOOK_NAME_LENGTH = 80;
+/** Webhooks per channel (https://github.com/discord/discord-api-docs/pull/5966), and the error past them. */
+export const DISCORD_MAX_WEBHOOKS_PER_CHANNEL = 15;
+const MAX_WEBHOOKS_REACHED = 30007;
+
+/** Image data (`data:image/png;base64,…`), as Create Webhook's `avatar` takes it: the image, or a 400. */
+function avatarData(value: unknown): { contentType: string; bytes: Buffer; hash: string } | undefined {
+  if (value === undefined || value === null) return undefined;
+  const match = typeof value === 'string' ? /^data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/]+=*)$/.exec(value) : null;
+  const bytes = match ? Buffer.from(match[2]!, 'base64') : Buffer.alloc(0);
+  if (!match || bytes.length === 0) throw invalidFormBody('avatar', 'IMAGE_INVALID', 'Invalid image data');
+  return { contentType: match[1]!, bytes, hash: createHash('sha256').update(bytes).digest('hex').slice(0, 32) };
+}
 const DEFAULT_MESSAGE_PAGE = 50;
 
 /** The bot-token routes. */
@@ -279,12 +291,16 @@ export function createRestRoutes(deps: RouteDependencies): Route[] {
         if (name.length < 1 || name.length > DISCORD_MAX_WEBHOOK_NAME_LENGTH) {
           throw invalidFormBody('name', 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${DISCORD_MAX_WEBHOOK_NAME_LENGTH} in length.`);
         }
+        if ([...state.webhooks.values()].filter((hook) => hook.channelId === channel.id).length >= DISCORD_MAX_WEBHOOKS_PER_CHANNEL)
+          throw new DiscordApiError(400, MAX_WEBHOOKS_REACHED, `Maximum number of webhooks reached (${DISCORD_MAX_WEBHOOKS_PER_CHANNEL})`);
+        const image = avatarData((context.body as { avatar?: unknown } | undefined)?.avatar);
         const webhook: WebhookInfo = {
           id: state.nextId(),
           token: randomBytes(34).toString('base64url'),
           channelId: channel.id,
           name,
-          avatar: null,
+          avatar: image?.hash ?? null,
+          ...(image ? { avatarImage: { contentType: image.contentType, bytes: image.bytes } } : {}),
           createdBy: state.botUserId,
         };
         state.webhooks.set(webhook.id, webhook);

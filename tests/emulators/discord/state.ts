@@ -66,8 +66,12 @@ export interface WebhookInfo {
   token: string;
   channelId: string;
   name: string;
+  /** The avatar hash; the image itself in `avatarImage` (created with `avatar: data:image/png;base64,…`). */
   avatar: string | null;
+  avatarImage?: { contentType: string; bytes: Buffer };
   createdBy: string;
+  /** Another application's webhook (a test fills a channel); absent: this application's. */
+  applicationId?: string;
 }
 
 /** A registered application command as stored (the real-shaped object). */

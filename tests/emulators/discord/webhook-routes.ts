@@ -71,7 +71,7 @@ export function createWebhookRoutes(state: EmulatorState, world: World, interact
         const stored = world.createMessage({
           channelId,
           author: state.user(webhook.createdBy),
-          authorOverride: { username, avatar: null },
+          authorOverride: { username, avatar: avatarUrl === undefined ? webhook.avatar : null },
           webhookId: webhook.id,
           applicationId: state.applicationId,
           content: content.content,

@@ -17,14 +17,14 @@ const MAX_FILE_LINES = 400;
 
 /** Over the line today: `file#function` → its lines now. Shrink it; never add to it. */
 const FUNCTIONS_OVER: Record<string, number> = {
-  'adapters/discord/surface.ts#createDiscordSurface': 199,
+  'adapters/discord/surface.ts#createDiscordSurface': 196,
   'adapters/playground/state.ts#createPlaygroundState': 178,
   'adapters/shared/call-budget.ts#createCallBudget': 232,
   'adapters/slack/reply-stream.ts#createSlackReplyStream': 290,
   'adapters/slack/surface.ts#createSlackSurface': 234,
   'app/create-engine.ts#createEngine': 167,
   'app/start-app.ts#startLocked': 176,
-  'cli/doctor-command.ts#runDoctor': 200,
+  'cli/doctor-command.ts#runDoctor': 199,
   'commands/approvals/approval-flow.ts#createApprovalFlow': 152,
   'commands/turns/conversations.ts#createConversations': 272,
   'commands/reply/reply-renderer.ts#createReplyRenderer': 228,

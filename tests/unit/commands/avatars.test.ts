@@ -37,7 +37,7 @@ describe('character pictures', () => {
     expect(avatarUrlOf(character('geordi'), 'https://tsuka.example.com/')).toBe('https://tsuka.example.com/avatars/geordi.png');
     expect(avatarUrlOf(character('geordi'), undefined)).toBeUndefined();
     expect(avatarUrlOf(character('pic', 'https://cdn.example.com/pic.png'), undefined)).toBe('https://cdn.example.com/pic.png');
-    expect(identityOf(character('geordi'))).toEqual({ name: 'Geordi', avatar: ':wrench:', avatarPath: '/avatars/geordi.png' });
+    expect(identityOf(character('geordi'))).toEqual({ name: 'Geordi', avatar: ':wrench:', avatarPath: '/avatars/geordi.png', character: 'geordi' });
   });
 
   it('on Slack: icon_url when there is a picture, else the emoji', () => {
