@@ -61,16 +61,21 @@ const send = async (page: Page, selector: string, text: string) => {
 /** A box of the page: where it ends on the right, how wide its content is and how much of it shows. */
 type Box = { right: number; scrollWidth: number; clientWidth: number; overflowX: string };
 declare const window: { getComputedStyle(element: unknown): { overflowX: string; backgroundImage: string } };
+// Through a locator, which waits for the element: the pane is drawn again as messages arrive, and a
+// one-shot query between two drawings finds nothing (seen in a fresh-clone CI run).
 const boxOf = (page: Page, selector: string): Promise<Box> =>
-  page.$eval(selector, (element) => {
-    const node = element as unknown as { getBoundingClientRect(): { right: number }; scrollWidth: number; clientWidth: number };
-    return {
-      right: node.getBoundingClientRect().right,
-      scrollWidth: node.scrollWidth,
-      clientWidth: node.clientWidth,
-      overflowX: window.getComputedStyle(element).overflowX,
-    };
-  });
+  page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const node = element as unknown as { getBoundingClientRect(): { right: number }; scrollWidth: number; clientWidth: number };
+      return {
+        right: node.getBoundingClientRect().right,
+        scrollWidth: node.scrollWidth,
+        clientWidth: node.clientWidth,
+        overflowX: window.getComputedStyle(element).overflowX,
+      };
+    });
 
 /**
  * Issue 24, what people read: a /goal's stats table and chart in the thread pane at 1366 px and on
@@ -103,7 +108,12 @@ async function goalAsSeen(page: Page, h: PlaygroundHarness): Promise<void> {
     expect(stats.overflowX).toBe('auto');
     expect(stats.right).toBeLessThanOrEqual(pane.right);
     // …and says so: a shadow at the edge that has more to show (it was cut off without a sign).
-    expect(await page.$eval('#thread-messages pre:has(code)', (element) => window.getComputedStyle(element).backgroundImage)).toContain('radial-gradient');
+    expect(
+      await page
+        .locator('#thread-messages pre:has(code)')
+        .first()
+        .evaluate((element) => window.getComputedStyle(element).backgroundImage),
+    ).toContain('radial-gradient');
     // The page itself never scrolls sideways.
     expect(await page.evaluate(() => (document as unknown as { documentElement: { scrollWidth: number } }).documentElement.scrollWidth)).toBeLessThanOrEqual(
       width,

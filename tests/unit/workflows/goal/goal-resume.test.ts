@@ -46,13 +46,21 @@ const count = (asked: readonly string[], caller: string) => asked.filter((entry)
 describe('/goal Resume after a restart', () => {
   it('merges a parallel branch that finished before the restart with the one that did not, runs only the unfinished one, and reports what is there', async () => {
     const asked: string[] = [];
+    // The parallel steps race for the run's one card at a time: Data asks only once Geordi's step is done,
+    // so that Geordi's card comes first and Data's is the one pending at the restart (it failed about one
+    // run in three when Data happened to ask first: Geordi's card then waited behind Data's).
+    let letDataAsk: () => void = () => undefined;
+    const dataMayAsk = new Promise<void>((resolve) => (letDataAsk = resolve));
     const h = await start(
       {
         plan: [say('PARALLEL:\nAGENT: @geordi — Write a.txt\nAGENT: @data — Write b.txt\nEND PARALLEL\nEND')],
         'step:1': [callTool('write_file', { path: 'a.txt', content: 'from geordi\n' }), say('Wrote a.txt.\nSTATUS: COMPLETED — a written')],
         // Before the restart its approval waits; after Resume the step starts again and asks again.
         'step:2': [
-          callTool('write_file', { path: 'b.txt', content: 'from data\n' }),
+          async () => {
+            await dataMayAsk;
+            return callTool('write_file', { path: 'b.txt', content: 'from data\n' });
+          },
           callTool('write_file', { path: 'b.txt', content: 'from data\n' }),
           say('Wrote b.txt.\nSTATUS: COMPLETED — b written'),
         ],
@@ -62,6 +70,7 @@ describe('/goal Resume after a restart', () => {
     const first = h.slash('goal', 'write both files');
     await approve(h, 'a.txt');
     await h.surface.waitFor(() => h.thread().some((message) => message.text.includes('step done — step 1')));
+    letDataAsk();
     await h.surface.waitFor(() => pendingApprovals(h).some((message) => message.text.includes('b.txt')));
     await h.restart();
     await first;
