@@ -16,7 +16,7 @@ import { createApprovalFlow, type ApprovalFlow } from './approvals/approval-flow
 import { createConversations, type Conversations } from './turns/conversations.js';
 import { handleTsukaCommand } from './tsuka/tsuka-command.js';
 import { createActiveRuns, type ActiveRuns } from './runs/active-runs.js';
-import { RESUME_ACTION, SESSION_STOP_ACTION, STOP_ACTION } from './action-ids.js';
+import { buttonOwner } from './button-routes.js';
 import { stopThreadRuns } from './runs/session-stop.js';
 import { createPlanGates } from './workflows/goal/plan-gate.js';
 import { handleResumeButton } from './runs/resume-button.js';
@@ -75,20 +75,23 @@ export function createCommandLayer(given: CommandDependencies, createWorkflows?:
         // A DECISION: reply to a /call verdict that stated none (issue 35).
         if (await workflows.reply?.(event, surface)) return;
         return conversations.handleMessage(event, surface);
-      case 'button-action':
-        if (await approvals.handleButton(event, surface)) return;
-        if (await planGates.handleButton(event)) return;
-        if (event.actionId === RESUME_ACTION) return handleResumeButton(event, surface, { deps, conversations, workflows });
-        if (await handleSecondOpinion(event, surface, { deps, conversations })) return;
-        if (event.actionId === SESSION_STOP_ACTION) return stopThreadRuns(event, activeRuns);
-        if (event.actionId === STOP_ACTION) {
+      case 'button-action': {
+        // Straight to the one handler its action id names (button-routes.ts); each still checks the click's value itself.
+        const owner = buttonOwner(event.actionId);
+        if (owner === 'approvals' && (await approvals.handleButton(event, surface))) return;
+        if (owner === 'plan' && (await planGates.handleButton(event))) return;
+        if (owner === 'resume') return handleResumeButton(event, surface, { deps, conversations, workflows });
+        if (owner === 'second-opinion' && (await handleSecondOpinion(event, surface, { deps, conversations }))) return;
+        if (owner === 'session-stop') return stopThreadRuns(event, activeRuns);
+        if (owner === 'stop') {
           const outcome = await activeRuns.stop(event.value, event.user);
           if (outcome === 'forbidden') return event.replyEphemeral('Only the person who started this run or an admin can stop it.');
           if (outcome === 'unknown') return answerStaleButton(event, 'This run has ended.', deps.logger);
           return;
         }
-        if (await workflows.button?.(event, surface)) return;
+        if (owner === 'workflow' && (await workflows.button?.(event, surface))) return;
         return answerStaleButton(event, 'This button is no longer active.', deps.logger);
+      }
       case 'slash-command': {
         if (event.command === 'tsuka') return handleTsukaCommand(event, surface, { deps, conversations, activeRuns, startedAt });
         const workflow = workflows[event.command];
