@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as actionIds from '../../../src/commands/action-ids.js';
 import { BUTTON_OWNERS, buttonOwner } from '../../../src/commands/button-routes.js';
 
-const ids = Object.values(actionIds).filter((value): value is string => typeof value === 'string');
+const ids = Object.values(actionIds as Record<string, unknown>).filter((value): value is string => typeof value === 'string');
 
 describe('button routes', () => {
   it('names an owner for every action id of action-ids.ts, and only those', () => {
