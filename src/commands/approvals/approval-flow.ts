@@ -109,7 +109,7 @@ export function createApprovalFlow(options: ApprovalFlowOptions): ApprovalFlow {
       expected: { id, runId: request.runId, toolCallId: request.toolCallId, fingerprint },
       call: { runId: request.runId, toolName: request.toolName, riskLevel: request.riskLevel, summary: request.summary, requesterId: requester },
       signal,
-      ...(wholeFileOf(request) ? { wholeFile: wholeFileOf(request) } : {}),
+      ...wholeFileOf(request),
     };
     waiters.set(id, waiter);
     return { decided, waiter };

@@ -16,12 +16,12 @@ import type { ButtonActionEvent } from '../inbound-event.js';
 /** A cut marker of the preview helpers (line-diff.ts): the card does not show all of it. */
 const CUT_LINE = /^… \d+ more (?:changed )?lines/;
 
-/** The whole file a write would leave, when the card's preview shows only part of it. */
-export function wholeFileOf(request: PermissionRequest): Waiter['wholeFile'] {
+/** The waiter's `wholeFile`, when the card's preview shows only part of the file a write would leave (else nothing to spread). */
+export function wholeFileOf(request: PermissionRequest): Pick<Waiter, 'wholeFile'> {
   const args = request.arguments as { path?: unknown; content?: unknown } | undefined;
-  if (request.toolName !== 'write_file' || typeof args?.content !== 'string' || typeof args.path !== 'string') return undefined;
-  if (!request.details.some((line) => CUT_LINE.test(line))) return undefined;
-  return { fileName: path.basename(args.path) || 'file.txt', shownPath: args.path, content: args.content };
+  if (request.toolName !== 'write_file' || typeof args?.content !== 'string' || typeof args.path !== 'string') return {};
+  if (!request.details.some((line) => CUT_LINE.test(line))) return {};
+  return { wholeFile: { fileName: path.basename(args.path) || 'file.txt', shownPath: args.path, content: args.content } };
 }
 
 /** The card's buttons: Approve, Approve for this run where it applies, Deny, and Show whole file when the preview was cut. */
